@@ -1,0 +1,88 @@
+//! `tessera`: play, pit agents against each other, analyse and solve tile games.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Tessera: engines, AI players, tournaments and analysis for tile-laying games.
+#[derive(Parser, Debug)]
+#[command(name = "tessera", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a game in the terminal (human or AI seats).
+    #[command(subcommand)]
+    Play(PlayGame),
+    /// Run a tournament between agents and store every game in SQLite.
+    Tournament(cmd::tournament::Args),
+    /// List the registered agents and their parameters.
+    Agents(cmd::agents::Args),
+    /// Merge tournament databases (for example the shards of one run).
+    Merge(cmd::merge::Args),
+    /// Draw charts and tables from a tournament database.
+    Report(cmd::report::Args),
+    /// Mathematical and search analyses.
+    #[command(subcommand)]
+    Analyze(Analysis),
+    /// Solve puzzles.
+    #[command(subcommand)]
+    Solve(SolveGame),
+    /// Serve the browser UI and JSON API.
+    Serve(cmd::serve::Args),
+    /// Speak the engine protocol on stdin/stdout.
+    #[command(subcommand)]
+    Engine(EngineGame),
+}
+
+#[derive(Subcommand, Debug)]
+enum PlayGame {
+    /// Azul for 2-4 players.
+    Azul(cmd::play_azul::Args),
+    /// Qwirkle for 2-4 players.
+    Qwirkle(cmd::play_qwirkle::Args),
+    /// The Match the Tiles sliding puzzle.
+    Tiles(cmd::play_tiles::Args),
+}
+
+#[derive(Subcommand, Debug)]
+enum Analysis {
+    /// The thesis' wall analysis: max/min scores, tiling orders, the n x n problem, symmetry.
+    AzulWall(cmd::analyze_wall::Args),
+    /// The blog's search comparison: leaf nodes per depth and per-turn tables.
+    AzulSearch(cmd::analyze_search::Args),
+}
+
+#[derive(Subcommand, Debug)]
+enum SolveGame {
+    /// Solve Match the Tiles levels.
+    Tiles(cmd::solve_tiles::Args),
+}
+
+#[derive(Subcommand, Debug)]
+enum EngineGame {
+    /// The Azul engine protocol.
+    Azul(cmd::engine::Args),
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Play(PlayGame::Azul(a)) => cmd::play_azul::run(a),
+        Command::Play(PlayGame::Qwirkle(a)) => cmd::play_qwirkle::run(a),
+        Command::Play(PlayGame::Tiles(a)) => cmd::play_tiles::run(a),
+        Command::Tournament(a) => cmd::tournament::run(a),
+        Command::Agents(a) => cmd::agents::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
+        Command::Report(a) => cmd::report::run(a),
+        Command::Analyze(Analysis::AzulWall(a)) => cmd::analyze_wall::run(a),
+        Command::Analyze(Analysis::AzulSearch(a)) => cmd::analyze_search::run(a),
+        Command::Solve(SolveGame::Tiles(a)) => cmd::solve_tiles::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Engine(EngineGame::Azul(a)) => cmd::engine::run(a),
+    }
+}

@@ -1,0 +1,29 @@
+//! # tessera-core
+//!
+//! The contract shared by every Tessera game and agent:
+//! - [`Game`]: states whose turn is a player's, chance's or nobody's ([`Turn`]); legal actions
+//!   written into a caller-owned buffer; checked and unchecked `apply`; explicit, seeded
+//!   chance; per-player views and determinization for hidden information; text and JSON forms.
+//! - [`Agent`]: anything that picks an action within a [`Budget`].
+//! - [`record`]: JSON game records that replay exactly, and the game loop that writes them.
+//! - [`rng`]: the one seeded, portable generator.
+//! - [`conformance`]: the kit of random-playout checks every game runs on itself.
+//! - [`testgame`]: a tiny game for testing generic code.
+
+#![warn(missing_docs)]
+
+pub mod agent;
+pub mod conformance;
+pub mod game;
+pub mod player;
+pub mod puzzle;
+pub mod record;
+pub mod rng;
+pub mod testgame;
+
+pub use agent::{Agent, Budget, RandomAgent, SearchInfo};
+pub use game::{Game, Outcome, Turn};
+pub use player::{MAX_PLAYERS, PerPlayer, PlayerId};
+pub use puzzle::Puzzle;
+pub use record::{Event, GameRecord, play_game, replay};
+pub use rng::GameRng;
