@@ -1,1 +1,11 @@
-//! placeholder
+//! # tessera-azul
+//!
+//! Azul for 2-4 players.
+//!
+//! Module owners while the crate is being built (keep to your own files):
+//! - `wall`: the thesis' wall analysis;
+//! - `players`: the thesis' heuristic players (Greedy, Smart, Strategic);
+//! - everything else: the rules engine, notation and records.
+
+pub mod players;
+pub mod wall;

@@ -1,0 +1,1 @@
+//! The thesis heuristic players (section 4 of seed 000).

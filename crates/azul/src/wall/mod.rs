@@ -1,0 +1,1 @@
+//! The thesis wall analysis (section 3 of seed 000).

@@ -1,0 +1,1 @@
+//! Single-agent solvers over `tessera_core::Puzzle`.
