@@ -2,9 +2,13 @@
 //!
 //! Game-independent search algorithms over the `tessera-core` contracts.
 //!
+//! - [`adversarial`]: minimax, alpha-beta, alpha-beta with presorting, iterative deepening
+//!   under time / node / depth limits, a transposition table, expectimax over sampled chance,
+//!   paranoid and max^n for 3-4 players, and [`adversarial::SearchAgent`] to play with them.
 //! - `single`: single-agent solvers over [`tessera_core::Puzzle`] (BFS, DFS, IDDFS, greedy,
 //!   A*, IDA*) with statistics.
-//! - adversarial searches (minimax, alpha-beta, move ordering, iterative deepening, paranoid /
-//!   max^n, MCTS) over [`tessera_core::Game`].
 
+#![warn(missing_docs)]
+
+pub mod adversarial;
 pub mod single;

@@ -1,0 +1,749 @@
+//! Adversarial search over any [`Game`]: minimax, alpha-beta, alpha-beta with move presorting
+//! by the previous iteration's values (the blog seed's three players), iterative deepening
+//! under a time, node or depth limit, an optional transposition table, expectimax over
+//! sampled chance outcomes, and two multi-player variants (paranoid and max^n).
+//!
+//! # Values
+//! An [`Evaluator`] gives a value per player for a state (for Azul: each player's projected
+//! score). The search turns that vector into a *utility* per player,
+//! `u[p] = v[p] - max over o != p of v[o]` (for two players: my value minus the opponent's,
+//! exactly the blog's value; for one player: `v[p]`).
+//!
+//! # Multi-player variants
+//! - [`MultiMode::Paranoid`] (default): the root player maximises its utility and assumes
+//!   every other player minimises it. This is ordinary two-player minimax whatever the number
+//!   of players, so alpha-beta pruning and presorting apply unchanged. Turns need not
+//!   alternate (the searcher asks the state who moves).
+//! - [`MultiMode::MaxN`]: every player maximises its own utility (vector values, ties to the
+//!   first child in search order). No pruning; with two players it equals minimax because the
+//!   utilities are zero-sum.
+//!
+//! # Leaves and chance
+//! A node is a leaf when the depth limit is reached, the game is over, or
+//! [`Evaluator::is_leaf`] says so. The default `is_leaf` treats every chance node as a leaf:
+//! for Azul the end of a round (before the refill) is a leaf, as in the blog. An evaluator
+//! that returns `false` at a chance node makes the search average over
+//! [`SearchConfig::chance_samples`] sampled outcomes (expectimax over samples; the window is
+//! opened fully below a chance node, so pruning stays exact).
+//!
+//! # Counters
+//! `nodes` counts every state the search visits, the root included; `leaves` counts
+//! evaluator calls. Transposition-table hits count as nodes, not leaves.
+//!
+//! # Time limits
+//! The deadline is checked every [`SearchConfig::check_every`] nodes (64 by default). When it
+//! has passed, the running iteration is abandoned and the best move of the last completed
+//! depth is played (if no depth completed, the best root move found so far, or the first legal
+//! move). The overshoot is therefore the time to visit at most `check_every` nodes plus the
+//! unwinding of the recursion: well under a millisecond for Azul on our machine. The test
+//! `adv_deadline` asserts a generous bound of 25 ms on a loaded shared machine.
+//!
+//! ```
+//! use tessera_core::{Game, PerPlayer, testgame::Nim};
+//! use tessera_search::adversarial::{Algorithm, FnEvaluator, SearchConfig, Searcher};
+//!
+//! // Stones taken so far, and 100 for taking the last stone.
+//! let eval = FnEvaluator(|s: &Nim| {
+//!     let mut v = s.scores();
+//!     if let Some(o) = s.outcome() {
+//!         v[o.winners[0]] += 100;
+//!     }
+//!     v
+//! });
+//! let state: Nim = "2 1 3,4 0,0".parse().unwrap();
+//! let mut ab = Searcher::new(eval, SearchConfig::new(Algorithm::AlphaBeta));
+//! let r = ab.search_depth(&state, 20);
+//! assert!(r.best.is_some());
+//! ```
+
+mod agent;
+pub mod testtree;
+mod tree;
+mod tt;
+
+pub use agent::SearchAgent;
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+use tessera_core::{Budget, Game, GameRng, PerPlayer, PlayerId, Turn};
+
+use tree::Tree;
+use tt::{Bound, TransTable};
+
+/// A search value (integer, so every search variant can be compared exactly).
+pub type Value = i32;
+
+/// Larger than any value an evaluator returns.
+pub const INF: Value = 1_000_000_000;
+
+/// Values per player of a state, separate from the game's rules.
+pub trait Evaluator<G: Game>: Send {
+    /// The value of `state` for every player (for example projected scores). Called at
+    /// leaves only.
+    fn evaluate(&mut self, state: &G) -> PerPlayer<Value>;
+
+    /// True if the search must stop at `state` even with depth left. Terminal states are
+    /// always leaves. The default makes every chance node a leaf (for Azul: the end of the
+    /// round, as in the blog).
+    fn is_leaf(&self, state: &G) -> bool {
+        !matches!(state.turn(), Turn::Player(_))
+    }
+
+    /// A 64-bit key identifying `state` for the transposition table (a Zobrist-style hash),
+    /// or `None` (the default) to search without one.
+    fn key(&self, _state: &G) -> Option<u64> {
+        None
+    }
+}
+
+/// An evaluator from a function.
+#[derive(Clone, Debug)]
+pub struct FnEvaluator<F>(pub F);
+
+impl<G: Game, F: FnMut(&G) -> PerPlayer<Value> + Send> Evaluator<G> for FnEvaluator<F> {
+    fn evaluate(&mut self, state: &G) -> PerPlayer<Value> {
+        (self.0)(state)
+    }
+}
+
+/// The search algorithm.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// Plain minimax: every node to the depth limit.
+    Minimax,
+    /// Alpha-beta pruning, children in legal-move order.
+    AlphaBeta,
+    /// Alpha-beta whose children are sorted by their values from the previous iteration of
+    /// iterative deepening (the blog's "presort"; a search tree is kept between iterations).
+    Presort,
+}
+
+impl Algorithm {
+    /// The registry name (`minimax`, `alphabeta`, `presort`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Presort => "presort",
+        }
+    }
+}
+
+/// How players other than the root player are modelled with 3-4 players.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MultiMode {
+    /// All opponents minimise the root player's utility (prunable).
+    #[default]
+    Paranoid,
+    /// Every player maximises its own utility (no pruning; `algorithm` is ignored).
+    MaxN,
+}
+
+/// Search settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Multi-player variant.
+    pub multi: MultiMode,
+    /// Transposition table size as a power of two of entries (0 = no table). Used only if the
+    /// evaluator gives keys.
+    pub tt_log2: u8,
+    /// Outcomes sampled at a chance node that is not a leaf (at least 1).
+    pub chance_samples: u32,
+    /// When a time limit interrupts an iteration whose first root child (the previous best
+    /// move, with presorting) was searched completely, play the best move of that partial
+    /// iteration instead of the last completed one. Off for the blog's players.
+    pub use_partial: bool,
+    /// Check the clock every this many nodes (a power of two).
+    pub check_every: u32,
+    /// Largest number of nodes the presort tree may hold (memory cap).
+    pub tree_cap: usize,
+}
+
+impl SearchConfig {
+    /// Defaults for an algorithm: paranoid, no table, one chance sample, clock every 64 nodes.
+    pub fn new(algorithm: Algorithm) -> Self {
+        SearchConfig {
+            algorithm,
+            multi: MultiMode::Paranoid,
+            tt_log2: 0,
+            chance_samples: 1,
+            use_partial: false,
+            check_every: 64,
+            tree_cap: 8_000_000,
+        }
+    }
+}
+
+/// Limits of one search; `None` means no limit of that kind. With no limit at all the search
+/// deepens until the whole tree reaches natural leaves.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+    /// Nodes (all iterations together); reproducible, unlike time.
+    pub nodes: Option<u64>,
+}
+
+impl From<&Budget> for Limits {
+    fn from(b: &Budget) -> Self {
+        Limits {
+            depth: b.depth,
+            time: b.time,
+            nodes: b.nodes,
+        }
+    }
+}
+
+/// Statistics of one iteration of iterative deepening.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterationStats {
+    /// The iteration's depth limit in plies.
+    pub depth: u32,
+    /// Nodes visited in this iteration.
+    pub nodes: u64,
+    /// Leaves evaluated in this iteration.
+    pub leaves: u64,
+    /// True if the iteration finished.
+    pub completed: bool,
+    /// True if every leaf was a natural leaf (end of game or a leaf by the evaluator), so
+    /// searching deeper changes nothing.
+    pub full_depth: bool,
+    /// Root value for the root player (completed iterations only).
+    pub value: Option<Value>,
+    /// Time spent in this iteration.
+    pub elapsed: Duration,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<A> {
+    /// The move to play (`None` only if the root has no legal move).
+    pub best: Option<A>,
+    /// Its value for the root player, from the last completed iteration (or the partial one
+    /// whose move is played).
+    pub value: Option<Value>,
+    /// Deepest completed iteration (0 if none).
+    pub depth: u32,
+    /// True if the last completed iteration reached natural leaves everywhere.
+    pub full_depth: bool,
+    /// Nodes over all iterations.
+    pub nodes: u64,
+    /// Leaves over all iterations.
+    pub leaves: u64,
+    /// Number of legal moves at the root.
+    pub root_moves: usize,
+    /// Every iteration started, in order.
+    pub iterations: Vec<IterationStats>,
+    /// Total time.
+    pub elapsed: Duration,
+}
+
+/// A reusable searcher: owns the evaluator, the settings and every buffer, so repeated
+/// searches allocate nothing once warmed up.
+pub struct Searcher<G: Game, E: Evaluator<G>> {
+    /// The evaluator.
+    pub eval: E,
+    /// The settings.
+    pub config: SearchConfig,
+    bufs: Vec<Vec<G::Action>>,
+    pool: Vec<G>,
+    tree: Tree<G::Action>,
+    tt: Option<TransTable<G::Action>>,
+    rng: GameRng,
+    root: PlayerId,
+    nodes: u64,
+    leaves: u64,
+    depth_cut: bool,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    aborted: bool,
+    mask: u64,
+    root_best: Option<(usize, Value)>,
+    root_first_done: bool,
+}
+
+/// The utility of `p`: its value minus the best value among the others.
+#[inline]
+pub fn utility(v: &PerPlayer<Value>, p: PlayerId) -> Value {
+    let own = v[p];
+    let mut best_other: Option<Value> = None;
+    for (q, &x) in v.iter() {
+        if q != p {
+            best_other = Some(best_other.map_or(x, |b| b.max(x)));
+        }
+    }
+    own - best_other.unwrap_or(0)
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher with an evaluator and settings.
+    pub fn new(eval: E, config: SearchConfig) -> Self {
+        let tt = (config.tt_log2 > 0).then(|| TransTable::new(config.tt_log2));
+        Searcher {
+            eval,
+            config,
+            bufs: Vec::new(),
+            pool: Vec::new(),
+            tree: Tree::new(),
+            tt,
+            rng: GameRng::seed_from_u64(0),
+            root: PlayerId(0),
+            nodes: 0,
+            leaves: 0,
+            depth_cut: false,
+            deadline: None,
+            max_nodes: None,
+            aborted: false,
+            mask: 63,
+            root_best: None,
+            root_first_done: false,
+        }
+    }
+
+    /// Seeds the generator used for chance samples (only used when chance nodes are searched).
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = GameRng::seed_from_u64(seed);
+    }
+
+    /// A single search to exactly `depth` plies (for presort: iterative deepening from 1 to
+    /// `depth`, since it sorts by the previous iteration). No time limit.
+    pub fn search_depth(&mut self, state: &G, depth: u32) -> SearchResult<G::Action> {
+        if self.config.algorithm == Algorithm::Presort || self.config.multi == MultiMode::MaxN {
+            return self.search(
+                state,
+                &Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+            );
+        }
+        self.run(state, &Limits::default(), Some(depth))
+    }
+
+    /// Iterative deepening from depth 1 within `limits`.
+    pub fn search(&mut self, state: &G, limits: &Limits) -> SearchResult<G::Action> {
+        self.run(state, limits, None)
+    }
+
+    fn run(&mut self, state: &G, limits: &Limits, only: Option<u32>) -> SearchResult<G::Action> {
+        let start = Instant::now();
+        self.deadline = limits.time.map(|t| start + t);
+        self.max_nodes = limits.nodes;
+        self.mask = u64::from(self.config.check_every.max(1).next_power_of_two()) - 1;
+        self.nodes = 0;
+        self.leaves = 0;
+        self.aborted = false;
+        self.tree.clear();
+        if let Some(tt) = &mut self.tt {
+            tt.new_search();
+        }
+        let mut root_actions = Vec::new();
+        state.legal_actions(&mut root_actions);
+        let mut result = SearchResult {
+            best: root_actions.first().copied(),
+            value: None,
+            depth: 0,
+            full_depth: false,
+            nodes: 0,
+            leaves: 0,
+            root_moves: root_actions.len(),
+            iterations: Vec::new(),
+            elapsed: Duration::ZERO,
+        };
+        let Some(root) = state.current_player() else {
+            return result;
+        };
+        self.root = root;
+        if self.config.algorithm == Algorithm::Presort {
+            self.tree.init_root();
+        }
+        let (first, last) = match only {
+            Some(d) => (d.max(1), d.max(1)),
+            None => (1, limits.depth.unwrap_or(u32::MAX).max(1)),
+        };
+        for depth in first..=last {
+            let it_start = Instant::now();
+            let (n0, l0) = (self.nodes, self.leaves);
+            self.depth_cut = false;
+            self.root_best = None;
+            self.root_first_done = false;
+            let tnode = (self.config.algorithm == Algorithm::Presort).then_some(0u32);
+            let value = match self.config.multi {
+                MultiMode::Paranoid => self.alphabeta(state, depth, 0, -INF, INF, tnode),
+                MultiMode::MaxN => {
+                    let u = self.maxn(state, depth, 0);
+                    u[root]
+                }
+            };
+            let completed = !self.aborted;
+            result.iterations.push(IterationStats {
+                depth,
+                nodes: self.nodes - n0,
+                leaves: self.leaves - l0,
+                completed,
+                full_depth: completed && !self.depth_cut,
+                value: completed.then_some(value),
+                elapsed: it_start.elapsed(),
+            });
+            if !completed {
+                let partial_ok = self.config.use_partial && self.root_first_done;
+                if let (true, Some((i, v))) = (partial_ok || result.depth == 0, self.root_best) {
+                    result.best = Some(self.root_action(state, i));
+                    result.value = Some(v);
+                }
+                break;
+            }
+            let (i, v) = self.root_best.unwrap_or((0, value));
+            result.best = Some(self.root_action(state, i));
+            result.value = Some(v);
+            result.depth = depth;
+            if !self.depth_cut {
+                result.full_depth = true;
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.leaves = self.leaves;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// The root action with index `i` in the order the last iteration searched it (with
+    /// presort the tree holds the order; otherwise legal order, with a table move first).
+    fn root_action(&mut self, state: &G, i: usize) -> G::Action {
+        if let Some(&a) = self.bufs.first().and_then(|b| b.get(i)) {
+            return a;
+        }
+        let mut v = Vec::new();
+        state.legal_actions(&mut v);
+        v[i.min(v.len().saturating_sub(1))]
+    }
+
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & self.mask == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+        if self.max_nodes.is_some_and(|m| self.nodes > m) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn leaf(&mut self, state: &G) -> PerPlayer<Value> {
+        self.leaves += 1;
+        self.eval.evaluate(state)
+    }
+
+    fn child_state(&mut self, state: &G, action: G::Action) -> G {
+        let mut c = match self.pool.pop() {
+            Some(mut c) => {
+                c.clone_from(state);
+                c
+            }
+            None => state.clone(),
+        };
+        c.apply(action);
+        c
+    }
+
+    fn sample_child(&mut self, state: &G) -> G {
+        let outcome = state.sample_chance(&mut self.rng);
+        let mut c = match self.pool.pop() {
+            Some(mut c) => {
+                c.clone_from(state);
+                c
+            }
+            None => state.clone(),
+        };
+        if c.apply_chance(&outcome).is_err() {
+            debug_assert!(false, "a sampled chance outcome must be possible");
+        }
+        c
+    }
+
+    fn ensure_buf(&mut self, ply: usize) {
+        while self.bufs.len() <= ply {
+            self.bufs.push(Vec::new());
+        }
+    }
+
+    /// Paranoid alpha-beta / minimax from the root player's point of view (fail-soft).
+    fn alphabeta(
+        &mut self,
+        state: &G,
+        depth: u32,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+        tnode: Option<u32>,
+    ) -> Value {
+        if self.tick() {
+            return 0;
+        }
+        let root = self.root;
+        let mover = match state.turn() {
+            Turn::Terminal => return utility(&self.leaf(state), root),
+            Turn::Chance => {
+                if self.eval.is_leaf(state) {
+                    return utility(&self.leaf(state), root);
+                }
+                return self.chance_ab(state, depth, ply);
+            }
+            Turn::Player(p) => {
+                if self.eval.is_leaf(state) {
+                    return utility(&self.leaf(state), root);
+                }
+                if depth == 0 {
+                    self.depth_cut = true;
+                    return utility(&self.leaf(state), root);
+                }
+                p
+            }
+        };
+        let maximize = mover == root;
+        let prune = self.config.algorithm != Algorithm::Minimax;
+
+        // Transposition table probe (exact-depth entries only, so values equal plain
+        // minimax at this depth).
+        let key = if self.tt.is_some() {
+            self.eval.key(state)
+        } else {
+            None
+        };
+        let mut tt_move: Option<G::Action> = None;
+        if let (Some(k), Some(tt)) = (key, &self.tt)
+            && let Some(e) = tt.probe(k)
+        {
+            tt_move = e.best;
+            if e.depth == depth && ply > 0 {
+                let hit = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if hit {
+                    if e.depth_cut {
+                        self.depth_cut = true;
+                    }
+                    return e.value;
+                }
+            }
+        }
+
+        let depth_cut_before = self.depth_cut;
+        self.depth_cut = false;
+
+        // Children: from the presort tree, or freshly generated.
+        let mut tchildren: Option<(u32, u32)> = None;
+        if let Some(t) = tnode {
+            if !self.tree.expanded(t) {
+                self.ensure_buf(ply);
+                let mut buf = std::mem::take(&mut self.bufs[ply]);
+                state.legal_actions(&mut buf);
+                self.tree.expand(t, &buf, self.config.tree_cap);
+                self.bufs[ply] = buf;
+            }
+            tchildren = self.tree.children(t);
+        }
+        let mut buf = Vec::new();
+        let n = match tchildren {
+            Some((first, len)) => {
+                if ply == 0 {
+                    // Remember the root order so the caller can name the best move.
+                    self.ensure_buf(0);
+                    let mut order = std::mem::take(&mut self.bufs[0]);
+                    order.clear();
+                    for k in 0..len {
+                        order.push(self.tree.action(first + k));
+                    }
+                    self.bufs[0] = order;
+                }
+                len as usize
+            }
+            None => {
+                self.ensure_buf(ply);
+                buf = std::mem::take(&mut self.bufs[ply]);
+                state.legal_actions(&mut buf);
+                if let Some(m) = tt_move
+                    && let Some(pos) = buf.iter().position(|&a| a == m)
+                {
+                    buf[..=pos].rotate_right(1);
+                }
+                buf.len()
+            }
+        };
+
+        if n == 0 {
+            // Not possible under the Game contract; evaluate rather than panic.
+            if tchildren.is_none() {
+                self.bufs[ply] = buf;
+            }
+            self.depth_cut = depth_cut_before;
+            return utility(&self.leaf(state), root);
+        }
+        let mut best = if maximize { -INF } else { INF };
+        let mut best_i = 0usize;
+        let (mut a, mut b) = (alpha, beta);
+        for i in 0..n {
+            let (action, child_t) = match tchildren {
+                Some((first, _)) => {
+                    let ci = first + i as u32;
+                    (self.tree.action(ci), Some(ci))
+                }
+                None => (buf[i], None),
+            };
+            let child = self.child_state(state, action);
+            let v = self.alphabeta(&child, depth - 1, ply + 1, a, b, child_t);
+            self.pool.push(child);
+            if self.aborted {
+                if tchildren.is_none() {
+                    self.bufs[ply] = buf;
+                }
+                return 0;
+            }
+            if let Some(ci) = child_t {
+                self.tree.set_value(ci, v);
+            }
+            let better = if maximize { v > best } else { v < best };
+            if better {
+                best = v;
+                best_i = i;
+                if ply == 0 {
+                    self.root_best = Some((i, v));
+                }
+            }
+            if ply == 0 && i == 0 {
+                self.root_first_done = true;
+            }
+            if prune {
+                if maximize {
+                    a = a.max(v);
+                } else {
+                    b = b.min(v);
+                }
+                if a >= b {
+                    break;
+                }
+            }
+        }
+        let best_action = match tchildren {
+            Some((first, _)) => self.tree.action(first + best_i as u32),
+            None => buf[best_i],
+        };
+        if tchildren.is_none() {
+            self.bufs[ply] = buf;
+        }
+        if let Some(t) = tnode
+            && tchildren.is_some()
+        {
+            self.tree.sort_children(t, maximize);
+        }
+        let cut_here = self.depth_cut;
+        self.depth_cut = depth_cut_before || cut_here;
+        if let (Some(k), Some(tt)) = (key, &mut self.tt) {
+            let bound = if best <= alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            tt.store(k, depth, best, bound, Some(best_action), cut_here);
+        }
+        best
+    }
+
+    /// A chance node that is not a leaf: the mean over sampled outcomes, each searched with a
+    /// full window.
+    fn chance_ab(&mut self, state: &G, depth: u32, ply: usize) -> Value {
+        let k = self.config.chance_samples.max(1);
+        let mut sum: i64 = 0;
+        for _ in 0..k {
+            let child = self.sample_child(state);
+            let v = self.alphabeta(&child, depth, ply + 1, -INF, INF, None);
+            self.pool.push(child);
+            if self.aborted {
+                return 0;
+            }
+            sum += i64::from(v);
+        }
+        (sum / i64::from(k)) as Value
+    }
+
+    /// Max^n: the utility vector of the best child for the player to move.
+    fn maxn(&mut self, state: &G, depth: u32, ply: usize) -> PerPlayer<Value> {
+        let np = state.num_players();
+        let zero = PerPlayer::filled(np, 0);
+        if self.tick() {
+            return zero;
+        }
+        let utilities = |v: PerPlayer<Value>| PerPlayer::from_fn(np, |p| utility(&v, p));
+        let mover = match state.turn() {
+            Turn::Terminal => return utilities(self.leaf(state)),
+            Turn::Chance => {
+                if self.eval.is_leaf(state) {
+                    return utilities(self.leaf(state));
+                }
+                let k = self.config.chance_samples.max(1);
+                let mut sum = [0i64; tessera_core::MAX_PLAYERS];
+                for _ in 0..k {
+                    let child = self.sample_child(state);
+                    let u = self.maxn(&child, depth, ply + 1);
+                    self.pool.push(child);
+                    if self.aborted {
+                        return zero;
+                    }
+                    for (p, &x) in u.iter() {
+                        sum[p.index()] += i64::from(x);
+                    }
+                }
+                return PerPlayer::from_fn(np, |p| (sum[p.index()] / i64::from(k)) as Value);
+            }
+            Turn::Player(p) => {
+                if self.eval.is_leaf(state) {
+                    return utilities(self.leaf(state));
+                }
+                if depth == 0 {
+                    self.depth_cut = true;
+                    return utilities(self.leaf(state));
+                }
+                p
+            }
+        };
+        self.ensure_buf(ply);
+        let mut buf = std::mem::take(&mut self.bufs[ply]);
+        state.legal_actions(&mut buf);
+        let mut best: Option<PerPlayer<Value>> = None;
+        for (i, &action) in buf.iter().enumerate() {
+            let child = self.child_state(state, action);
+            let u = self.maxn(&child, depth - 1, ply + 1);
+            self.pool.push(child);
+            if self.aborted {
+                self.bufs[ply] = buf;
+                return zero;
+            }
+            if best.as_ref().is_none_or(|b| u[mover] > b[mover]) {
+                if ply == 0 {
+                    self.root_best = Some((i, u[mover]));
+                }
+                best = Some(u);
+            }
+            if ply == 0 && i == 0 {
+                self.root_first_done = true;
+            }
+        }
+        self.bufs[ply] = buf;
+        best.unwrap_or(zero)
+    }
+}
