@@ -1,0 +1,112 @@
+//! A breadth-first solver built into the puzzle crate: optimal solutions and hints for the
+//! front ends, and exact distances for the level generator. (The instrumented, generic
+//! solvers live in `tessera-search`; tests check the two against each other.)
+
+use std::collections::HashMap;
+
+use crate::model::{Dir, Level, State};
+
+/// The search stopped because the position space is larger than the limit given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("more than {0} positions are reachable; raise the limit to search further")]
+pub struct StateLimit(pub usize);
+
+/// Default limit of [`Level::optimal_solution`]: positions kept in memory.
+pub const DEFAULT_STATE_LIMIT: usize = 20_000_000;
+
+impl Level {
+    /// A shortest solution from `from` (empty if already solved), `None` if there is none.
+    /// Breadth-first search with the opposite-move pruning; stops with an error after
+    /// [`DEFAULT_STATE_LIMIT`] positions.
+    pub fn optimal_solution(&self, from: &State) -> Result<Option<Vec<Dir>>, StateLimit> {
+        self.optimal_solution_within(from, DEFAULT_STATE_LIMIT)
+    }
+
+    /// [`Level::optimal_solution`] with an explicit limit on the positions kept.
+    pub fn optimal_solution_within(
+        &self,
+        from: &State,
+        limit: usize,
+    ) -> Result<Option<Vec<Dir>>, StateLimit> {
+        if self.is_solved(from) {
+            return Ok(Some(Vec::new()));
+        }
+        // nodes[i] = (position, parent index, move from parent)
+        let mut nodes: Vec<(State, u32, Option<Dir>)> = vec![(*from, u32::MAX, None)];
+        let mut seen: HashMap<u64, ()> = HashMap::new();
+        seen.insert(from.to_u64(), ());
+        let mut head = 0;
+        while head < nodes.len() {
+            let (s, _, last) = nodes[head];
+            for d in Dir::ALL {
+                if last == Some(d.opposite()) {
+                    continue;
+                }
+                let Some(t) = self.apply(&s, d) else { continue };
+                if seen.insert(t.to_u64(), ()).is_some() {
+                    continue;
+                }
+                if nodes.len() >= limit {
+                    return Err(StateLimit(limit));
+                }
+                nodes.push((t, head as u32, Some(d)));
+                if self.is_solved(&t) {
+                    let mut path = Vec::new();
+                    let mut i = nodes.len() - 1;
+                    while let (_, parent, Some(d)) = nodes[i] {
+                        path.push(d);
+                        i = parent as usize;
+                    }
+                    path.reverse();
+                    return Ok(Some(path));
+                }
+            }
+            head += 1;
+        }
+        Ok(None)
+    }
+
+    /// The optimum from the start, `None` if the level cannot be solved.
+    pub fn optimal_length(&self) -> Result<Option<usize>, StateLimit> {
+        Ok(self.optimal_solution(&self.start())?.map(|s| s.len()))
+    }
+
+    /// The first move of a shortest solution from `state` (`None` if solved or hopeless).
+    pub fn hint(&self, state: &State) -> Result<Option<Dir>, StateLimit> {
+        Ok(self
+            .optimal_solution(state)?
+            .and_then(|s| s.first().copied()))
+    }
+
+    /// Every position reachable from `from` with its distance, in breadth-first order, up to
+    /// distance `max_depth`; an error after `limit` positions.
+    pub fn distances(
+        &self,
+        from: &State,
+        max_depth: u32,
+        limit: usize,
+    ) -> Result<Vec<(State, u32)>, StateLimit> {
+        let mut out = vec![(*from, 0u32)];
+        let mut seen: HashMap<u64, ()> = HashMap::new();
+        seen.insert(from.to_u64(), ());
+        let mut head = 0;
+        while head < out.len() {
+            let (s, d) = out[head];
+            head += 1;
+            if d >= max_depth {
+                continue;
+            }
+            for dir in Dir::ALL {
+                if let Some(t) = self.apply(&s, dir)
+                    && seen.insert(t.to_u64(), ()).is_none()
+                {
+                    if out.len() >= limit {
+                        return Err(StateLimit(limit));
+                    }
+                    out.push((t, d + 1));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
