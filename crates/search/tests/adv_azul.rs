@@ -1,0 +1,202 @@
+//! The searches on real Azul positions: the blog's value function, exactness of the pruned
+//! variants against minimax, and the blog's "Comparison" table shape at the first turn.
+
+use tessera_azul::AzulState;
+use tessera_azul::eval::{StrongEval, blog_values, state_key};
+use tessera_core::{Game, PerPlayer, PlayerId, Turn, rng::seeded};
+use tessera_search::adversarial::{Algorithm, Evaluator, SearchConfig, Searcher, Value};
+
+struct Blog;
+impl Evaluator<AzulState> for Blog {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        blog_values(s)
+    }
+}
+
+struct BlogKeyed;
+impl Evaluator<AzulState> for BlogKeyed {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        blog_values(s)
+    }
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(state_key(s))
+    }
+}
+
+struct Strong(StrongEval);
+impl Evaluator<AzulState> for Strong {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.values(s)
+    }
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(state_key(s))
+    }
+}
+
+fn start(seed: u64, players: usize) -> AzulState {
+    let mut rng = seeded(seed);
+    let mut s = AzulState::new(players, PlayerId(0));
+    let d = s.sample_chance(&mut rng);
+    s.apply_chance(&d).unwrap();
+    s
+}
+
+/// A position `moves` random moves into a random game, still in a drafting phase.
+fn midgame(seed: u64, moves: usize) -> Option<AzulState> {
+    let mut rng = seeded(seed);
+    let mut s = AzulState::new(2, PlayerId(0));
+    let mut done = 0;
+    while s.turn() != Turn::Terminal {
+        if s.turn() == Turn::Chance {
+            let d = s.sample_chance(&mut rng);
+            s.apply_chance(&d).unwrap();
+        } else {
+            if done == moves {
+                return Some(s);
+            }
+            let a = s.random_action(&mut rng).unwrap();
+            s.apply(a);
+            done += 1;
+        }
+    }
+    None
+}
+
+#[test]
+fn pruned_variants_equal_minimax_on_azul() {
+    let mut n = 0;
+    for seed in 0..40u64 {
+        // Late in a round the tree is small enough for minimax at depth 3.
+        let Some(s) = midgame(seed, 8 + (seed as usize % 30)) else {
+            continue;
+        };
+        if s.num_legal_actions() > 40 {
+            continue;
+        }
+        n += 1;
+        let want = Searcher::new(Blog, SearchConfig::new(Algorithm::Minimax)).search_depth(&s, 3);
+        for alg in [Algorithm::AlphaBeta, Algorithm::Presort] {
+            let r = Searcher::new(Blog, SearchConfig::new(alg)).search_depth(&s, 3);
+            assert_eq!(r.value, want.value, "{alg:?} on {s}");
+            let mut c = SearchConfig::new(alg);
+            c.tt_log2 = 14;
+            let r = Searcher::new(BlogKeyed, c).search_depth(&s, 3);
+            assert_eq!(r.value, want.value, "{alg:?}+tt on {s}");
+        }
+    }
+    assert!(n >= 10, "{n} positions");
+}
+
+#[test]
+fn comparison_table_shape_at_the_first_turn() {
+    // Depth 1 evaluates every move; alpha-beta needs far fewer leaves at depth 2 and 3.
+    let s = start(1, 2);
+    let moves = s.num_legal_actions() as u64;
+    let mm = Searcher::new(Blog, SearchConfig::new(Algorithm::Minimax)).search_depth(&s, 2);
+    let ab = Searcher::new(Blog, SearchConfig::new(Algorithm::AlphaBeta)).search_depth(&s, 2);
+    let ps = Searcher::new(Blog, SearchConfig::new(Algorithm::Presort)).search_depth(&s, 2);
+    assert_eq!(ps.iterations[0].leaves, moves);
+    assert!(mm.leaves > moves * 50, "{}", mm.leaves);
+    assert!(ab.leaves * 5 < mm.leaves, "{} vs {}", ab.leaves, mm.leaves);
+    assert_eq!(mm.value, ab.value);
+    assert_eq!(mm.value, ps.value);
+}
+
+#[test]
+fn strong_evaluator_searches() {
+    let s = start(5, 3);
+    let mut c = SearchConfig::new(Algorithm::Presort);
+    c.tt_log2 = 16;
+    let r = Searcher::new(Strong(StrongEval::default()), c).search_depth(&s, 2);
+    assert!(r.best.is_some());
+    assert_eq!(r.depth, 2);
+}
+
+#[test]
+#[ignore = "prints the comparison table; slow"]
+fn print_comparison() {
+    let s = start(1, 2);
+    println!("moves {}", s.num_legal_actions());
+    for alg in [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Presort] {
+        let d = if alg == Algorithm::Minimax { 3 } else { 4 };
+        let r = Searcher::new(Blog, SearchConfig::new(alg)).search_depth(&s, d);
+        let it: Vec<_> = r.iterations.iter().map(|i| (i.leaves, i.elapsed.as_millis())).collect();
+        println!("{alg:?} {it:?}");
+    }
+}
+
+fn make(spec: &str) -> Box<dyn tessera_core::Agent<AzulState>> {
+    use tessera_search::adversarial::{Limits, SearchAgent};
+    let parts: Vec<&str> = spec.split(':').collect();
+    let ms: u64 = parts[1].parse().unwrap();
+    let limits = Limits {
+        time: Some(std::time::Duration::from_millis(ms)),
+        ..Limits::default()
+    };
+    match parts[0] {
+        "presort" => Box::new(SearchAgent::new(spec, Blog, SearchConfig::new(Algorithm::Presort), limits)),
+        "alphabeta" => Box::new(SearchAgent::new(spec, Blog, SearchConfig::new(Algorithm::AlphaBeta), limits)),
+        "minimax" => Box::new(SearchAgent::new(spec, Blog, SearchConfig::new(Algorithm::Minimax), limits)),
+        "strong" => {
+            let mut c = SearchConfig::new(Algorithm::Presort);
+            c.tt_log2 = 18;
+            c.use_partial = true;
+            let mut w = tessera_azul::eval::Weights::default();
+            for kv in parts.iter().skip(2) {
+                let (k, v) = kv.split_once('=').unwrap();
+                let v: i32 = v.parse().unwrap();
+                match k {
+                    "row" => w.row = v,
+                    "col" => w.column = v,
+                    "colour" => w.colour = v,
+                    "line" => w.partial_line = v,
+                    "adj" => w.adjacency = v,
+                    "token" => w.token = v,
+                    _ => panic!("{k}"),
+                }
+            }
+            Box::new(SearchAgent::new(spec, Strong(StrongEval { weights: w }), c, limits))
+        }
+        _ => panic!("{spec}"),
+    }
+}
+
+#[test]
+#[ignore = "experiment: MATCH_A, MATCH_B, MATCH_GAMES (deals), prints paired results"]
+fn experiment_match() {
+    let a = std::env::var("MATCH_A").unwrap_or("strong:20".into());
+    let b = std::env::var("MATCH_B").unwrap_or("presort:20".into());
+    let deals: u64 = std::env::var("MATCH_GAMES").map(|x| x.parse().unwrap()).unwrap_or(10);
+    let threads = 2;
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|sc| {
+        for t in 0..threads {
+            let (a, b, results) = (&a, &b, &results);
+            sc.spawn(move || {
+                for deal in (t..deals).step_by(threads as usize) {
+                    for swap in [false, true] {
+                        let mut x = make(a);
+                        let mut y = make(b);
+                        let init = AzulState::new(2, PlayerId(0));
+                        let mut seats: Vec<&mut dyn tessera_core::Agent<AzulState>> = if swap {
+                            vec![y.as_mut(), x.as_mut()]
+                        } else {
+                            vec![x.as_mut(), y.as_mut()]
+                        };
+                        let (end, _) = tessera_core::play_game(init, &mut seats, &Default::default(), 1000 + deal, None, &mut ()).unwrap();
+                        let o = end.outcome().unwrap();
+                        let ai = if swap { 1 } else { 0 };
+                        let r = if o.is_sole_winner(PlayerId(ai)) { 1.0 } else if o.winners.contains(&PlayerId(ai)) { 0.5 } else { 0.0 };
+                        let sc = o.scores.as_slice().to_vec();
+                        results.lock().unwrap().push((deal, swap, r, sc[ai as usize] - sc[1 - ai as usize]));
+                    }
+                }
+            });
+        }
+    });
+    let r = results.into_inner().unwrap();
+    let n = r.len() as f64;
+    let w: f64 = r.iter().map(|x| x.2).sum();
+    let margin: i32 = r.iter().map(|x| x.3).sum();
+    println!("RESULT {a} vs {b}: {w}/{n} = {:.3}, mean margin {:.2}", w / n, margin as f64 / n);
+}
