@@ -8,12 +8,14 @@ use super::{Evaluator, Limits, SearchConfig, SearchResult, Searcher};
 /// An [`Agent`] that plays the best move of a search.
 ///
 /// Its own limits (from its registry name, for example `depth=3` or `time=100ms`) take
-/// precedence; without them it uses the [`Budget`] it is given, and with neither it searches
-/// to depth 2. With a single legal move it plays it without searching.
+/// precedence; without them it uses the [`Budget`] it is given, and with neither its default
+/// limits (depth 2 unless set with [`SearchAgent::with_default_limits`]). With a single legal
+/// move it plays it without searching.
 pub struct SearchAgent<G: Game, E: Evaluator<G>> {
     name: String,
     searcher: Searcher<G, E>,
     limits: Limits,
+    default: Limits,
     last: Option<SearchResult<G::Action>>,
 }
 
@@ -24,8 +26,18 @@ impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
             name: name.into(),
             searcher: Searcher::new(eval, config),
             limits,
+            default: Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
             last: None,
         }
+    }
+
+    /// Sets the limits used when neither the agent's own limits nor the budget give any.
+    pub fn with_default_limits(mut self, default: Limits) -> Self {
+        self.default = default;
+        self
     }
 
     /// The full result of the last search (per-iteration statistics included).
@@ -46,10 +58,7 @@ impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
         } else if budget.depth.is_some() || budget.time.is_some() || budget.nodes.is_some() {
             Limits::from(budget)
         } else {
-            Limits {
-                depth: Some(2),
-                ..Limits::default()
-            }
+            self.default
         }
     }
 }
