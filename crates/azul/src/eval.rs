@@ -95,9 +95,10 @@ impl StrongEval {
         let over = s.phase() == Phase::Over;
         // The game ends after this round's tiling if any projected wall has a full row.
         let ends = over
-            || walls.as_slice().iter().any(|&w| {
-                (0..WALL_SIZE).any(|r| w & row_mask(r) == row_mask(r))
-            });
+            || walls
+                .as_slice()
+                .iter()
+                .any(|&w| (0..WALL_SIZE).any(|r| w & row_mask(r) == row_mask(r)));
         // Rounds left after this one, estimated from the fullest row at the table.
         let max_row = walls
             .as_slice()
@@ -193,14 +194,14 @@ pub fn state_key(s: &AzulState) -> u64 {
     for (i, b) in s.boards().iter().enumerate() {
         let mut lines = 0u64;
         for row in 0..WALL_SIZE {
-            let (c, n) = b.pattern_line(row).map_or((0, 0), |(c, n)| (c as u64, n as u64));
+            let (c, n) = b
+                .pattern_line(row)
+                .map_or((0, 0), |(c, n)| (c as u64, n as u64));
             lines = (lines << 6) | (c << 3) | n;
         }
         h = mix64(h ^ lines ^ ((i as u64) << 44));
         h = mix64(
-            h ^ u64::from(b.wall())
-                ^ (pack(&b.floor()) << 25)
-                ^ (u64::from(b.has_token()) << 63),
+            h ^ u64::from(b.wall()) ^ (pack(&b.floor()) << 25) ^ (u64::from(b.has_token()) << 63),
         );
         h = mix64(h ^ (b.score() as u64) ^ ((i as u64) << 20));
     }

@@ -120,7 +120,11 @@ fn print_comparison() {
     for alg in [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Presort] {
         let d = if alg == Algorithm::Minimax { 3 } else { 4 };
         let r = Searcher::new(Blog, SearchConfig::new(alg)).search_depth(&s, d);
-        let it: Vec<_> = r.iterations.iter().map(|i| (i.leaves, i.elapsed.as_millis())).collect();
+        let it: Vec<_> = r
+            .iterations
+            .iter()
+            .map(|i| (i.leaves, i.elapsed.as_millis()))
+            .collect();
         println!("{alg:?} {it:?}");
     }
 }
@@ -134,9 +138,24 @@ fn make(spec: &str) -> Box<dyn tessera_core::Agent<AzulState>> {
         ..Limits::default()
     };
     match parts[0] {
-        "presort" => Box::new(SearchAgent::new(spec, Blog, SearchConfig::new(Algorithm::Presort), limits)),
-        "alphabeta" => Box::new(SearchAgent::new(spec, Blog, SearchConfig::new(Algorithm::AlphaBeta), limits)),
-        "minimax" => Box::new(SearchAgent::new(spec, Blog, SearchConfig::new(Algorithm::Minimax), limits)),
+        "presort" => Box::new(SearchAgent::new(
+            spec,
+            Blog,
+            SearchConfig::new(Algorithm::Presort),
+            limits,
+        )),
+        "alphabeta" => Box::new(SearchAgent::new(
+            spec,
+            Blog,
+            SearchConfig::new(Algorithm::AlphaBeta),
+            limits,
+        )),
+        "minimax" => Box::new(SearchAgent::new(
+            spec,
+            Blog,
+            SearchConfig::new(Algorithm::Minimax),
+            limits,
+        )),
         "strong" => {
             let mut c = SearchConfig::new(Algorithm::Presort);
             c.tt_log2 = 18;
@@ -155,7 +174,12 @@ fn make(spec: &str) -> Box<dyn tessera_core::Agent<AzulState>> {
                     _ => panic!("{k}"),
                 }
             }
-            Box::new(SearchAgent::new(spec, Strong(StrongEval { weights: w }), c, limits))
+            Box::new(SearchAgent::new(
+                spec,
+                Strong(StrongEval { weights: w }),
+                c,
+                limits,
+            ))
         }
         _ => panic!("{spec}"),
     }
@@ -166,7 +190,9 @@ fn make(spec: &str) -> Box<dyn tessera_core::Agent<AzulState>> {
 fn experiment_match() {
     let a = std::env::var("MATCH_A").unwrap_or("strong:20".into());
     let b = std::env::var("MATCH_B").unwrap_or("presort:20".into());
-    let deals: u64 = std::env::var("MATCH_GAMES").map(|x| x.parse().unwrap()).unwrap_or(10);
+    let deals: u64 = std::env::var("MATCH_GAMES")
+        .map(|x| x.parse().unwrap())
+        .unwrap_or(10);
     let threads = 2;
     let results = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|sc| {
@@ -183,12 +209,31 @@ fn experiment_match() {
                         } else {
                             vec![x.as_mut(), y.as_mut()]
                         };
-                        let (end, _) = tessera_core::play_game(init, &mut seats, &Default::default(), 1000 + deal, None, &mut ()).unwrap();
+                        let (end, _) = tessera_core::play_game(
+                            init,
+                            &mut seats,
+                            &Default::default(),
+                            1000 + deal,
+                            None,
+                            &mut (),
+                        )
+                        .unwrap();
                         let o = end.outcome().unwrap();
                         let ai = if swap { 1 } else { 0 };
-                        let r = if o.is_sole_winner(PlayerId(ai)) { 1.0 } else if o.winners.contains(&PlayerId(ai)) { 0.5 } else { 0.0 };
+                        let r = if o.is_sole_winner(PlayerId(ai)) {
+                            1.0
+                        } else if o.winners.contains(&PlayerId(ai)) {
+                            0.5
+                        } else {
+                            0.0
+                        };
                         let sc = o.scores.as_slice().to_vec();
-                        results.lock().unwrap().push((deal, swap, r, sc[ai as usize] - sc[1 - ai as usize]));
+                        results.lock().unwrap().push((
+                            deal,
+                            swap,
+                            r,
+                            sc[ai as usize] - sc[1 - ai as usize],
+                        ));
                     }
                 }
             });
@@ -198,5 +243,9 @@ fn experiment_match() {
     let n = r.len() as f64;
     let w: f64 = r.iter().map(|x| x.2).sum();
     let margin: i32 = r.iter().map(|x| x.3).sum();
-    println!("RESULT {a} vs {b}: {w}/{n} = {:.3}, mean margin {:.2}", w / n, margin as f64 / n);
+    println!(
+        "RESULT {a} vs {b}: {w}/{n} = {:.3}, mean margin {:.2}",
+        w / n,
+        margin as f64 / n
+    );
 }
