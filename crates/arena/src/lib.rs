@@ -1,1 +1,44 @@
-//! placeholder
+//! # tessera-arena
+//!
+//! Tournaments between agents, with real statistics and a durable store:
+//! - [`registry`]: every player of every game by name (`greedy`, `strategic:diagonal`,
+//!   `alphabeta:depth=3`), with parameters and descriptions;
+//! - [`schedule`]: seeded deals played once per seat rotation, round robins, shards;
+//! - [`runner`]: parallel play (rayon) with batched, resumable storage;
+//! - [`store`]: the SQLite results file (WAL, one row and one full record per game);
+//! - [`merge`]: combining the files of a sharded run;
+//! - [`stats`]: Wilson intervals, score spreads, per-series rows, Elo-style ratings,
+//!   the thesis' Figure 20 curve;
+//! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts.
+//!
+//! A whole tournament of the Nim test game, stored in a temporary file:
+//!
+//! ```
+//! use tessera_arena::{games, runner, schedule::RunParams, store::Store};
+//! let dir = tempfile::tempdir().unwrap();
+//! let mut store = Store::open(&dir.path().join("runs.sqlite")).unwrap();
+//! let params = RunParams::new("nim", &["first", "random"], 2, 10, 2, 7);
+//! let driver = games::driver("nim").unwrap();
+//! let report = runner::run_tournament(
+//!     driver.as_ref(), &params, &mut store, &runner::RunOptions::default(), &mut (),
+//! ).unwrap();
+//! assert_eq!(report.summary.games, 20);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod ext;
+pub mod games;
+pub mod merge;
+pub mod registry;
+pub mod report;
+pub mod runner;
+pub mod schedule;
+pub mod spec;
+pub mod stats;
+pub mod store;
+
+pub use error::ArenaError;
+pub use games::{ArenaGame, GameDriver, driver, drivers};
+pub use registry::{AgentEntry, Registry};

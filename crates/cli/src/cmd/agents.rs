@@ -1,12 +1,58 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera agents [GAME]`: list the registered players and their parameters.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
-/// Arguments.
+/// Arguments of `tessera agents`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Only this game's agents (azul, nim, ...).
+    pub game: Option<String>,
+    /// Output format: table or json.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+/// Runs `tessera agents`.
+pub fn run(a: Args) -> Result<()> {
+    let drivers = match &a.game {
+        Some(g) => vec![tessera_arena::driver(g)?],
+        None => tessera_arena::drivers(),
+    };
+    match a.format.as_str() {
+        "json" => {
+            let all: Vec<serde_json::Value> = drivers
+                .iter()
+                .map(|d| {
+                    serde_json::json!({
+                        "game": d.name(),
+                        "players": [d.players().0, d.players().1],
+                        "agents": d.agents(),
+                    })
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        }
+        "table" => {
+            for (i, d) in drivers.iter().enumerate() {
+                if i > 0 {
+                    println!();
+                }
+                let (lo, hi) = d.players();
+                println!("{} ({lo}-{hi} players):", d.name());
+                for e in d.agents() {
+                    println!("  {:<12} {}", e.name, e.summary);
+                    for p in e.params {
+                        let default = p.default.map(|d| format!(" (default {d})")).unwrap_or_default();
+                        println!("    {}:{:<18} {}{default}", e.name, p.syntax, p.doc);
+                    }
+                }
+            }
+            println!(
+                "\nSpell an agent NAME or NAME:PARAM:PARAM (PARAM is KEY=VALUE or a flag); \
+                 separate agents with commas."
+            );
+        }
+        other => anyhow::bail!("unknown format '{other}'; expected table or json"),
+    }
+    Ok(())
 }

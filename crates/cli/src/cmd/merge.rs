@@ -1,12 +1,34 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera merge --out ALL.sqlite A.sqlite B.sqlite ...`: combine results files, for
+//! example the shards of one run.
 
-use anyhow::{Result, bail};
+use std::path::PathBuf;
 
-/// Arguments.
+use anyhow::Result;
+
+/// Arguments of `tessera merge`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The merged file (created if missing; runs already in it are completed).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The files to merge (only read).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+/// Runs `tessera merge`.
+pub fn run(a: Args) -> Result<()> {
+    let merged = tessera_arena::merge::merge(&a.out, &a.inputs)?;
+    for m in merged {
+        println!(
+            "run {}: {} games added, {} of {} stored{}: {}",
+            m.run.id,
+            m.added,
+            m.run.done,
+            m.run.total,
+            if m.run.complete() { " (complete)" } else { "" },
+            m.run.params.command_line()
+        );
+    }
+    Ok(())
 }

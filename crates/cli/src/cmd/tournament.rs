@@ -1,12 +1,140 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera tournament GAME --agents A,B ...`: play a seeded tournament, store every game,
+//! print the results.
 
-use anyhow::{Result, bail};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Arguments.
+use anyhow::Result;
+use tessera_arena::report::{Format, render};
+use tessera_arena::runner::{Progress, RunOptions, run_tournament};
+use tessera_arena::schedule::{RunParams, Shard};
+use tessera_arena::store::Store;
+
+/// Arguments of `tessera tournament`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+#[command(after_help = "Examples:
+  tessera tournament azul --agents smart,greedy --games 1000 --series 5 --seed 7 --jobs 2
+  tessera tournament azul --agents greedy,smart,strategic --players 2   (round robin)
+  tessera tournament azul --agents greedy,greedy --games 10000 --unpaired   (self-play)
+  tessera tournament azul --agents smart,greedy --games 1000 --shard 3/8 --db shard3.sqlite")]
+pub struct Args {
+    /// The game: azul, or nim (a tiny test game); see `tessera agents`.
+    pub game: String,
+    /// Comma-separated agents, e.g. smart,greedy or strategic:diagonal,smart. More agents
+    /// than seats make a round robin over every table of --players of them.
+    #[arg(long, required = true)]
+    pub agents: String,
+    /// Seats per table.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// Games per table and series.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Series per table (the thesis plays series of 1000 games).
+    #[arg(long, default_value_t = 1)]
+    pub series: u32,
+    /// Master seed: game seeds derive from it, so a run is reproducible.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// The SQLite results file (created if missing).
+    #[arg(long, default_value = "tessera.sqlite")]
+    pub db: PathBuf,
+    /// Complete a stopped run with the same parameters, without replaying stored games.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only slice K of N of the run (whole deals; K from 1), e.g. 2/8. Merge the
+    /// slices' files with `tessera merge`.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+    /// Every game its own deal, seated in list order (no seat swapping); for self-play.
+    #[arg(long)]
+    pub unpaired: bool,
+    /// Output format: table, csv or json.
+    #[arg(long, default_value = "table")]
+    pub format: String,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl Progress for Bar {
+    fn start(&mut self, total: u64, done: u64) {
+        if let Some(b) = &self.0 {
+            b.set_length(total);
+            b.set_position(done);
+            b.reset_eta();
+        }
+    }
+    fn advance(&mut self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+    fn finish(&mut self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn bar(quiet: bool) -> Bar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return Bar(None);
+    }
+    let b = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games ({per_sec}, eta {eta})",
+    ) {
+        b.set_style(style);
+    }
+    Bar(Some(b))
+}
+
+/// Runs `tessera tournament`.
+pub fn run(a: Args) -> Result<()> {
+    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
+    let shard: Shard = a.shard.parse()?;
+    let driver = tessera_arena::driver(&a.game)?;
+    let agents: Vec<&str> = a.agents.split(',').map(str::trim).collect();
+    let mut params = RunParams::new(&a.game, &agents, a.players, a.games, a.series, a.seed);
+    params.paired = !a.unpaired;
+    // Check everything before touching the file.
+    params.validate(driver.as_ref())?;
+    let mut store = Store::open(&a.db)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // Ctrl-C once: finish the games in flight, store them, stop. Twice: quit now.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping: storing finished games (Ctrl-C again to quit at once)");
+    });
+    let opts = RunOptions {
+        jobs: a.jobs,
+        shard,
+        resume: a.resume,
+        stop,
+        ..RunOptions::default()
+    };
+    let mut progress = bar(a.quiet);
+    let report = run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut progress)?;
+    print!("{}", render(&report.run, &report.summary, format));
+    if format == Format::Table {
+        println!(
+            "\n{} games played now, {} stored in {} (run {})",
+            report.played,
+            report.run.done,
+            a.db.display(),
+            report.run.id
+        );
+    }
+    Ok(())
 }

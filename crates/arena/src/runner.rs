@@ -1,0 +1,250 @@
+//! The tournament runner: plays a run's missing games in parallel and stores them.
+//!
+//! Games are played on a rayon pool of `jobs` threads; each game depends only on its seed
+//! and seats, so the results do not depend on `jobs` or on the order games finish in. The
+//! calling thread collects finished games and commits them in batches (at least every
+//! quarter second), so a run that is stopped or killed keeps what it committed, and
+//! `resume` plays only what is missing.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::error::ArenaError;
+use crate::games::GameDriver;
+use crate::schedule::{RunParams, Shard, Slot};
+use crate::stats::{Summary, summarize};
+use crate::store::{RunInfo, Store, StoredGame};
+
+/// How to run (not what: that is [`RunParams`]).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads (0: one per core).
+    pub jobs: usize,
+    /// The slice of the run to play.
+    pub shard: Shard,
+    /// Complete a stored run instead of starting a new one.
+    pub resume: bool,
+    /// Set to stop early (for example from a Ctrl-C handler); finished games are kept.
+    pub stop: Arc<AtomicBool>,
+    /// Commit after this many games (and at least every quarter second).
+    pub batch: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            jobs: 0,
+            shard: Shard::ALL,
+            resume: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            batch: 256,
+        }
+    }
+}
+
+/// Progress reports from a run.
+pub trait Progress {
+    /// The run starts: `total` games in this slice, `done` of them already stored.
+    fn start(&mut self, _total: u64, _done: u64) {}
+    /// `n` more games are stored.
+    fn advance(&mut self, _n: u64) {}
+    /// The run ends.
+    fn finish(&mut self) {}
+}
+
+impl Progress for () {}
+
+/// What a finished run reports.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// The run as stored.
+    pub run: RunInfo,
+    /// Games played by this call.
+    pub played: u64,
+    /// Statistics of every stored game of the run.
+    pub summary: Summary,
+}
+
+/// Plays (or completes, with `opts.resume`) the run `params` of `driver`'s game, storing
+/// every game in `store`. Errors before any game is played leave the store as it was.
+pub fn run_tournament(
+    driver: &dyn GameDriver,
+    params: &RunParams,
+    store: &mut Store,
+    opts: &RunOptions,
+    progress: &mut dyn Progress,
+) -> Result<RunReport, ArenaError> {
+    if params.game != driver.name() {
+        return Err(ArenaError::Params(format!(
+            "run is for game '{}', driver is '{}'",
+            params.game,
+            driver.name()
+        )));
+    }
+    params.validate(driver)?;
+    let tables = params.tables();
+    let total_all = params.total_games().unwrap_or(0);
+    let slots: Vec<Slot> = (0..total_all)
+        .map(|i| params.slot_in(i, &tables))
+        .filter(|s| params.in_shard(s, opts.shard))
+        .collect();
+    let existing = store.find_run(params, opts.shard)?;
+    let run = match (existing, opts.resume) {
+        (Some(run), true) => run,
+        (Some(run), false) => {
+            return Err(ArenaError::Params(format!(
+                "{} already holds this run (run {}, {} of {} games stored); add --resume to \
+                 complete it, use `tessera report --db {}` to see it, or choose another --db",
+                store.path(),
+                run.id,
+                run.done,
+                run.total,
+                store.path()
+            )));
+        }
+        (None, true) => {
+            let runs = store.runs()?;
+            let listing = if runs.is_empty() {
+                "it holds no runs".to_string()
+            } else {
+                let lines: Vec<String> = runs
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "  run {} (shard {}, {} of {} games): {}",
+                            r.id,
+                            r.shard,
+                            r.done,
+                            r.total,
+                            r.params.command_line()
+                        )
+                    })
+                    .collect();
+                format!("it holds:\n{}", lines.join("\n"))
+            };
+            return Err(ArenaError::Params(format!(
+                "--resume: {} holds no run with these parameters (shard {}); {listing}",
+                store.path(),
+                opts.shard
+            )));
+        }
+        (None, false) => store.create_run(params, opts.shard, slots.len() as u64)?,
+    };
+    let done = store.done_indices(run.id)?;
+    let todo: Vec<Slot> = slots
+        .into_iter()
+        .filter(|s| !done.contains(&s.index))
+        .collect();
+    progress.start(run.total, done.len() as u64);
+    let played = play_all(driver, params, run.id, todo, store, opts, progress);
+    progress.finish();
+    let played = played?;
+    let run = store.run(run.id)?;
+    if opts.stop.load(Ordering::SeqCst) && !run.complete() {
+        return Err(ArenaError::Interrupted {
+            done: run.done,
+            total: run.total,
+        });
+    }
+    if run.complete() {
+        store.mark_finished(run.id)?;
+    }
+    let summary = summarize(&params.labels(), &tables, &store.rows(run.id)?);
+    Ok(RunReport {
+        run,
+        played,
+        summary,
+    })
+}
+
+fn play_all(
+    driver: &dyn GameDriver,
+    params: &RunParams,
+    run: i64,
+    todo: Vec<Slot>,
+    store: &mut Store,
+    opts: &RunOptions,
+    progress: &mut dyn Progress,
+) -> Result<u64, ArenaError> {
+    if todo.is_empty() {
+        return Ok(0);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs)
+        .thread_name(|i| format!("arena-{i}"))
+        .build()
+        .map_err(|e| ArenaError::Params(format!("cannot start worker threads: {e}")))?;
+    let (tx, rx) = mpsc::sync_channel::<Result<StoredGame, ArenaError>>(4096);
+    let stop = opts.stop.clone();
+    // A failed game stops the workers too, without touching the caller's flag.
+    let failed = Arc::new(AtomicBool::new(false));
+    let mut played = 0u64;
+    let mut first_error: Option<ArenaError> = None;
+    std::thread::scope(|scope| {
+        let failed_w = failed.clone();
+        let todo = &todo;
+        scope.spawn(move || {
+            pool.install(|| {
+                todo.par_iter().for_each_with(tx, |tx, slot| {
+                    if stop.load(Ordering::Relaxed) || failed_w.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let seats: Vec<&str> =
+                        slot.seats.iter().map(|&a| params.agents[a].as_str()).collect();
+                    let r = driver.play(&seats, slot.seed).map(|game| StoredGame {
+                        slot: slot.clone(),
+                        game,
+                    });
+                    if r.is_err() {
+                        failed_w.store(true, Ordering::Relaxed);
+                    }
+                    let _ = tx.send(r);
+                });
+            });
+        });
+        let mut buffer: Vec<StoredGame> = Vec::with_capacity(opts.batch.max(1));
+        let mut last_flush = Instant::now();
+        let flush_every = Duration::from_millis(250);
+        let mut flush = |buffer: &mut Vec<StoredGame>,
+                         first_error: &mut Option<ArenaError>,
+                         progress: &mut dyn Progress| {
+            if buffer.is_empty() {
+                return;
+            }
+            match store.insert_games(run, buffer) {
+                Ok(()) => {
+                    played += buffer.len() as u64;
+                    progress.advance(buffer.len() as u64);
+                }
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+            buffer.clear();
+        };
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Ok(g)) => buffer.push(g),
+                Ok(Err(e)) => {
+                    first_error.get_or_insert(e);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if buffer.len() >= opts.batch.max(1) || last_flush.elapsed() >= flush_every {
+                flush(&mut buffer, &mut first_error, progress);
+                last_flush = Instant::now();
+            }
+        }
+        flush(&mut buffer, &mut first_error, progress);
+    });
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(played),
+    }
+}

@@ -1,0 +1,471 @@
+//! The results store: one SQLite file holding runs and every game of them.
+//!
+//! Tables:
+//! - `meta(key, value)`: `application = tessera-arena`, `schema = 1`;
+//! - `runs(id, key, params, shard_index, shard_count, total, created, finished, version)`:
+//!   a run's parameters as JSON ([`RunParams`]; `key` is their canonical form) and the
+//!   slice of it this file holds;
+//! - `games(run, idx, tbl, series, deal, rotation, seed, seats, scores, winners, actions,
+//!   record)`: one row per finished game, `record` the full JSON game record that
+//!   replays it.
+//!
+//! The file is in WAL mode, so other processes can read it while a run writes, and games
+//! are committed in small batches, so a run that is killed keeps every committed game.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::error::ArenaError;
+use crate::games::PlayedGame;
+use crate::schedule::{RunParams, Shard, Slot};
+use crate::stats::GameRow;
+
+const SCHEMA: &str = "1";
+const APPLICATION: &str = "tessera-arena";
+
+/// A run as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunInfo {
+    /// Its id in this file.
+    pub id: i64,
+    /// Its parameters.
+    pub params: RunParams,
+    /// The slice of the run this file holds.
+    pub shard: Shard,
+    /// Games in that slice.
+    pub total: u64,
+    /// Games stored.
+    pub done: u64,
+    /// When it was created (UTC, SQLite's `datetime('now')`).
+    pub created: String,
+    /// Version of the tool that created it.
+    pub version: String,
+}
+
+impl RunInfo {
+    /// True once every game of the slice is stored.
+    pub fn complete(&self) -> bool {
+        self.done >= self.total
+    }
+}
+
+/// A finished game with its place in the schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredGame {
+    /// Where it sits in the run.
+    pub slot: Slot,
+    /// What happened.
+    pub game: PlayedGame,
+}
+
+/// An open results file.
+pub struct Store {
+    conn: Connection,
+    path: String,
+}
+
+impl Store {
+    fn err(&self, e: impl std::fmt::Display) -> ArenaError {
+        store_err(&self.path, e)
+    }
+
+    /// Opens (creating if needed) a results file for writing. A file that is not a SQLite
+    /// database, or a SQLite database of another program, is refused and left unchanged.
+    pub fn open(path: &Path) -> Result<Store, ArenaError> {
+        let shown = path.display().to_string();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            return Err(store_err(
+                &shown,
+                format!("directory {} does not exist", dir.display()),
+            ));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| store_err(&shown, e))?;
+        let store = Store { conn, path: shown };
+        store.setup(true)?;
+        Ok(store)
+    }
+
+    /// Opens an existing results file for reading only.
+    pub fn open_read(path: &Path) -> Result<Store, ArenaError> {
+        let shown = path.display().to_string();
+        if !path.is_file() {
+            return Err(store_err(&shown, "no such file"));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| store_err(&shown, e))?;
+        let store = Store { conn, path: shown };
+        store.setup(false)?;
+        Ok(store)
+    }
+
+    /// The file's path as given.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn setup(&self, write: bool) -> Result<(), ArenaError> {
+        let c = &self.conn;
+        c.busy_timeout(Duration::from_secs(30))
+            .map_err(|e| self.err(e))?;
+        let tables: Vec<String> = c
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .and_then(|mut s| {
+                s.query_map([], |r| r.get::<_, String>(0))?
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(|e| self.not_ours(e))?;
+        if tables.iter().any(|t| t == "meta") {
+            let app: Option<String> = c
+                .query_row("SELECT value FROM meta WHERE key = 'application'", [], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(|e| self.err(e))?;
+            let schema: Option<String> = c
+                .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(|e| self.err(e))?;
+            if app.as_deref() != Some(APPLICATION) {
+                return Err(self.err(
+                    "is a SQLite database of another program; choose another --db (the file was left unchanged)",
+                ));
+            }
+            if schema.as_deref() != Some(SCHEMA) {
+                return Err(self.err(format!(
+                    "has results schema {} but this tessera reads schema {SCHEMA}",
+                    schema.unwrap_or_default()
+                )));
+            }
+        } else if !tables.is_empty() {
+            return Err(self.err(
+                "is a SQLite database of another program; choose another --db (the file was left unchanged)",
+            ));
+        } else if !write {
+            return Err(self.err("holds no tessera results"));
+        }
+        if write {
+            c.pragma_update(None, "journal_mode", "WAL")
+                .map_err(|e| self.write_err(e))?;
+            c.pragma_update(None, "synchronous", "NORMAL")
+                .map_err(|e| self.write_err(e))?;
+            c.execute_batch(&format!(
+                "BEGIN;
+                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 INSERT OR IGNORE INTO meta VALUES ('application', '{APPLICATION}'),
+                                                   ('schema', '{SCHEMA}');
+                 CREATE TABLE IF NOT EXISTS runs(
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL,
+                    params TEXT NOT NULL,
+                    shard_index INTEGER NOT NULL,
+                    shard_count INTEGER NOT NULL,
+                    total INTEGER NOT NULL,
+                    created TEXT NOT NULL,
+                    finished TEXT,
+                    version TEXT NOT NULL,
+                    UNIQUE(key, shard_index, shard_count));
+                 CREATE TABLE IF NOT EXISTS games(
+                    run INTEGER NOT NULL REFERENCES runs(id),
+                    idx INTEGER NOT NULL,
+                    tbl INTEGER NOT NULL,
+                    series INTEGER NOT NULL,
+                    deal INTEGER NOT NULL,
+                    rotation INTEGER NOT NULL,
+                    seed TEXT NOT NULL,
+                    seats TEXT NOT NULL,
+                    scores TEXT NOT NULL,
+                    winners TEXT NOT NULL,
+                    actions INTEGER NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY(run, idx));
+                 COMMIT;"
+            ))
+            .map_err(|e| self.write_err(e))?;
+        }
+        Ok(())
+    }
+
+    fn not_ours(&self, e: rusqlite::Error) -> ArenaError {
+        self.err(format!(
+            "cannot be read as a SQLite database ({e}); choose another --db (the file was left unchanged)"
+        ))
+    }
+
+    fn write_err(&self, e: rusqlite::Error) -> ArenaError {
+        let msg = e.to_string();
+        if msg.contains("not a database") {
+            self.not_ours(e)
+        } else {
+            self.err(format!("cannot be written ({msg})"))
+        }
+    }
+
+    /// Every run in the file.
+    pub fn runs(&self) -> Result<Vec<RunInfo>, ArenaError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT r.id, r.params, r.shard_index, r.shard_count, r.total, r.created,
+                        r.version, (SELECT COUNT(*) FROM games g WHERE g.run = r.id)
+                 FROM runs r ORDER BY r.id",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, u32>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, i64>(7)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, params, index, count, total, created, version, done) =
+                row.map_err(|e| self.err(e))?;
+            let params: RunParams = serde_json::from_str(&params)
+                .map_err(|e| self.err(format!("run {id} has unreadable parameters: {e}")))?;
+            out.push(RunInfo {
+                id,
+                params,
+                shard: Shard { index, count },
+                total: total as u64,
+                done: done as u64,
+                created,
+                version,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The run with these parameters and shard, if stored.
+    pub fn find_run(&self, params: &RunParams, shard: Shard) -> Result<Option<RunInfo>, ArenaError> {
+        let key = params.key();
+        Ok(self
+            .runs()?
+            .into_iter()
+            .find(|r| r.params.key() == key && r.shard == shard))
+    }
+
+    /// The run with id `id`.
+    pub fn run(&self, id: i64) -> Result<RunInfo, ArenaError> {
+        self.runs()?
+            .into_iter()
+            .find(|r| r.id == id)
+            .ok_or_else(|| self.err(format!("has no run {id}")))
+    }
+
+    /// Stores a new run (the games of `shard`, `total` of them) and returns it.
+    pub fn create_run(
+        &self,
+        params: &RunParams,
+        shard: Shard,
+        total: u64,
+    ) -> Result<RunInfo, ArenaError> {
+        let json = serde_json::to_string(params).map_err(|e| self.err(e))?;
+        self.conn
+            .execute(
+                "INSERT INTO runs(key, params, shard_index, shard_count, total, created, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, datetime('now'), ?6)",
+                params![
+                    params.key(),
+                    json,
+                    shard.index,
+                    shard.count,
+                    total as i64,
+                    env!("CARGO_PKG_VERSION")
+                ],
+            )
+            .map_err(|e| self.write_err(e))?;
+        let id = self.conn.last_insert_rowid();
+        self.run(id)
+    }
+
+    /// Indices of the games of run `run` already stored.
+    pub fn done_indices(&self, run: i64) -> Result<HashSet<u64>, ArenaError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT idx FROM games WHERE run = ?1")
+            .map_err(|e| self.err(e))?;
+        let set = stmt
+            .query_map([run], |r| r.get::<_, i64>(0))
+            .map_err(|e| self.err(e))?
+            .map(|x| x.map(|i| i as u64))
+            .collect::<Result<HashSet<_>, _>>()
+            .map_err(|e| self.err(e))?;
+        Ok(set)
+    }
+
+    /// Stores finished games of run `run` in one transaction. A game already stored is
+    /// kept as it is.
+    pub fn insert_games(&mut self, run: i64, games: &[StoredGame]) -> Result<(), ArenaError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| store_err(&path, e))?;
+        {
+            let mut stmt = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO games(run, idx, tbl, series, deal, rotation, seed,
+                        seats, scores, winners, actions, record)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                )
+                .map_err(|e| store_err(&path, e))?;
+            for g in games {
+                stmt.execute(params![
+                    run,
+                    g.slot.index as i64,
+                    g.slot.table,
+                    g.slot.series,
+                    g.slot.deal as i64,
+                    g.slot.rotation,
+                    g.slot.seed.to_string(),
+                    json_list(&g.slot.seats),
+                    json_list(&g.game.scores),
+                    json_list(&g.game.winners),
+                    g.game.actions,
+                    g.game.record,
+                ])
+                .map_err(|e| store_err(&path, format!("cannot be written ({e})")))?;
+            }
+        }
+        tx.commit()
+            .map_err(|e| store_err(&path, format!("cannot be written ({e})")))?;
+        Ok(())
+    }
+
+    /// Records that run `run` is complete.
+    pub fn mark_finished(&self, run: i64) -> Result<(), ArenaError> {
+        self.conn
+            .execute(
+                "UPDATE runs SET finished = datetime('now') WHERE id = ?1 AND finished IS NULL",
+                [run],
+            )
+            .map_err(|e| self.write_err(e))?;
+        Ok(())
+    }
+
+    /// The games of run `run` in schedule order, as the statistics need them.
+    pub fn rows(&self, run: i64) -> Result<Vec<GameRow>, ArenaError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT idx, tbl, series, seats, scores, winners FROM games
+                 WHERE run = ?1 ORDER BY idx",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([run], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, u32>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (idx, table, series, seats, scores, winners) = row.map_err(|e| self.err(e))?;
+            let bad = |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+            out.push(GameRow {
+                index: idx as u64,
+                table,
+                series,
+                seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
+                scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
+                winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Every stored game of run `run` in schedule order, with its record.
+    pub fn games(&self, run: i64) -> Result<Vec<StoredGame>, ArenaError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT idx, tbl, series, deal, rotation, seed, seats, scores, winners, actions,
+                        record
+                 FROM games WHERE run = ?1 ORDER BY idx",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([run], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, u32>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, u32>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, String>(7)?,
+                    r.get::<_, String>(8)?,
+                    r.get::<_, u32>(9)?,
+                    r.get::<_, String>(10)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (idx, table, series, deal, rotation, seed, seats, scores, winners, actions, record) =
+                row.map_err(|e| self.err(e))?;
+            let bad = |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+            out.push(StoredGame {
+                slot: Slot {
+                    index: idx as u64,
+                    table,
+                    series,
+                    deal: deal as u64,
+                    rotation,
+                    seed: seed.parse().map_err(|_| bad("seed"))?,
+                    seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
+                },
+                game: PlayedGame {
+                    scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
+                    winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
+                    actions,
+                    record,
+                },
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn store_err(path: &str, e: impl std::fmt::Display) -> ArenaError {
+    ArenaError::Store {
+        path: path.to_string(),
+        detail: e.to_string(),
+    }
+}
+
+fn json_list<T: std::fmt::Display>(v: &[T]) -> String {
+    let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", parts.join(","))
+}
