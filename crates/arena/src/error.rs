@@ -44,7 +44,9 @@ pub enum ArenaError {
     #[error("game record: {0}")]
     Record(String),
     /// The run was stopped (Ctrl-C) before it finished; finished games are stored.
-    #[error("stopped after {done} of {total} games; finished games are stored, complete the run with --resume")]
+    #[error(
+        "stopped after {done} of {total} games; finished games are stored, complete the run with --resume"
+    )]
     Interrupted {
         /// Games stored for this run (this shard).
         done: u64,

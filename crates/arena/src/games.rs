@@ -131,7 +131,8 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
             scores: result.scores.as_slice().to_vec(),
             winners: result.winners.iter().map(|p| p.index()).collect(),
             actions: record.num_actions() as u32,
-            record: serde_json::to_string(&record).map_err(|e| ArenaError::Record(e.to_string()))?,
+            record: serde_json::to_string(&record)
+                .map_err(|e| ArenaError::Record(e.to_string()))?,
         })
     }
 }

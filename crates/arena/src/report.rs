@@ -78,7 +78,10 @@ fn text(run: &RunInfo, s: &Summary) -> String {
             String::new()
         },
         if p.paired {
-            format!(", every deal played {} times with seats rotated", p.rotations())
+            format!(
+                ", every deal played {} times with seats rotated",
+                p.rotations()
+            )
         } else {
             ", every game its own deal".to_string()
         }
@@ -148,7 +151,11 @@ fn text(run: &RunInfo, s: &Summary) -> String {
                 .map_or_else(|| "all".to_string(), |x| x.to_string())
         );
         for a in &row.agents {
-            let _ = write!(line, "  {:>24}", format!("{} {}", pct(a.win_rate), interval(a)));
+            let _ = write!(
+                line,
+                "  {:>24}",
+                format!("{} {}", pct(a.win_rate), interval(a))
+            );
         }
         let _ = writeln!(o, "{line}");
     }
@@ -184,7 +191,13 @@ fn csv(run: &RunInfo, s: &Summary) -> String {
         );
     };
     for (t, r) in s.agents.iter().zip(&s.ratings) {
-        line("agent", String::new(), String::new(), t, format!("{:.1}", r.elo));
+        line(
+            "agent",
+            String::new(),
+            String::new(),
+            t,
+            format!("{:.1}", r.elo),
+        );
     }
     for row in &s.series {
         for t in &row.agents {

@@ -193,8 +193,11 @@ fn play_all(
                     if stop.load(Ordering::Relaxed) || failed_w.load(Ordering::Relaxed) {
                         return;
                     }
-                    let seats: Vec<&str> =
-                        slot.seats.iter().map(|&a| params.agents[a].as_str()).collect();
+                    let seats: Vec<&str> = slot
+                        .seats
+                        .iter()
+                        .map(|&a| params.agents[a].as_str())
+                        .collect();
                     let r = driver.play(&seats, slot.seed).map(|game| StoredGame {
                         slot: slot.clone(),
                         game,

@@ -168,10 +168,7 @@ impl RunParams {
                 self.players
             ));
         }
-        if self
-            .total_games()
-            .is_none_or(|t| t > (i64::MAX as u64) / 2)
-        {
+        if self.total_games().is_none_or(|t| t > (i64::MAX as u64) / 2) {
             return p("too many games".into());
         }
         for a in &self.agents {
@@ -233,10 +230,7 @@ impl RunParams {
         let k = self.rotations();
         let deal = g / k;
         let rotation = (g % k) as usize;
-        let seed = derive_seed(
-            self.seed,
-            series as u64 * self.deals_per_series() + deal,
-        );
+        let seed = derive_seed(self.seed, series as u64 * self.deals_per_series() + deal);
         let t = &tables[table];
         let seats = (0..self.players)
             .map(|j| t[(j + rotation) % self.players])
@@ -395,7 +389,10 @@ mod tests {
 
     #[test]
     fn shard_text() {
-        assert_eq!("2/8".parse::<Shard>().unwrap(), Shard { index: 2, count: 8 });
+        assert_eq!(
+            "2/8".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 8 }
+        );
         for bad in ["0/3", "4/3", "1/0", "x", "1-2", "a/b"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }

@@ -239,7 +239,7 @@ pub fn parse_duration(v: &str) -> Option<Duration> {
         "m" => x * 60.0,
         _ => return None,
     };
-    if !secs.is_finite() || secs < 0.0 || secs > 1e9 {
+    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
         return None;
     }
     Some(Duration::from_secs_f64(secs))
@@ -256,7 +256,10 @@ mod tests {
         assert!(s.flag("diagonal").unwrap());
         assert!(!s.flag("adjacent").unwrap());
         let s: AgentSpec = "minimax:time=100ms:depth=4".parse().unwrap();
-        assert_eq!(s.duration("time").unwrap(), Some(Duration::from_millis(100)));
+        assert_eq!(
+            s.duration("time").unwrap(),
+            Some(Duration::from_millis(100))
+        );
         assert_eq!(s.u64("depth", 0).unwrap(), 4);
         assert_eq!(s.u64("nodes", 9).unwrap(), 9);
         let s: AgentSpec = "ext:/usr/bin/engine".parse().unwrap();

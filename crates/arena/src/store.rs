@@ -130,9 +130,11 @@ impl Store {
             .map_err(|e| self.not_ours(e))?;
         if tables.iter().any(|t| t == "meta") {
             let app: Option<String> = c
-                .query_row("SELECT value FROM meta WHERE key = 'application'", [], |r| {
-                    r.get(0)
-                })
+                .query_row(
+                    "SELECT value FROM meta WHERE key = 'application'",
+                    [],
+                    |r| r.get(0),
+                )
                 .optional()
                 .map_err(|e| self.err(e))?;
             let schema: Option<String> = c
@@ -260,7 +262,11 @@ impl Store {
     }
 
     /// The run with these parameters and shard, if stored.
-    pub fn find_run(&self, params: &RunParams, shard: Shard) -> Result<Option<RunInfo>, ArenaError> {
+    pub fn find_run(
+        &self,
+        params: &RunParams,
+        shard: Shard,
+    ) -> Result<Option<RunInfo>, ArenaError> {
         let key = params.key();
         Ok(self
             .runs()?
@@ -321,10 +327,7 @@ impl Store {
     /// kept as it is.
     pub fn insert_games(&mut self, run: i64, games: &[StoredGame]) -> Result<(), ArenaError> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction()
-            .map_err(|e| store_err(&path, e))?;
+        let tx = self.conn.transaction().map_err(|e| store_err(&path, e))?;
         {
             let mut stmt = tx
                 .prepare_cached(
@@ -391,7 +394,8 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (idx, table, series, seats, scores, winners) = row.map_err(|e| self.err(e))?;
-            let bad = |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+            let bad =
+                |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
             out.push(GameRow {
                 index: idx as u64,
                 table,
@@ -435,7 +439,8 @@ impl Store {
         for row in rows {
             let (idx, table, series, deal, rotation, seed, seats, scores, winners, actions, record) =
                 row.map_err(|e| self.err(e))?;
-            let bad = |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+            let bad =
+                |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
             out.push(StoredGame {
                 slot: Slot {
                     index: idx as u64,

@@ -42,7 +42,10 @@ pub fn run(a: Args) -> Result<()> {
                 for e in d.agents() {
                     println!("  {:<12} {}", e.name, e.summary);
                     for p in e.params {
-                        let default = p.default.map(|d| format!(" (default {d})")).unwrap_or_default();
+                        let default = p
+                            .default
+                            .map(|d| format!(" (default {d})"))
+                            .unwrap_or_default();
                         println!("    {}:{:<18} {}{default}", e.name, p.syntax, p.doc);
                     }
                 }

@@ -73,7 +73,10 @@ pub fn run(a: Args) -> Result<()> {
     }
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("cannot create directory {}", a.out.display()))?;
-    let mut charts = vec![(format!("run{}-winrate", run.id), winrate_svg(&run, &summary))];
+    let mut charts = vec![(
+        format!("run{}-winrate", run.id),
+        winrate_svg(&run, &summary),
+    )];
     let self_play = run.params.agents.len() == 2 && run.params.agents[0] == run.params.agents[1];
     if (a.figure20 || self_play) && run.params.agents.len() == 2 {
         let rewards: Vec<f64> = rows
@@ -92,10 +95,16 @@ pub fn run(a: Args) -> Result<()> {
             rows.len(),
             run.params.labels()[0]
         );
-        charts.push((format!("run{}-figure20", run.id), deviation_svg(&title, &points)));
+        charts.push((
+            format!("run{}-figure20", run.id),
+            deviation_svg(&title, &points),
+        ));
         if format == Format::Table {
             println!("\nFigure 20 (mean |win rate - 50%| over disjoint blocks of games):");
-            println!("{:>8}  {:>7}  {:>10}  {:>10}", "games", "blocks", "measured", "fair coin");
+            println!(
+                "{:>8}  {:>7}  {:>10}  {:>10}",
+                "games", "blocks", "measured", "fair coin"
+            );
             for p in &points {
                 println!(
                     "{:>8}  {:>7}  {:>9.2}%  {:>9.2}%",
