@@ -1,12 +1,372 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera play tiles`: play a Match the Tiles level in the terminal.
+//!
+//! In a terminal: arrow keys or L/R/U/D move, Z (or Backspace) undoes, N restarts, H shows a
+//! hint (the first move of an optimal solution), Q quits. With piped input the same commands
+//! are read one line at a time: a line of move letters (`LUR`), or `undo`, `restart`,
+//! `hint`, `quit` (also `z`, `n`, `h`, `q`).
 
-use anyhow::{Result, bail};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::Result;
+use tessera_tiles::{Dir, Level, State};
+
+use super::solve_tiles::{load_levels, pick_level};
 
 /// Arguments.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Level number (1-12 built in, or the n-th level of --file).
+    #[arg(long, default_value_t = 1)]
+    level: usize,
+    /// A level file (the format of the shipped level file).
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Read commands line by line even in a terminal.
+    #[arg(long)]
+    lines: bool,
+}
+
+/// A command of the player.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Cmd {
+    Move(Dir),
+    Undo,
+    Restart,
+    Hint,
+    Quit,
+}
+
+/// The game being played: the level, the positions so far and the moves made.
+struct Session {
+    level: Level,
+    history: Vec<State>,
+    moves: Vec<Dir>,
+    minimum: Option<usize>,
+}
+
+impl Session {
+    fn state(&self) -> State {
+        self.history
+            .last()
+            .copied()
+            .unwrap_or_else(|| self.level.start())
+    }
+
+    fn render(&self, out: &mut String) {
+        let s = self.state();
+        out.push_str(&format!("Level {}\n", self.level.name()));
+        for row in self.level.render(&s).lines() {
+            out.push_str("  ");
+            out.push_str(row);
+            out.push('\n');
+        }
+        let minimum = self
+            .minimum
+            .map_or("unsolvable".to_string(), |m| m.to_string());
+        out.push_str(&format!(
+            "moves {}  minimum {}\n",
+            self.moves.len(),
+            minimum
+        ));
+    }
+
+    /// Applies a command; returns the message to show.
+    fn apply(&mut self, cmd: Cmd) -> String {
+        match cmd {
+            Cmd::Move(d) => match self.level.apply(&self.state(), d) {
+                Some(t) => {
+                    self.history.push(t);
+                    self.moves.push(d);
+                    String::new()
+                }
+                None => format!("{d}: no piece can move that way"),
+            },
+            Cmd::Undo => {
+                if self.moves.pop().is_some() {
+                    self.history.pop();
+                    "undone".into()
+                } else {
+                    "nothing to undo".into()
+                }
+            }
+            Cmd::Restart => {
+                self.history.truncate(1);
+                self.moves.clear();
+                "restarted".into()
+            }
+            Cmd::Hint => match self.level.optimal_solution(&self.state()) {
+                Ok(Some(sol)) if sol.is_empty() => "already solved".into(),
+                Ok(Some(sol)) => format!("hint: {} ({} moves to go)", dir_name(sol[0]), sol.len()),
+                Ok(None) => "no solution from here: undo or restart".into(),
+                Err(e) => format!("no hint: {e}"),
+            },
+            Cmd::Quit => String::new(),
+        }
+    }
+
+    fn solved(&self) -> bool {
+        self.level.is_solved(&self.state())
+    }
+}
+
+fn dir_name(d: Dir) -> &'static str {
+    match d {
+        Dir::Left => "left",
+        Dir::Right => "right",
+        Dir::Up => "up",
+        Dir::Down => "down",
+    }
+}
+
+/// Reads one input line into commands.
+fn parse_line(line: &str) -> Result<Vec<Cmd>, String> {
+    let t = line.trim().to_ascii_lowercase();
+    let word = match t.as_str() {
+        "" => return Ok(Vec::new()),
+        "undo" | "z" | "back" => Some(Cmd::Undo),
+        "restart" | "n" | "reset" => Some(Cmd::Restart),
+        "hint" | "h" | "?" => Some(Cmd::Hint),
+        "quit" | "q" | "exit" => Some(Cmd::Quit),
+        "left" => Some(Cmd::Move(Dir::Left)),
+        "right" => Some(Cmd::Move(Dir::Right)),
+        "up" => Some(Cmd::Move(Dir::Up)),
+        "down" => Some(Cmd::Move(Dir::Down)),
+        _ => None,
+    };
+    if let Some(c) = word {
+        return Ok(vec![c]);
+    }
+    t.chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .map(|c| {
+            Dir::from_letter(c).map(Cmd::Move).ok_or_else(|| {
+                format!("unknown command {line:?}: type moves (L R U D, e.g. LUR), undo, restart, hint or quit")
+            })
+        })
+        .collect()
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+pub fn run(args: Args) -> Result<()> {
+    let source = args
+        .file
+        .as_ref()
+        .map_or("the built-in levels".to_string(), |p| {
+            p.display().to_string()
+        });
+    let level = pick_level(load_levels(args.file.as_deref())?, args.level, &source)?;
+    let minimum = level.optimal_length()?;
+    let start = level.start();
+    let mut session = Session {
+        level,
+        history: vec![start],
+        moves: Vec::new(),
+        minimum,
+    };
+    if !args.lines && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        play_keys(&mut session)
+    } else {
+        play_lines(
+            &mut session,
+            std::io::stdin().lock(),
+            &mut std::io::stdout().lock(),
+        )
+    }
+}
+
+fn finish_text(s: &Session) -> String {
+    let min = s.minimum.unwrap_or(0);
+    let verdict = if s.moves.len() == min {
+        "optimal!"
+    } else {
+        "the minimum is fewer"
+    };
+    format!(
+        "Solved in {} moves ({}; minimum {}): {}\n",
+        s.moves.len(),
+        verdict,
+        min,
+        tessera_tiles::format_moves(&s.moves)
+    )
+}
+
+fn play_lines(s: &mut Session, input: impl BufRead, out: &mut impl Write) -> Result<()> {
+    let mut text = String::new();
+    s.render(&mut text);
+    text.push_str(
+        "moves: L R U D (or left/right/up/down, several per line), undo, restart, hint, quit\n",
+    );
+    write!(out, "{text}")?;
+    for line in input.lines() {
+        let line = line?;
+        let cmds = match parse_line(&line) {
+            Ok(c) => c,
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                continue;
+            }
+        };
+        for cmd in cmds {
+            if cmd == Cmd::Quit {
+                writeln!(out, "bye")?;
+                return Ok(());
+            }
+            let msg = s.apply(cmd);
+            if !msg.is_empty() {
+                writeln!(out, "{msg}")?;
+            }
+            if matches!(cmd, Cmd::Move(_) | Cmd::Undo | Cmd::Restart) {
+                let mut t = String::new();
+                s.render(&mut t);
+                write!(out, "{t}")?;
+            }
+            if s.solved() {
+                write!(out, "{}", finish_text(s))?;
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Restores the terminal when dropped, even on an error.
+struct RawGuard;
+
+impl Drop for RawGuard {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+fn play_keys(s: &mut Session) -> Result<()> {
+    use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers, read};
+    let mut out = std::io::stdout();
+    crossterm::terminal::enable_raw_mode()?;
+    let guard = RawGuard;
+    let mut msg = String::new();
+    loop {
+        let mut text = String::new();
+        s.render(&mut text);
+        text.push_str("arrows or L R U D move, Z undo, N restart, H hint, Q quit\n");
+        if !msg.is_empty() {
+            text.push_str(&msg);
+            text.push('\n');
+        }
+        // Raw mode needs explicit carriage returns.
+        let screen = text.replace('\n', "\r\n");
+        crossterm::execute!(
+            out,
+            crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
+            crossterm::cursor::MoveTo(0, 0)
+        )?;
+        write!(out, "{screen}")?;
+        out.flush()?;
+        if s.solved() {
+            drop(guard);
+            print!("{}", finish_text(s));
+            return Ok(());
+        }
+        let Event::Key(key) = read()? else { continue };
+        if key.kind != KeyEventKind::Press {
+            continue;
+        }
+        let cmd = match key.code {
+            KeyCode::Left => Cmd::Move(Dir::Left),
+            KeyCode::Right => Cmd::Move(Dir::Right),
+            KeyCode::Up => Cmd::Move(Dir::Up),
+            KeyCode::Down => Cmd::Move(Dir::Down),
+            KeyCode::Backspace => Cmd::Undo,
+            KeyCode::Esc => Cmd::Quit,
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Cmd::Quit,
+            KeyCode::Char(c) => match c.to_ascii_lowercase() {
+                'z' => Cmd::Undo,
+                'n' => Cmd::Restart,
+                'h' | '?' => Cmd::Hint,
+                'q' => Cmd::Quit,
+                c => match Dir::from_letter(c) {
+                    Some(d) => Cmd::Move(d),
+                    None => {
+                        msg = format!("unknown key {c:?}");
+                        continue;
+                    }
+                },
+            },
+            _ => continue,
+        };
+        if cmd == Cmd::Quit {
+            drop(guard);
+            println!("bye");
+            return Ok(());
+        }
+        msg = s.apply(cmd);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_become_commands() {
+        assert_eq!(
+            parse_line("LU").unwrap(),
+            vec![Cmd::Move(Dir::Left), Cmd::Move(Dir::Up)]
+        );
+        assert_eq!(parse_line(" undo ").unwrap(), vec![Cmd::Undo]);
+        assert_eq!(parse_line("h").unwrap(), vec![Cmd::Hint]);
+        assert_eq!(parse_line("down").unwrap(), vec![Cmd::Move(Dir::Down)]);
+        assert!(parse_line("jump").is_err());
+    }
+
+    #[test]
+    fn undo_restart_and_hint() {
+        let level = tessera_tiles::builtin_level(3).unwrap().clone();
+        let start = level.start();
+        let minimum = level.optimal_length().unwrap();
+        let mut s = Session {
+            level,
+            history: vec![start],
+            moves: vec![],
+            minimum,
+        };
+        assert_eq!(s.apply(Cmd::Undo), "nothing to undo");
+        let hint = s.apply(Cmd::Hint);
+        assert_eq!(hint, "hint: left (5 moves to go)");
+        s.apply(Cmd::Move(Dir::Left));
+        s.apply(Cmd::Move(Dir::Down));
+        assert_eq!(s.moves.len(), 2);
+        s.apply(Cmd::Undo);
+        assert_eq!(s.moves, vec![Dir::Left]);
+        s.apply(Cmd::Restart);
+        assert_eq!(s.state(), start);
+        for d in tessera_tiles::parse_moves("LULUR").unwrap() {
+            s.apply(Cmd::Move(d));
+        }
+        assert!(s.solved());
+    }
+
+    #[test]
+    fn a_piped_session() {
+        let level = tessera_tiles::builtin_level(3).unwrap().clone();
+        let start = level.start();
+        let mut s = Session {
+            level,
+            history: vec![start],
+            moves: vec![],
+            minimum: Some(5),
+        };
+        let input = "hint\nL\njump\nundo\nLULU\nright\nL\n";
+        let mut out = Vec::new();
+        play_lines(&mut s, input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("moves 0  minimum 5"));
+        assert!(text.contains("hint: left (5 moves to go)"));
+        assert!(text.contains("unknown command \"jump\""));
+        assert!(text.contains("undone"));
+        assert!(
+            text.ends_with("Solved in 5 moves (optimal!; minimum 5): LULUR\n"),
+            "{text}"
+        );
+    }
 }
