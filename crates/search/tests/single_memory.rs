@@ -39,13 +39,24 @@ fn reported_peak_matches_the_allocator() {
     for algo in Algorithm::ALL {
         let base = CURRENT.load(Relaxed);
         PEAK.store(base, Relaxed);
-        let r = single::solve(&level, algo, |s| Heuristic::Admissible.evaluate(&level, s), &opts);
+        let r = single::solve(
+            &level,
+            algo,
+            |s| Heuristic::Admissible.evaluate(&level, s),
+            &opts,
+        );
         let measured = PEAK.load(Relaxed) - base;
         let reported = r.stats.peak_bytes;
         // Growth briefly holds the old and the new buffer, so the allocator's peak may exceed
         // the containers' final size by up to about half; the solution vector is extra too.
-        assert!(reported <= measured, "{algo}: reported {reported} > measured {measured}");
-        assert!(reported * 2 >= measured, "{algo}: reported {reported} << measured {measured}");
+        assert!(
+            reported <= measured,
+            "{algo}: reported {reported} > measured {measured}"
+        );
+        assert!(
+            reported * 2 >= measured,
+            "{algo}: reported {reported} << measured {measured}"
+        );
         eprintln!("{algo}: reported {reported} measured {measured}");
         assert!(r.solution.is_some());
     }
