@@ -412,7 +412,7 @@ pub fn validate(s: &AzulState) -> Result<(), StateParseError> {
     }
     let mut full_row = false;
     for (p, b) in s.boards().iter().enumerate() {
-        let who = format!("P{}", p + 1);
+        let who = PlayerId(p as u8);
         if !(0..=999).contains(&b.score) {
             return Err(ferr(format!("{who} score"), "outside 0-999"));
         }

@@ -723,13 +723,83 @@ impl AzulState {
         self.start = next_start;
         self.mover = next_start;
         report.next_start = PlayerId(next_start);
-        if any_row {
+        if any_row || !self.row_completion_possible() {
             self.finish::<REPORT>(&mut report);
         } else {
             self.round += 1;
             self.phase = Phase::Deal;
         }
         report
+    }
+
+    /// False when no player can ever complete a horizontal wall row, whatever everyone
+    /// plays: every row still misses a colour whose tiles are locked in pattern lines that
+    /// can never fill. The official rules do not foresee this dead end (it happens in about
+    /// one random 4-player game in 20,000); the engine then ends the game after the round's
+    /// wall tiling, with the usual bonuses.
+    ///
+    /// The test is an upper bound, so it never ends a game that could still finish: tiles
+    /// outside pattern lines and walls are "free"; completing a pattern line holding `k`
+    /// tiles of line `r` uses `r + 1 - k` free tiles and frees `r`, so it never lowers the
+    /// free count; the lines that can ever complete and the most free tiles of each colour
+    /// are found as a fixpoint. A row can be completed only if its pattern line can empty
+    /// and each missing colour can gather `r + 1` free tiles.
+    pub fn row_completion_possible(&self) -> bool {
+        let mut free = [0u32; NUM_COLOURS];
+        let mut add = |t: &Tiles| {
+            for i in 0..NUM_COLOURS {
+                free[i] += t.0[i] as u32;
+            }
+        };
+        add(&self.bag);
+        add(&self.lid);
+        add(&self.centre);
+        for f in self.factories() {
+            add(f);
+        }
+        for b in self.boards() {
+            add(&b.floor);
+        }
+        // Lines that can ever complete: fixpoint.
+        let np = self.players as usize;
+        let mut done = [[false; WALL_SIZE]; MAX_PLAYERS];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for p in 0..np {
+                let b = &self.boards[p];
+                for r in 0..WALL_SIZE {
+                    let k = b.line_count[r] as u32;
+                    if k == 0 || done[p][r] {
+                        continue;
+                    }
+                    let c = b.line_colour[r] as usize;
+                    if free[c] >= r as u32 + 1 - k {
+                        done[p][r] = true;
+                        free[c] += k - 1;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        for p in 0..np {
+            let b = &self.boards[p];
+            for r in 0..WALL_SIZE {
+                if b.line_count[r] > 0 && !done[p][r] {
+                    continue;
+                }
+                let held = (b.line_count[r] > 0).then_some(b.line_colour[r] as usize);
+                let ok = Colour::ALL.iter().all(|&c| {
+                    row_has_colour(b.wall, r, c)
+                        || held == Some(c.index())
+                        || free[c.index()] > r as u32
+                });
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Final bonuses; the game is over.

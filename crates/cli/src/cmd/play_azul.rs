@@ -1,12 +1,418 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera play azul`: Azul in the terminal, any mix of human and AI seats.
 
-use anyhow::{Result, bail};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Arguments.
+use anyhow::{Context, Result, bail};
+use tessera_azul::scoring::{WALL_SIZE, wall_colour};
+use tessera_azul::{AzulAction, AzulState, Dest, RoundReport, Source};
+use tessera_core::record::{Event, GameRecord, GameSeeds, RECORD_FORMAT};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, RandomAgent, Turn};
+
+/// Arguments of `tessera play azul`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Number of players (2-4).
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// Comma-separated seats, seat 1 first: `human` or an agent name (`random`). Default:
+    /// one human, the other seats random.
+    #[arg(long, value_delimiter = ',')]
+    pub seats: Vec<String>,
+    /// Seed of the deals, the starting player and the AI seats (default: from the clock;
+    /// it is printed so the game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Resume from a position: state notation (see docs/notation.md) or a file holding it.
+    #[arg(long)]
+    pub load: Option<String>,
+    /// Write the JSON game record here when the game ends (or is quit).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+}
+
+/// Set by a human seat that asked to quit (or whose input ended).
+static QUIT: AtomicBool = AtomicBool::new(false);
+
+/// Builds the agent of a seat from its name. `human` reads moves from stdin; `random`
+/// plays uniformly at random.
+fn make_seat(name: &str) -> Result<Box<dyn Agent<AzulState>>> {
+    match name.trim() {
+        "human" => Ok(Box::new(Human)),
+        "random" => Ok(Box::new(RandomAgent::<AzulState>::new())),
+        other => bail!("unknown seat '{other}': expected human or random"),
+    }
+}
+
+/// A human at the keyboard.
+struct Human;
+
+const HELP: &str = "\
+Enter a move as SOURCE COLOUR DESTINATION:
+  SOURCE       1-9 for a factory, C for the centre
+  COLOUR       B blue, Y yellow, R red, K black, W white
+  DESTINATION  1-5 for a pattern line (line n holds n tiles), F for the floor
+  e.g. 3B2 takes the blue tiles of factory 3 onto pattern line 2; CRF puts the centre's reds on the floor.
+Commands: moves (list the legal moves), board (show the table again), help, quit.";
+
+impl Agent<AzulState> for Human {
+    fn name(&self) -> String {
+        "human".into()
+    }
+
+    fn choose(&mut self, state: &AzulState, _budget: &Budget, _rng: &mut GameRng) -> AzulAction {
+        let me = state.current_player().unwrap_or(PlayerId(0));
+        let stdin = std::io::stdin();
+        let mut line = String::new();
+        loop {
+            print!("{me} move (or help)> ");
+            let _ = std::io::stdout().flush();
+            line.clear();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    println!("\nInput ended: the game stops here.");
+                    return quit(state);
+                }
+                Ok(_) => {}
+            }
+            let text = line.trim();
+            match text.to_ascii_lowercase().as_str() {
+                "" => continue,
+                "help" | "h" | "?" => println!("{HELP}"),
+                "moves" | "m" => println!("{}", list_moves(state)),
+                "board" | "b" => println!("{}", render(state, &[])),
+                "quit" | "q" | "exit" => return quit(state),
+                _ => match text.parse::<AzulAction>() {
+                    Err(e) => println!("{e}. Type help for the format, moves for the list."),
+                    Ok(a) => match state.check_action(a) {
+                        Ok(()) => return a,
+                        Err(e) => {
+                            println!("{a} is not legal: {e}. Type moves for the legal moves.")
+                        }
+                    },
+                },
+            }
+        }
+    }
+}
+
+/// Asks the game loop to stop; the returned action is discarded.
+fn quit(state: &AzulState) -> AzulAction {
+    QUIT.store(true, Ordering::SeqCst);
+    let mut v = Vec::new();
+    state.legal_actions(&mut v);
+    v.first().copied().unwrap_or(AzulAction {
+        source: Source::Centre,
+        colour: tessera_azul::Colour::Blue,
+        dest: Dest::Floor,
+    })
+}
+
+/// The legal moves grouped by source and colour.
+fn list_moves(state: &AzulState) -> String {
+    let mut v = Vec::new();
+    state.legal_actions(&mut v);
+    let mut out = format!("{} legal moves:", v.len());
+    let mut last = None;
+    for a in &v {
+        let key = (a.source, a.colour);
+        if last != Some(key) {
+            let n = match a.source {
+                Source::Centre => state.centre()[a.colour],
+                Source::Factory(i) => state.factories()[i as usize][a.colour],
+            };
+            let from = match a.source {
+                Source::Centre => "centre".to_string(),
+                Source::Factory(i) => format!("factory {}", i + 1),
+            };
+            out += &format!("\n  {n} {} from {from}:", a.colour.name());
+            last = Some(key);
+        }
+        out += &format!(" {a}");
+    }
+    out
+}
+
+/// The table and every board as text. Wall cells show their colour: upper case when
+/// tiled, lower case when empty.
+pub fn render(state: &AzulState, seats: &[String]) -> String {
+    let mut out = String::new();
+    let status = match state.turn() {
+        Turn::Player(p) => format!("{p} to move"),
+        Turn::Chance => "waiting for the deal".into(),
+        Turn::Terminal => "game over".into(),
+    };
+    out += &format!(
+        "=== Round {} · {status} · started by {} ===\n",
+        state.round(),
+        state.starting_player()
+    );
+    let facs: Vec<String> = state
+        .factories()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| format!("{}:{}", i + 1, f))
+        .collect();
+    out += &format!("Factories  {}\n", facs.join("  "));
+    let token = if state.token_in_centre() { "1 " } else { "" };
+    let centre = if state.centre().is_empty() {
+        "-".to_string()
+    } else {
+        state.centre().to_string()
+    };
+    out += &format!("Centre     {token}{centre}\n");
+    out += &format!(
+        "Bag {} · box lid {}\n",
+        state.bag().total(),
+        state.lid().total()
+    );
+    for (i, b) in state.boards().iter().enumerate() {
+        let p = PlayerId(i as u8);
+        let who = seats.get(i).map(|s| format!(" ({s})")).unwrap_or_default();
+        let token = if b.has_token() {
+            " · has the token"
+        } else {
+            ""
+        };
+        out += &format!("\n{p}{who} · score {}{token}\n", b.score());
+        for row in 0..WALL_SIZE {
+            let mut line = String::new();
+            for _ in row + 1..WALL_SIZE {
+                line.push_str("  ");
+            }
+            let (colour, n) = match b.pattern_line(row) {
+                Some((c, n)) => (Some(c), n as usize),
+                None => (None, 0),
+            };
+            for slot in 0..=row {
+                // Lines fill from the right.
+                let filled = slot >= row + 1 - n;
+                line.push(match (filled, colour) {
+                    (true, Some(c)) => c.letter(),
+                    _ => '.',
+                });
+                line.push(' ');
+            }
+            let wall: String = (0..WALL_SIZE)
+                .map(|col| {
+                    let c = wall_colour(row, col).letter();
+                    if b.wall_has(row, col) {
+                        format!("{c} ")
+                    } else {
+                        format!("{} ", c.to_ascii_lowercase())
+                    }
+                })
+                .collect();
+            out += &format!("  {} {line}| {}\n", row + 1, wall.trim_end());
+        }
+        let mut floor = String::new();
+        if b.has_token() {
+            floor.push_str("1 ");
+        }
+        for c in b.floor().colours() {
+            for _ in 0..b.floor()[c] {
+                floor.push(c.letter());
+                floor.push(' ');
+            }
+        }
+        let floor = if floor.is_empty() {
+            "-".to_string()
+        } else {
+            floor
+        };
+        out += &format!("  floor {} ({})\n", floor.trim_end(), -b.floor_penalty());
+    }
+    out
+}
+
+/// The wall tiling of a round, as text.
+fn render_report(r: &RoundReport) -> String {
+    let mut out = format!("--- End of round {}: wall tiling ---\n", r.round);
+    for (i, b) in r.boards.iter().enumerate() {
+        let p = PlayerId(i as u8);
+        let mut parts: Vec<String> = b
+            .placements
+            .iter()
+            .map(|(row, _col, c, pts)| format!("line {} {} +{pts}", row + 1, c.name()))
+            .collect();
+        if b.floor_penalty > 0 {
+            parts.push(format!("floor -{}", b.floor_penalty));
+        }
+        if parts.is_empty() {
+            parts.push("nothing".into());
+        }
+        out += &format!(
+            "  {p}: {} → score {} → {}\n",
+            parts.join(", "),
+            b.score_before,
+            b.score_after_round
+        );
+    }
+    if r.game_over {
+        out += "--- Game over: bonuses (2 per row, 7 per column, 10 per colour) ---\n";
+        for (i, b) in r.boards.iter().enumerate() {
+            out += &format!(
+                "  {}: +{} → {}\n",
+                PlayerId(i as u8),
+                b.bonus,
+                b.score_after_round + b.bonus as i32
+            );
+        }
+    } else {
+        out += &format!("  {} starts the next round.\n", r.next_start);
+    }
+    out
+}
+
+fn load_state(text: &str) -> Result<AzulState> {
+    let path = std::path::Path::new(text);
+    let content = if path.is_file() {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+    } else {
+        text.to_string()
+    };
+    let content = content.trim();
+    if content.starts_with('{') {
+        return serde_json::from_str(content)
+            .context("the JSON state does not describe an Azul position");
+    }
+    content
+        .parse::<AzulState>()
+        .map_err(|e| anyhow::anyhow!("--load: {e}"))
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+pub fn run(args: Args) -> Result<()> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let seeds = GameSeeds { seed };
+    let initial = match &args.load {
+        Some(text) => load_state(text)?,
+        None => {
+            if !(2..=4).contains(&args.players) {
+                bail!("--players {}: Azul seats 2 to 4 players", args.players);
+            }
+            AzulState::new_random(args.players, &mut seeds.setup_rng())
+        }
+    };
+    let n = initial.num_players();
+    let seat_names: Vec<String> = if args.seats.is_empty() {
+        std::iter::once("human".to_string())
+            .chain(std::iter::repeat_n("random".to_string(), n - 1))
+            .collect()
+    } else {
+        args.seats.iter().map(|s| s.trim().to_string()).collect()
+    };
+    if seat_names.len() != n {
+        bail!(
+            "--seats names {} seats but the game has {n} players",
+            seat_names.len()
+        );
+    }
+    let mut agents: Vec<Box<dyn Agent<AzulState>>> = seat_names
+        .iter()
+        .map(|s| make_seat(s))
+        .collect::<Result<_>>()?;
+    let any_human = seat_names.iter().any(|s| s == "human");
+    println!(
+        "Azul, {n} players, seed {seed}. Seats: {}",
+        seat_names.join(", ")
+    );
+    if any_human {
+        println!("Type help for how to enter moves.");
+    }
+
+    let mut record = GameRecord {
+        game: AzulState::NAME.to_string(),
+        format: RECORD_FORMAT,
+        seed: Some(seed),
+        seats: agents.iter().map(|a| a.name()).collect(),
+        initial: initial.to_string(),
+        events: Vec::new(),
+        scores: Vec::new(),
+        result: None,
+    };
+    let mut chance_rng = seeds.chance_rng();
+    let mut agent_rngs: Vec<GameRng> = PlayerId::all(n).map(|p| seeds.agent_rng(p)).collect();
+    for a in agents.iter_mut() {
+        a.reset();
+    }
+    let mut state = initial;
+    let budget = Budget::default();
+    let mut shown_round = 0;
+    loop {
+        match state.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                record.scores.push(state.scores().as_slice().to_vec());
+                let deal = state.sample_chance(&mut chance_rng);
+                state
+                    .apply_chance(&deal)
+                    .map_err(|e| anyhow::anyhow!("sampled deal refused: {e}"))?;
+                record.events.push(Event::Chance { outcome: deal });
+            }
+            Turn::Player(p) => {
+                let human_to_move = seat_names[p.index()] == "human";
+                if any_human && (human_to_move || shown_round != state.round()) {
+                    println!("\n{}", render(&state, &seat_names));
+                    shown_round = state.round();
+                }
+                let a = agents[p.index()].choose(&state, &budget, &mut agent_rngs[p.index()]);
+                if QUIT.load(Ordering::SeqCst) {
+                    println!("Game stopped. Position (resume with --load):\n{state}");
+                    break;
+                }
+                if let Err(e) = state.check_action(a) {
+                    bail!(
+                        "seat {p} ({}) chose illegal move {a}: {e}",
+                        seat_names[p.index()]
+                    );
+                }
+                if any_human && !human_to_move {
+                    println!("{p} ({}) plays {a}", seat_names[p.index()]);
+                }
+                let report = state.apply_reporting(a);
+                record.events.push(Event::Action {
+                    player: p,
+                    action: a.to_string(),
+                });
+                if let Some(r) = report {
+                    print!("{}", render_report(&r));
+                }
+            }
+        }
+    }
+    record.scores.push(state.scores().as_slice().to_vec());
+    record.result = state.outcome();
+    if let Some(out) = &record.result {
+        println!("\n{}", render(&state, &seat_names));
+        println!("Final scores:");
+        for (p, s) in out.scores.iter() {
+            let rows = state.board(p).complete_rows();
+            let mark = if out.winners.contains(&p) {
+                if out.winners.len() > 1 {
+                    "  shared win"
+                } else {
+                    "  winner"
+                }
+            } else {
+                ""
+            };
+            println!(
+                "  {p} ({}): {s} points, {rows} complete rows{mark}",
+                seat_names[p.index()]
+            );
+        }
+    }
+    if let Some(path) = &args.record {
+        let json = serde_json::to_string_pretty(&record)?;
+        std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?;
+        println!("Record written to {}", path.display());
+    }
+    Ok(())
 }

@@ -1,0 +1,139 @@
+//! `tessera play azul` driven through its stdin.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use tessera_azul::AzulState;
+use tessera_core::Game;
+use tessera_core::record::{GameRecord, replay};
+
+type Record = GameRecord<<AzulState as Game>::Chance>;
+
+fn run(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["play", "azul"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        // The game may end before all input is read; a broken pipe is fine.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_human_game_explains_wrong_entries_and_finishes() {
+    let dir = std::env::temp_dir().join(format!("tessera-play-azul-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record_path = dir.join("game.json");
+    // A wrong entry, a request for the moves and help, then every floor move in turn: the
+    // illegal ones are explained and asked again, the first legal one is played.
+    let mut input = String::from("hello\nmoves\nhelp\n9Q1\n");
+    let floor_moves: Vec<String> = "123456789C"
+        .chars()
+        .flat_map(|s| "BYRKW".chars().map(move |c| format!("{s}{c}F\n")))
+        .collect();
+    for _ in 0..400 {
+        input += &floor_moves.concat();
+    }
+    let (ok, out, err) = run(
+        &[
+            "--players",
+            "2",
+            "--seats",
+            "human,random",
+            "--seed",
+            "11",
+            "--record",
+            record_path.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("'hello' is not a move"), "{out}");
+    assert!(out.contains("legal moves:"), "{out}");
+    assert!(out.contains("SOURCE COLOUR DESTINATION"), "{out}");
+    assert!(out.contains("colour 'Q'"), "{out}");
+    assert!(out.contains("is not legal"), "{out}");
+    assert!(out.contains("Factories"), "{out}");
+    assert!(out.contains("End of round 1"), "{out}");
+    assert!(out.contains("Final scores"), "{out}");
+    let json = std::fs::read_to_string(&record_path).unwrap();
+    let record: Record = serde_json::from_str(&json).unwrap();
+    assert_eq!(record.seats, vec!["human", "random"]);
+    let fin: AzulState = replay(&record).expect("the record replays");
+    assert!(fin.is_terminal());
+    assert_eq!(record.result, fin.outcome());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ai_seats_play_to_the_end_without_input() {
+    let (ok, out, err) = run(
+        &[
+            "--players",
+            "3",
+            "--seats",
+            "random,random,random",
+            "--seed",
+            "4",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("Final scores"), "{out}");
+    assert_eq!(out.matches(" points, ").count(), 3, "{out}");
+    // The same seed plays the same game.
+    let (_, again, _) = run(
+        &[
+            "--players",
+            "3",
+            "--seats",
+            "random,random,random",
+            "--seed",
+            "4",
+        ],
+        "",
+    );
+    assert_eq!(out, again);
+}
+
+#[test]
+fn a_loaded_position_resumes_and_bad_arguments_are_explained() {
+    let pos = "2 1 play 1 1 -/-/-/-/KKWW 1Y 20,19,20,18,18 0,0,0,0,0 \
+        0:-,-,-,-,-:...../...../...../...../.....:- 0:-,-,-,-,-:...../...../...../...../.....:-";
+    let (ok, out, err) = run(
+        &["--load", pos, "--seats", "random,random", "--seed", "1"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("Final scores"), "{out}");
+    let (ok, _, err) = run(&["--load", "2 1 play", "--seats", "random,random"], "");
+    assert!(!ok);
+    assert!(err.contains("fields"), "{err}");
+    let (ok, _, err) = run(&["--players", "2", "--seats", "random,wizard"], "");
+    assert!(!ok);
+    assert!(err.contains("unknown seat 'wizard'"), "{err}");
+    let (ok, _, err) = run(&["--players", "3", "--seats", "random,random"], "");
+    assert!(!ok);
+    assert!(err.contains("3 players"), "{err}");
+    // A human whose input ends stops the game without an error.
+    let (ok, out, _) = run(
+        &["--players", "2", "--seats", "human,random", "--seed", "2"],
+        "",
+    );
+    assert!(ok);
+    assert!(out.contains("Input ended"), "{out}");
+}
