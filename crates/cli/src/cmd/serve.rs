@@ -1,12 +1,58 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera serve`: the browser UI and JSON API on 127.0.0.1.
 
-use anyhow::{Result, bail};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Arguments.
+use anyhow::{Context, Result};
+
+/// Arguments of `tessera serve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// TCP port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Master seed for the deals of games that do not name a seed (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Most AI players thinking at the same time.
+    #[arg(long, default_value_t = 256)]
+    pub ai_threads: usize,
+    /// Most games kept in memory.
+    #[arg(long, default_value_t = 1000)]
+    pub max_games: usize,
+    /// Tournament database shown on the results page.
+    #[arg(long)]
+    pub db: Option<std::path::PathBuf>,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+/// Runs the server until Ctrl-C.
+pub fn run(args: Args) -> Result<()> {
+    let master_seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let config = tessera_web::Config {
+        master_seed,
+        max_sessions: args.max_games,
+        ai_threads: args.ai_threads,
+        db: args.db,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let (listener, addr) = tessera_web::bind_loopback(args.port)
+            .await
+            .with_context(|| format!("binding 127.0.0.1:{}", args.port))?;
+        let app = Arc::new(tessera_web::games::standard_app(&config));
+        println!("Tessera is being served at http://{addr}/ (Ctrl-C stops it)");
+        tessera_web::serve(listener, app, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("serving HTTP")
+    })
 }

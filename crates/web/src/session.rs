@@ -1,0 +1,927 @@
+//! Game sessions: one game between human and AI seats, kept on the server.
+//!
+//! A session owns the full state; browsers only ever receive per-seat views. AI seats think
+//! on the blocking thread pool (never on the async workers), at most `ai_threads` at a time,
+//! and every action, human or AI, becomes a numbered step that a browser can replay one at a
+//! time.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tessera_core::record::{Event, GameRecord, GameSeeds, RECORD_FORMAT, replay_states};
+use tessera_core::rng::derive_seed;
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
+use tokio::sync::{Semaphore, watch};
+
+use crate::error::ApiError;
+use crate::game::WebGame;
+
+/// Builds an agent of game `G` from its registry string (`random`, `mcts:c=0.7`).
+pub type AgentFactory<G> = Arc<dyn Fn(&str) -> Result<Box<dyn Agent<G>>, String> + Send + Sync>;
+
+/// An agent the browser may choose for a seat.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct AgentInfo {
+    /// The registry string.
+    pub name: String,
+    /// One line for people.
+    pub description: String,
+}
+
+/// The longest thinking time a browser may ask for.
+pub const MAX_TIME_MS: u64 = 60_000;
+
+/// A seat in a new-game request.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum SeatSpec {
+    /// A person at the browser.
+    Human {
+        /// Shown on the board.
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// An AI player from the registry.
+    Ai {
+        /// The registry string.
+        agent: String,
+        /// Its budget per move.
+        #[serde(default)]
+        budget: BudgetSpec,
+    },
+}
+
+/// A budget per move as the API spells it.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetSpec {
+    /// Milliseconds of thinking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// Nodes or iterations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Search depth in plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+impl BudgetSpec {
+    fn to_budget(self) -> Result<Budget, ApiError> {
+        if let Some(t) = self.time_ms
+            && !(1..=MAX_TIME_MS).contains(&t)
+        {
+            return Err(ApiError::BadRequest(format!(
+                "budget.time_ms is {t}: expected 1 to {MAX_TIME_MS}"
+            )));
+        }
+        if self.depth == Some(0) || self.nodes == Some(0) {
+            return Err(ApiError::BadRequest(
+                "budget.depth and budget.nodes must be at least 1".into(),
+            ));
+        }
+        Ok(Budget {
+            time: self.time_ms.map(Duration::from_millis),
+            nodes: self.nodes,
+            depth: self.depth,
+        })
+    }
+}
+
+/// `POST /api/games`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The game's short name (`azul`).
+    pub game: String,
+    /// One entry per seat, seat 0 first.
+    pub seats: Vec<SeatSpec>,
+    /// The seed of the deal and of the AI players; the server picks one if absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Game-specific options.
+    #[serde(default)]
+    pub options: Value,
+}
+
+/// `POST /api/games/{id}/move`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The seat that moves, from 0.
+    pub seat: u8,
+    /// The action in the game's notation.
+    pub action: String,
+}
+
+/// `POST /api/games/{id}/undo`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    /// The seat asking (must be a human seat).
+    pub seat: u8,
+}
+
+/// What a browser asks to see (`GET /api/games/{id}` query).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewQuery {
+    /// Show the game as this human seat sees it (absent: as a spectator).
+    pub seat: Option<u8>,
+    /// Also send the steps from this index on, each with its view.
+    pub since: Option<usize>,
+    /// Wait up to this many milliseconds for the game to change from `revision`.
+    pub wait_ms: Option<u64>,
+    /// The revision the browser already has (for `wait_ms`).
+    pub revision: Option<u64>,
+}
+
+/// A hosted game, whatever its type.
+pub trait DynSession: Send + Sync {
+    /// The game's short name.
+    fn game_name(&self) -> &'static str;
+    /// The game as `q.seat` sees it, with steps from `q.since`.
+    fn snapshot(&self, q: &ViewQuery) -> Result<Value, ApiError>;
+    /// A human seat's move; on success the AI seats continue in the background.
+    fn play(self: Arc<Self>, req: MoveRequest) -> Result<Value, ApiError>;
+    /// Takes back the last action (human-only games).
+    fn undo(self: Arc<Self>, req: UndoRequest) -> Result<Value, ApiError>;
+    /// The game record so far.
+    fn record(&self) -> Result<Value, ApiError>;
+    /// Watches the revision number.
+    fn subscribe(&self) -> watch::Receiver<u64>;
+    /// A short description for lists.
+    fn summary(&self) -> Value;
+    /// True once the game is over (or failed).
+    fn is_done(&self) -> bool;
+    /// When a request last touched the game.
+    fn last_touch(&self) -> Instant;
+}
+
+struct Brain<G: Game> {
+    agent: Box<dyn Agent<G>>,
+    rng: GameRng,
+}
+
+struct Seat<G: Game> {
+    name: String,
+    spec: SeatSpec,
+    ai: Option<AiSeat<G>>,
+}
+
+struct AiSeat<G: Game> {
+    agent_name: String,
+    budget: Budget,
+    /// `None` while the agent is thinking on the blocking pool.
+    brain: Option<Brain<G>>,
+}
+
+struct Step<G: Game> {
+    event: Event<G::Chance>,
+    action: Option<G::Action>,
+    /// Who moved (`None` for chance).
+    player: Option<PlayerId>,
+    /// The state after the step.
+    state: G,
+    /// The chance generator before a chance step (restored by undo).
+    chance_rng_before: Option<GameRng>,
+    /// How long the AI thought, if an AI moved.
+    think_ms: Option<u64>,
+}
+
+struct Inner<G: Game> {
+    initial: G,
+    state: G,
+    seed: u64,
+    seats: Vec<Seat<G>>,
+    chance_rng: GameRng,
+    steps: Vec<Step<G>>,
+    revision: u64,
+    ai_running: bool,
+    failure: Option<String>,
+    last_touch: Instant,
+}
+
+/// One hosted game of type `G`.
+pub struct Session<G: WebGame> {
+    id: String,
+    inner: Mutex<Inner<G>>,
+    rev_tx: watch::Sender<u64>,
+    ai_pool: Arc<Semaphore>,
+}
+
+fn seat_err(seat: u8, n: usize) -> ApiError {
+    ApiError::BadRequest(format!(
+        "seat {seat} does not exist: this game has seats 0 to {}",
+        n - 1
+    ))
+}
+
+impl<G: WebGame> Session<G> {
+    /// Sets up a new game. Errors name the bad seat, agent or option.
+    pub fn create(
+        id: String,
+        req: &NewGame,
+        seed: u64,
+        factory: &AgentFactory<G>,
+        ai_pool: Arc<Semaphore>,
+    ) -> Result<Arc<Self>, ApiError> {
+        let n = req.seats.len();
+        if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n) {
+            return Err(ApiError::BadRequest(format!(
+                "{} has {} to {} seats, the request has {n}",
+                G::TITLE,
+                G::MIN_PLAYERS,
+                G::MAX_PLAYERS
+            )));
+        }
+        let seeds = GameSeeds { seed };
+        let initial = G::setup(n, &req.options, &mut seeds.setup_rng())
+            .map_err(|e| ApiError::BadRequest(format!("options: {e}")))?;
+        let mut seats = Vec::with_capacity(n);
+        for (i, spec) in req.seats.iter().enumerate() {
+            let p = PlayerId(i as u8);
+            let seat = match spec {
+                SeatSpec::Human { name } => {
+                    let name = name
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.chars().take(40).collect())
+                        .unwrap_or_else(|| format!("Player {}", i + 1));
+                    Seat {
+                        name,
+                        spec: spec.clone(),
+                        ai: None,
+                    }
+                }
+                SeatSpec::Ai { agent, budget } => {
+                    let budget = budget
+                        .to_budget()
+                        .map_err(|e| ApiError::BadRequest(format!("seat {i}: {e}")))?;
+                    let built = factory(agent).map_err(|e| {
+                        ApiError::BadRequest(format!("seat {i}: agent '{agent}': {e}"))
+                    })?;
+                    let agent_name = built.name();
+                    Seat {
+                        name: agent_name.clone(),
+                        spec: spec.clone(),
+                        ai: Some(AiSeat {
+                            agent_name,
+                            budget,
+                            brain: Some(Brain {
+                                agent: built,
+                                rng: seeds.agent_rng(p),
+                            }),
+                        }),
+                    }
+                }
+            };
+            seats.push(seat);
+        }
+        let (rev_tx, _) = watch::channel(0);
+        let session = Arc::new(Session {
+            id,
+            inner: Mutex::new(Inner {
+                state: initial.clone(),
+                initial,
+                seed,
+                seats,
+                chance_rng: seeds.chance_rng(),
+                steps: Vec::new(),
+                revision: 0,
+                ai_running: false,
+                failure: None,
+                last_touch: Instant::now(),
+            }),
+            rev_tx,
+            ai_pool,
+        });
+        Ok(session)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner<G>> {
+        // A panic while holding the lock leaves a consistent state (every mutation is a
+        // single push or assignment), so a poisoned lock is still usable.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs chance events at once and starts the AI seat to move, if any. Call after every
+    /// change.
+    pub fn advance(self: &Arc<Self>) {
+        let mut g = self.lock();
+        self.advance_locked(&mut g);
+    }
+
+    fn advance_locked(self: &Arc<Self>, g: &mut Inner<G>) {
+        loop {
+            if g.failure.is_some() {
+                break;
+            }
+            match g.state.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let before = g.chance_rng.clone();
+                    let outcome = g.state.sample_chance(&mut g.chance_rng);
+                    if let Err(e) = g.state.apply_chance(&outcome) {
+                        g.failure = Some(format!("the game refused its own chance outcome: {e}"));
+                        break;
+                    }
+                    let state = g.state.clone();
+                    g.steps.push(Step {
+                        event: Event::Chance { outcome },
+                        action: None,
+                        player: None,
+                        state,
+                        chance_rng_before: Some(before),
+                        think_ms: None,
+                    });
+                    g.revision += 1;
+                }
+                Turn::Player(p) => {
+                    if g.ai_running {
+                        break;
+                    }
+                    let Some(ai) = g.seats.get_mut(p.index()).and_then(|s| s.ai.as_mut()) else {
+                        break; // a human's turn
+                    };
+                    let budget = ai.budget;
+                    let Some(brain) = ai.brain.take() else {
+                        g.failure = Some(format!("AI seat {} lost its player", p.0));
+                        break;
+                    };
+                    g.ai_running = true;
+                    let state = g.state.clone();
+                    let revision = g.revision;
+                    let this = Arc::clone(self);
+                    tokio::spawn(async move {
+                        let permit = Arc::clone(&this.ai_pool).acquire_owned().await;
+                        let result = tokio::task::spawn_blocking(move || {
+                            let mut brain = brain;
+                            let start = Instant::now();
+                            let seen = state.determinize(p, &mut brain.rng);
+                            let action = brain.agent.choose(&seen, &budget, &mut brain.rng);
+                            (brain, action, start.elapsed())
+                        })
+                        .await;
+                        drop(permit);
+                        this.finish_ai(p, revision, result);
+                    });
+                    break;
+                }
+            }
+        }
+        self.rev_tx.send_replace(g.revision);
+    }
+
+    fn finish_ai(
+        self: &Arc<Self>,
+        p: PlayerId,
+        revision: u64,
+        result: Result<(Brain<G>, G::Action, Duration), tokio::task::JoinError>,
+    ) {
+        let mut g = self.lock();
+        g.ai_running = false;
+        match result {
+            Ok((brain, action, elapsed)) => {
+                let name = brain.agent.name();
+                if let Some(ai) = g.seats[p.index()].ai.as_mut() {
+                    ai.brain = Some(brain);
+                }
+                if g.revision == revision && g.state.turn() == Turn::Player(p) {
+                    match g.state.try_apply(action) {
+                        Ok(()) => {
+                            let state = g.state.clone();
+                            g.steps.push(Step {
+                                event: Event::Action {
+                                    player: p,
+                                    action: action.to_string(),
+                                },
+                                action: Some(action),
+                                player: Some(p),
+                                state,
+                                chance_rng_before: None,
+                                think_ms: Some(elapsed.as_millis() as u64),
+                            });
+                            g.revision += 1;
+                        }
+                        Err(e) => {
+                            g.failure = Some(format!(
+                                "AI seat {} ({name}) chose the illegal action {action}: {e}",
+                                p.0
+                            ));
+                            g.revision += 1;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                g.failure = Some(format!("AI seat {} crashed while thinking: {e}", p.0));
+                g.revision += 1;
+            }
+        }
+        self.advance_locked(&mut g);
+    }
+
+    fn status(g: &Inner<G>) -> &'static str {
+        if g.failure.is_some() {
+            "failed"
+        } else if g.state.turn() == Turn::Terminal {
+            "finished"
+        } else {
+            "playing"
+        }
+    }
+
+    fn check_viewer(g: &Inner<G>, seat: Option<u8>) -> Result<Option<PlayerId>, ApiError> {
+        match seat {
+            None => Ok(None),
+            Some(s) => {
+                let seat_info = g
+                    .seats
+                    .get(s as usize)
+                    .ok_or_else(|| seat_err(s, g.seats.len()))?;
+                if seat_info.ai.is_some() && G::HIDDEN_INFO && g.state.turn() != Turn::Terminal {
+                    return Err(ApiError::Forbidden(format!(
+                        "seat {s} is an AI seat: what it sees is private; ask without a seat \
+                         for the spectator view"
+                    )));
+                }
+                Ok(Some(PlayerId(s)))
+            }
+        }
+    }
+
+    fn step_json(g: &Inner<G>, index: usize, viewer: Option<PlayerId>) -> Value {
+        let step = &g.steps[index];
+        let (kind, action, action_json) = match (&step.event, &step.action) {
+            (Event::Action { action, .. }, Some(a)) => {
+                let before = if index == 0 {
+                    &g.initial
+                } else {
+                    &g.steps[index - 1].state
+                };
+                ("action", Value::from(action.clone()), before.action_json(a))
+            }
+            _ => ("chance", Value::Null, Value::Null),
+        };
+        json!({
+            "index": index,
+            "type": kind,
+            "player": step.player.map(|p| p.0),
+            "action": action,
+            "action_json": action_json,
+            "think_ms": step.think_ms,
+            "scores": step.state.scores().as_slice(),
+            "view": step.state.view_json(viewer),
+        })
+    }
+
+    fn snapshot_locked(g: &Inner<G>, id: &str, q: &ViewQuery) -> Result<Value, ApiError> {
+        let viewer = Self::check_viewer(g, q.seat)?;
+        let turn = g.state.turn();
+        let to_move = match turn {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        };
+        let waiting_for = match to_move {
+            _ if g.failure.is_some() => Value::Null,
+            Some(p) if g.seats[p.index()].ai.is_some() => "ai".into(),
+            Some(_) => "human".into(),
+            None => Value::Null,
+        };
+        let mut legal = Vec::new();
+        if let (Some(v), Some(p)) = (viewer, to_move)
+            && v == p
+            && g.seats[p.index()].ai.is_none()
+            && g.failure.is_none()
+            && g.state.send_legal_actions()
+        {
+            let mut buf = Vec::new();
+            g.state.legal_actions(&mut buf);
+            legal = buf
+                .iter()
+                .map(|a| json!({ "action": a.to_string(), "json": g.state.action_json(a) }))
+                .collect();
+        }
+        let seats: Vec<Value> = g
+            .seats
+            .iter()
+            .map(|s| match &s.ai {
+                None => json!({ "type": "human", "name": s.name }),
+                Some(ai) => json!({
+                    "type": "ai",
+                    "name": s.name,
+                    "agent": ai.agent_name,
+                    "budget": match &s.spec { SeatSpec::Ai { budget, .. } => json!(budget), _ => Value::Null },
+                }),
+            })
+            .collect();
+        let steps: Vec<Value> = match q.since {
+            Some(since) => (since.min(g.steps.len())..g.steps.len())
+                .map(|i| Self::step_json(g, i, viewer))
+                .collect(),
+            None => Vec::new(),
+        };
+        let human_only = g.seats.iter().all(|s| s.ai.is_none());
+        Ok(json!({
+            "id": id,
+            "game": G::NAME,
+            "title": G::TITLE,
+            "revision": g.revision,
+            "status": Self::status(g),
+            "failure": g.failure,
+            "seed": g.seed,
+            "seats": seats,
+            "seat": viewer.map(|p| p.0),
+            "turn": turn,
+            "to_move": to_move.map(|p| p.0),
+            "waiting_for": waiting_for,
+            "scores": g.state.scores().as_slice(),
+            "outcome": g.state.outcome(),
+            "view": g.state.view_json(viewer),
+            "legal": legal,
+            "step_count": g.steps.len(),
+            "steps": steps,
+            "can_undo": human_only && g.steps.iter().any(|s| s.action.is_some()),
+            "record_available": !G::HIDDEN_INFO || turn == Turn::Terminal,
+        }))
+    }
+
+    fn record_locked(g: &Inner<G>) -> GameRecord<G::Chance> {
+        let mut scores = Vec::new();
+        let mut events = Vec::with_capacity(g.steps.len());
+        for (i, step) in g.steps.iter().enumerate() {
+            if matches!(step.event, Event::Chance { .. }) {
+                let before = if i == 0 {
+                    &g.initial
+                } else {
+                    &g.steps[i - 1].state
+                };
+                scores.push(before.scores().as_slice().to_vec());
+            }
+            events.push(step.event.clone());
+        }
+        scores.push(g.state.scores().as_slice().to_vec());
+        GameRecord {
+            game: G::NAME.to_string(),
+            format: RECORD_FORMAT,
+            seed: Some(g.seed),
+            seats: g
+                .seats
+                .iter()
+                .map(|s| match &s.ai {
+                    Some(ai) => ai.agent_name.clone(),
+                    None => format!("human:{}", s.name),
+                })
+                .collect(),
+            initial: g.initial.to_string(),
+            events,
+            scores,
+            result: g.state.outcome(),
+        }
+    }
+}
+
+impl<G: WebGame> DynSession for Session<G> {
+    fn game_name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn snapshot(&self, q: &ViewQuery) -> Result<Value, ApiError> {
+        let mut g = self.lock();
+        g.last_touch = Instant::now();
+        Self::snapshot_locked(&g, &self.id, q)
+    }
+
+    fn play(self: Arc<Self>, req: MoveRequest) -> Result<Value, ApiError> {
+        let mut g = self.lock();
+        g.last_touch = Instant::now();
+        let n = g.seats.len();
+        if req.seat as usize >= n {
+            return Err(seat_err(req.seat, n));
+        }
+        if let Some(f) = &g.failure {
+            return Err(ApiError::Conflict(format!("the game stopped: {f}")));
+        }
+        let p = PlayerId(req.seat);
+        match g.state.turn() {
+            Turn::Terminal => {
+                return Err(ApiError::Conflict("the game is over".into()));
+            }
+            Turn::Chance => {
+                return Err(ApiError::Conflict(
+                    "not your turn: the next tiles are being drawn".into(),
+                ));
+            }
+            Turn::Player(q) if q != p => {
+                return Err(ApiError::Conflict(format!(
+                    "not your turn: seat {} ({}) is to move, not seat {}",
+                    q.0,
+                    g.seats[q.index()].name,
+                    p.0
+                )));
+            }
+            Turn::Player(_) => {}
+        }
+        if g.seats[p.index()].ai.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "seat {} is played by the AI ({})",
+                p.0,
+                g.seats[p.index()].name
+            )));
+        }
+        let action: G::Action = req.action.trim().parse().map_err(|e| {
+            ApiError::BadRequest(format!(
+                "'{}' is not a {} move: {e}",
+                req.action,
+                G::TITLE
+            ))
+        })?;
+        g.state.try_apply(action).map_err(|e| {
+            ApiError::Illegal(format!("illegal move '{}': {e}", req.action.trim()))
+        })?;
+        let state = g.state.clone();
+        let index = g.steps.len();
+        g.steps.push(Step {
+            event: Event::Action {
+                player: p,
+                action: action.to_string(),
+            },
+            action: Some(action),
+            player: Some(p),
+            state,
+            chance_rng_before: None,
+            think_ms: None,
+        });
+        g.revision += 1;
+        self.advance_locked(&mut g);
+        Self::snapshot_locked(
+            &g,
+            &self.id,
+            &ViewQuery {
+                seat: Some(req.seat),
+                since: Some(index),
+                ..ViewQuery::default()
+            },
+        )
+    }
+
+    fn undo(self: Arc<Self>, req: UndoRequest) -> Result<Value, ApiError> {
+        let mut g = self.lock();
+        g.last_touch = Instant::now();
+        let n = g.seats.len();
+        if req.seat as usize >= n {
+            return Err(seat_err(req.seat, n));
+        }
+        if g.seats.iter().any(|s| s.ai.is_some()) {
+            return Err(ApiError::Conflict(
+                "undo is only available when every seat is human".into(),
+            ));
+        }
+        let Some(last_action) = g.steps.iter().rposition(|s| s.action.is_some()) else {
+            return Err(ApiError::Conflict("nothing to undo: no move was made yet".into()));
+        };
+        // Restore the chance generator to before the earliest chance step dropped, so that
+        // replaying the same move deals the same tiles.
+        if let Some(rng) = g.steps[last_action..]
+            .iter()
+            .find_map(|s| s.chance_rng_before.clone())
+        {
+            g.chance_rng = rng;
+        }
+        g.steps.truncate(last_action);
+        g.state = match g.steps.last() {
+            Some(s) => s.state.clone(),
+            None => g.initial.clone(),
+        };
+        g.failure = None;
+        g.revision += 1;
+        self.advance_locked(&mut g);
+        Self::snapshot_locked(
+            &g,
+            &self.id,
+            &ViewQuery {
+                seat: Some(req.seat),
+                ..ViewQuery::default()
+            },
+        )
+    }
+
+    fn record(&self) -> Result<Value, ApiError> {
+        let g = self.lock();
+        if G::HIDDEN_INFO && g.state.turn() != Turn::Terminal {
+            return Err(ApiError::Conflict(
+                "the record shows every hidden tile drawn; it is available once the game is over"
+                    .into(),
+            ));
+        }
+        serde_json::to_value(Self::record_locked(&g))
+            .map_err(|e| ApiError::Internal(format!("record: {e}")))
+    }
+
+    fn subscribe(&self) -> watch::Receiver<u64> {
+        self.rev_tx.subscribe()
+    }
+
+    fn summary(&self) -> Value {
+        let g = self.lock();
+        json!({
+            "id": self.id,
+            "game": G::NAME,
+            "status": Self::status(&g),
+            "seats": g.seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
+            "scores": g.state.scores().as_slice(),
+            "step_count": g.steps.len(),
+        })
+    }
+
+    fn is_done(&self) -> bool {
+        let g = self.lock();
+        g.failure.is_some() || g.state.turn() == Turn::Terminal
+    }
+
+    fn last_touch(&self) -> Instant {
+        self.lock().last_touch
+    }
+}
+
+/// A game type the server hosts: builds its sessions and replays its records.
+pub trait GameKind: Send + Sync {
+    /// Name, title, seat range and agents, for the browser's menus.
+    fn info(&self) -> Value;
+    /// Starts a game.
+    fn create(
+        &self,
+        id: String,
+        req: &NewGame,
+        seed: u64,
+        ai_pool: Arc<Semaphore>,
+    ) -> Result<Arc<dyn DynSession>, ApiError>;
+    /// Replays a record: every step with the spectator view after it.
+    fn replay(&self, record: Value) -> Result<Value, ApiError>;
+}
+
+/// [`GameKind`] for a [`WebGame`] with its agents.
+pub struct Kind<G: WebGame> {
+    factory: AgentFactory<G>,
+    agents: Vec<AgentInfo>,
+}
+
+impl<G: WebGame> Kind<G> {
+    /// A game type whose AI seats are built by `factory`; `agents` is what the menus offer.
+    pub fn new(factory: AgentFactory<G>, agents: Vec<AgentInfo>) -> Self {
+        Kind { factory, agents }
+    }
+}
+
+impl<G: WebGame> GameKind for Kind<G> {
+    fn info(&self) -> Value {
+        json!({
+            "name": G::NAME,
+            "title": G::TITLE,
+            "min_players": G::MIN_PLAYERS,
+            "max_players": G::MAX_PLAYERS,
+            "hidden_info": G::HIDDEN_INFO,
+            "agents": self.agents,
+        })
+    }
+
+    fn create(
+        &self,
+        id: String,
+        req: &NewGame,
+        seed: u64,
+        ai_pool: Arc<Semaphore>,
+    ) -> Result<Arc<dyn DynSession>, ApiError> {
+        let s = Session::<G>::create(id, req, seed, &self.factory, ai_pool)?;
+        s.advance();
+        Ok(s)
+    }
+
+    fn replay(&self, record: Value) -> Result<Value, ApiError> {
+        let record: GameRecord<G::Chance> = serde_json::from_value(record)
+            .map_err(|e| ApiError::BadRequest(format!("not a {} game record: {e}", G::TITLE)))?;
+        let states = replay_states::<G>(&record)
+            .map_err(|e| ApiError::Illegal(format!("the record does not replay: {e}")))?;
+        let mut steps = Vec::with_capacity(states.len());
+        steps.push(json!({
+            "index": 0, "type": "start", "player": null, "action": null, "action_json": null,
+            "scores": states[0].scores().as_slice(), "view": states[0].view_json(None),
+        }));
+        for (i, ev) in record.events.iter().enumerate() {
+            let before = &states[i];
+            let after = &states[i + 1];
+            let (kind, player, action, action_json) = match ev {
+                Event::Action { player, action } => {
+                    let aj = action
+                        .parse::<G::Action>()
+                        .map(|a| before.action_json(&a))
+                        .unwrap_or(Value::Null);
+                    ("action", Some(player.0), Value::from(action.clone()), aj)
+                }
+                Event::Chance { .. } => ("chance", None, Value::Null, Value::Null),
+            };
+            steps.push(json!({
+                "index": i + 1, "type": kind, "player": player, "action": action,
+                "action_json": action_json, "scores": after.scores().as_slice(),
+                "view": after.view_json(None),
+            }));
+        }
+        Ok(json!({
+            "game": G::NAME,
+            "title": G::TITLE,
+            "seed": record.seed,
+            "seats": record.seats,
+            "result": record.result,
+            "steps": steps,
+        }))
+    }
+}
+
+/// Every hosted game, by id.
+pub struct Sessions {
+    map: Mutex<HashMap<String, Arc<dyn DynSession>>>,
+    counter: AtomicU64,
+    master_seed: u64,
+    max_sessions: usize,
+    /// Limits how many AI players think at the same time.
+    pub ai_pool: Arc<Semaphore>,
+}
+
+impl Sessions {
+    /// An empty table. Game seeds and ids derive from `master_seed`; at most `max_sessions`
+    /// games are kept (the least recently used finished game is dropped first) and at most
+    /// `ai_threads` AI players think at once.
+    pub fn new(master_seed: u64, max_sessions: usize, ai_threads: usize) -> Self {
+        Sessions {
+            map: Mutex::new(HashMap::new()),
+            counter: AtomicU64::new(0),
+            master_seed,
+            max_sessions: max_sessions.max(1),
+            ai_pool: Arc::new(Semaphore::new(ai_threads.max(1))),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<dyn DynSession>>> {
+        self.map.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A fresh id and the seed a game gets when its request names none.
+    pub fn next_id(&self) -> (String, u64) {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let seed = derive_seed(self.master_seed, n);
+        let tag = derive_seed(self.master_seed ^ 0x5EED, n);
+        (format!("{}-{:08x}", n + 1, tag as u32), seed)
+    }
+
+    /// Stores a game, dropping old ones beyond the limit. Fails when every stored game is
+    /// still being played.
+    pub fn insert(&self, id: String, s: Arc<dyn DynSession>) -> Result<(), ApiError> {
+        let mut map = self.lock();
+        while map.len() >= self.max_sessions {
+            let oldest = map
+                .iter()
+                .filter(|(_, s)| s.is_done())
+                .min_by_key(|(_, s)| s.last_touch())
+                .or_else(|| {
+                    // Nobody touched it for an hour: abandoned.
+                    map.iter()
+                        .filter(|(_, s)| s.last_touch().elapsed() > Duration::from_secs(3600))
+                        .min_by_key(|(_, s)| s.last_touch())
+                })
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => {
+                    map.remove(&k);
+                }
+                None => {
+                    return Err(ApiError::Unavailable(format!(
+                        "the server holds {} games in progress, its limit; finish one first",
+                        map.len()
+                    )));
+                }
+            }
+        }
+        map.insert(id, s);
+        Ok(())
+    }
+
+    /// The game with this id.
+    pub fn get(&self, id: &str) -> Result<Arc<dyn DynSession>, ApiError> {
+        self.lock()
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::NotFound(format!("no game with id '{id}'")))
+    }
+
+    /// Summaries of every stored game.
+    pub fn list(&self) -> Vec<Value> {
+        let all: Vec<Arc<dyn DynSession>> = self.lock().values().cloned().collect();
+        all.iter().map(|s| s.summary()).collect()
+    }
+}

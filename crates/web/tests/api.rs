@@ -1,0 +1,373 @@
+//! API tests on the Nim test game: every endpoint, including every error case, through the
+//! router without a network.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+use tessera_core::testgame::Nim;
+use tessera_core::{Game, replay};
+use tessera_web::{App, Config, games, router};
+use tower::ServiceExt;
+
+fn app() -> Arc<App> {
+    let cfg = Config {
+        master_seed: 42,
+        ..Config::default()
+    };
+    Arc::new(App::new(&cfg).with_game("nim", Box::new(games::nim_kind())))
+}
+
+async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), 10 << 20)
+        .await
+        .unwrap();
+    let v = serde_json::from_slice(&bytes).unwrap_or(Value::String(
+        String::from_utf8_lossy(&bytes).into_owned(),
+    ));
+    (status, v)
+}
+
+fn err_text(v: &Value) -> String {
+    v["error"].as_str().unwrap_or_default().to_string()
+}
+
+async fn new_game(app: &Arc<App>, seats: Value, seed: u64) -> Value {
+    let (st, v) = call(
+        app,
+        "POST",
+        "/api/games",
+        &json!({"game": "nim", "seats": seats, "seed": seed}).to_string(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    v
+}
+
+async fn wait_for_human_or_end(app: &Arc<App>, id: &str, seat: u8) -> Value {
+    for _ in 0..200 {
+        let (st, v) = call(app, "GET", &format!("/api/games/{id}?seat={seat}"), "").await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        if v["waiting_for"] != "ai" {
+            return v;
+        }
+        let rev = v["revision"].as_u64().unwrap();
+        call(
+            app,
+            "GET",
+            &format!("/api/games/{id}?wait_ms=2000&revision={rev}"),
+            "",
+        )
+        .await;
+    }
+    panic!("the AI never moved");
+}
+
+#[tokio::test]
+async fn catalog_lists_games_and_agents() {
+    let app = app();
+    let (st, v) = call(&app, "GET", "/api/catalog", "").await;
+    assert_eq!(st, StatusCode::OK);
+    let g = &v["games"][0];
+    assert_eq!(g["name"], "nim");
+    assert_eq!(g["min_players"], 2);
+    assert_eq!(g["agents"][0]["name"], "random");
+}
+
+#[tokio::test]
+async fn new_game_deals_and_waits_for_the_human() {
+    let app = app();
+    let v = new_game(&app, json!([{"type": "human", "name": "Ann"}, {"type": "human"}]), 7).await;
+    assert_eq!(v["status"], "playing");
+    assert_eq!(v["seats"][0]["name"], "Ann");
+    assert_eq!(v["seats"][1]["name"], "Player 2");
+    assert_eq!(v["seat"], 0);
+    assert_eq!(v["to_move"], 0);
+    assert_eq!(v["waiting_for"], "human");
+    // The deal is step 0 and the state after it is what the view shows.
+    assert_eq!(v["step_count"], 1);
+    assert_eq!(v["steps"][0]["type"], "chance");
+    let state: Nim = v["view"]["state"].as_str().unwrap().parse().unwrap();
+    let mut legal = Vec::new();
+    state.legal_actions(&mut legal);
+    let sent: Vec<&str> = v["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
+    assert_eq!(sent, expected);
+    // Same seed, same deal.
+    let w = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 7).await;
+    assert_eq!(w["view"], v["view"]);
+    assert_ne!(w["id"], v["id"]);
+    let (st, list) = call(&app, "GET", "/api/games", "").await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(list["games"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn new_game_errors_are_clear() {
+    let app = app();
+    let cases: &[(&str, StatusCode, &str)] = &[
+        ("", StatusCode::BAD_REQUEST, "empty request body"),
+        ("{\"game\": ", StatusCode::BAD_REQUEST, "malformed JSON"),
+        ("[1,2]", StatusCode::BAD_REQUEST, "malformed JSON"),
+        (
+            r#"{"game":"chess","seats":[{"type":"human"},{"type":"human"}]}"#,
+            StatusCode::NOT_FOUND,
+            "unknown game 'chess'",
+        ),
+        (
+            r#"{"game":"nim","seats":[{"type":"human"}]}"#,
+            StatusCode::BAD_REQUEST,
+            "2 to 4 seats",
+        ),
+        (
+            r#"{"game":"nim","seats":[{"type":"human"},{"type":"ai","agent":"deep-blue"}]}"#,
+            StatusCode::BAD_REQUEST,
+            "seat 1: agent 'deep-blue'",
+        ),
+        (
+            r#"{"game":"nim","seats":[{"type":"human"},{"type":"ai","agent":"random","budget":{"time_ms":0}}]}"#,
+            StatusCode::BAD_REQUEST,
+            "time_ms",
+        ),
+        (
+            r#"{"game":"nim","seats":[{"type":"robot"},{"type":"human"}]}"#,
+            StatusCode::BAD_REQUEST,
+            "unknown variant `robot`",
+        ),
+        (
+            r#"{"game":"nim","seats":[{"type":"human"},{"type":"human"}],"colour":1}"#,
+            StatusCode::BAD_REQUEST,
+            "unknown field `colour`",
+        ),
+    ];
+    for (body, status, text) in cases {
+        let (st, v) = call(&app, "POST", "/api/games", body).await;
+        assert_eq!(st, *status, "{body} -> {v}");
+        assert!(err_text(&v).contains(text), "{body}: {v}");
+    }
+    let (_, list) = call(&app, "GET", "/api/games", "").await;
+    assert!(list["games"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
+    let app = app();
+    let v = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 3).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/move");
+    let before = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "").await.1;
+    let bad: &[(&str, StatusCode, &str)] = &[
+        ("not json", StatusCode::BAD_REQUEST, "malformed JSON"),
+        (r#"{"seat":0}"#, StatusCode::BAD_REQUEST, "missing field `action`"),
+        (r#"{"seat":5,"action":"1:1"}"#, StatusCode::BAD_REQUEST, "seat 5 does not exist"),
+        (r#"{"seat":1,"action":"1:1"}"#, StatusCode::CONFLICT, "not your turn"),
+        (r#"{"seat":0,"action":"one"}"#, StatusCode::BAD_REQUEST, "is not a Nim (test game) move"),
+        (r#"{"seat":0,"action":"9:1"}"#, StatusCode::UNPROCESSABLE_ENTITY, "illegal move '9:1'"),
+    ];
+    for (body, status, text) in bad {
+        let (st, e) = call(&app, "POST", &uri, body).await;
+        assert_eq!(st, *status, "{body} -> {e}");
+        assert!(err_text(&e).contains(text), "{body}: {e}");
+    }
+    let after = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "").await.1;
+    assert_eq!(before, after, "a refused move changed the game");
+    // A legal move goes through and passes the turn.
+    let legal = before["legal"][0]["action"].as_str().unwrap();
+    let (st, v) = call(&app, "POST", &uri, &json!({"seat": 0, "action": legal}).to_string()).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["steps"][0]["action"], legal);
+    assert_eq!(v["steps"][0]["player"], 0);
+    assert!(v["revision"].as_u64() > before["revision"].as_u64());
+    assert!(v["to_move"] == 1 || v["status"] == "finished");
+    // Unknown game ids.
+    let (st, e) = call(&app, "POST", "/api/games/nope/move", r#"{"seat":0,"action":"1:1"}"#).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    assert!(err_text(&e).contains("no game with id 'nope'"));
+}
+
+#[tokio::test]
+async fn show_game_errors() {
+    let app = app();
+    let v = new_game(&app, json!([{"type": "human"}, {"type": "ai", "agent": "random"}]), 3).await;
+    let id = v["id"].as_str().unwrap();
+    let (st, e) = call(&app, "GET", "/api/games/missing", "").await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "{e}");
+    let (st, e) = call(&app, "GET", &format!("/api/games/{id}?seat=abc"), "").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+    assert!(err_text(&e).contains("bad query string"));
+    let (st, e) = call(&app, "GET", &format!("/api/games/{id}?seat=9"), "").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert!(err_text(&e).contains("seat 9 does not exist"));
+    let (st, e) = call(&app, "GET", &format!("/api/games/{id}?colour=red"), "").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+    // The spectator view has no legal list.
+    let (st, s) = call(&app, "GET", &format!("/api/games/{id}"), "").await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(s["seat"], Value::Null);
+    assert!(s["legal"].as_array().unwrap().is_empty());
+    let (st, e) = call(&app, "GET", "/api/nothing-here", "").await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    assert!(err_text(&e).contains("no API endpoint"));
+}
+
+#[tokio::test]
+async fn a_whole_game_against_the_ai_records_and_replays() {
+    let app = app();
+    for seed in 0..5u64 {
+        let v = new_game(&app, json!([{"type": "ai", "agent": "random"}, {"type": "human"}]), seed)
+            .await;
+        let id = v["id"].as_str().unwrap().to_string();
+        // AI seats may not be moved by a human.
+        let mut v = wait_for_human_or_end(&app, &id, 1).await;
+        while v["status"] == "playing" {
+            let (st, e) = call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                r#"{"seat":0,"action":"1:1"}"#,
+            )
+            .await;
+            assert_eq!(st, StatusCode::CONFLICT, "{e}");
+            let a = v["legal"][0]["action"].as_str().unwrap().to_string();
+            let (st, r) = call(
+                &app,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                &json!({"seat": 1, "action": a}).to_string(),
+            )
+            .await;
+            assert_eq!(st, StatusCode::OK, "{r}");
+            v = wait_for_human_or_end(&app, &id, 1).await;
+        }
+        assert_eq!(v["status"], "finished");
+        let winners = v["outcome"]["winners"].as_array().unwrap();
+        assert_eq!(winners.len(), 1);
+        // Moving after the end is refused.
+        let (st, e) = call(&app, "POST", &format!("/api/games/{id}/move"), r#"{"seat":1,"action":"1:1"}"#).await;
+        assert_eq!(st, StatusCode::CONFLICT);
+        assert!(err_text(&e).contains("over"));
+        // The record replays to the same result with the core's replay.
+        let (st, rec) = call(&app, "GET", &format!("/api/games/{id}/record"), "").await;
+        assert_eq!(st, StatusCode::OK, "{rec}");
+        assert_eq!(rec["seats"][0], "random");
+        assert_eq!(rec["seats"][1], "human:Player 2");
+        let parsed: tessera_core::GameRecord<Vec<u8>> = serde_json::from_value(rec.clone()).unwrap();
+        let end: Nim = replay(&parsed).unwrap();
+        assert_eq!(json!(end.outcome()), v["outcome"]);
+        assert_eq!(parsed.events.len(), v["step_count"].as_u64().unwrap() as usize);
+        // The replay endpoint steps through it.
+        let (st, r) = call(&app, "POST", "/api/replay", &rec.to_string()).await;
+        assert_eq!(st, StatusCode::OK, "{r}");
+        let steps = r["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), parsed.events.len() + 1);
+        assert_eq!(steps[0]["type"], "start");
+        assert_eq!(steps.last().unwrap()["view"]["state"], json!(end.to_string()));
+    }
+}
+
+#[tokio::test]
+async fn record_and_replay_errors() {
+    let app = app();
+    let (st, e) = call(&app, "GET", "/api/games/zzz/record", "").await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "{e}");
+    let (st, e) = call(&app, "POST", "/api/replay", "{").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+    let (st, e) = call(&app, "POST", "/api/replay", r#"{"seats":[]}"#).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+    assert!(err_text(&e).contains("no \"game\" field"));
+    let (st, e) = call(&app, "POST", "/api/replay", r#"{"game":"go"}"#).await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "{e}");
+    let (st, e) = call(&app, "POST", "/api/replay", r#"{"game":"nim"}"#).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
+    assert!(err_text(&e).contains("not a Nim (test game) game record"));
+    // A record with an illegal move does not replay.
+    let rec = json!({
+        "game": "nim", "format": 1, "seed": 1, "seats": ["a", "b"], "initial": "2 1 ? 0,0",
+        "events": [{"type": "chance", "outcome": [1, 1]},
+                   {"type": "action", "player": 0, "action": "1:3"}],
+        "scores": [], "result": null
+    });
+    let (st, e) = call(&app, "POST", "/api/replay", &rec.to_string()).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    assert!(err_text(&e).contains("event 1"), "{e}");
+}
+
+#[tokio::test]
+async fn undo_in_human_games_only() {
+    let app = app();
+    let v = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 11).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let undo = format!("/api/games/{id}/undo");
+    let (st, e) = call(&app, "POST", &undo, r#"{"seat":0}"#).await;
+    assert_eq!(st, StatusCode::CONFLICT);
+    assert!(err_text(&e).contains("nothing to undo"));
+    let (st, _) = call(&app, "POST", &undo, "nope").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, _) = call(&app, "POST", &undo, r#"{"seat":7}"#).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let a = v["legal"][0]["action"].as_str().unwrap();
+    let (st, moved) = call(&app, "POST", &format!("/api/games/{id}/move"), &json!({"seat":0,"action":a}).to_string()).await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(moved["can_undo"].as_bool().unwrap());
+    let (st, back) = call(&app, "POST", &undo, r#"{"seat":1}"#).await;
+    assert_eq!(st, StatusCode::OK, "{back}");
+    assert_eq!(back["view"], v["view"]);
+    assert_eq!(back["to_move"], 0);
+    assert_eq!(back["step_count"], 1, "the deal stays");
+    assert!(!back["can_undo"].as_bool().unwrap());
+
+    let w = new_game(&app, json!([{"type": "human"}, {"type": "ai", "agent": "random"}]), 11).await;
+    let (st, e) = call(&app, "POST", &format!("/api/games/{}/undo", w["id"].as_str().unwrap()), r#"{"seat":0}"#).await;
+    assert_eq!(st, StatusCode::CONFLICT);
+    assert!(err_text(&e).contains("every seat is human"));
+    let (st, _) = call(&app, "POST", "/api/games/nope/undo", r#"{"seat":0}"#).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn long_poll_returns_when_the_game_changes() {
+    let app = app();
+    let v = new_game(&app, json!([{"type": "ai", "agent": "random"}, {"type": "ai", "agent": "random"}]), 5).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    // All-AI games play to the end by themselves.
+    let mut rev = 0;
+    for _ in 0..100 {
+        let (st, s) = call(&app, "GET", &format!("/api/games/{id}?wait_ms=5000&revision={rev}&since=0"), "").await;
+        assert_eq!(st, StatusCode::OK);
+        if s["status"] == "finished" {
+            let steps = s["steps"].as_array().unwrap();
+            assert_eq!(steps.len() as u64, s["step_count"].as_u64().unwrap());
+            assert!(steps.iter().skip(1).all(|x| x["type"] == "action"));
+            return;
+        }
+        rev = s["revision"].as_u64().unwrap();
+    }
+    panic!("the AI game did not finish");
+}
+
+#[tokio::test]
+async fn pages_are_served() {
+    let app = app();
+    for page in ["/", "/style.css", "/common.js"] {
+        let req = Request::builder().uri(page).body(Body::empty()).unwrap();
+        let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "{page}");
+    }
+    let req = Request::builder().uri("/nope.js").body(Body::empty()).unwrap();
+    let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}
