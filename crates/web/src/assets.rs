@@ -12,15 +12,60 @@ use crate::App;
 
 /// Every static file: URL name, content type, contents.
 pub const FILES: &[(&str, &str, &str)] = &[
-    ("index.html", "text/html; charset=utf-8", include_str!("../static/index.html")),
-    ("style.css", "text/css; charset=utf-8", include_str!("../static/style.css")),
-    ("common.js", "text/javascript; charset=utf-8", include_str!("../static/common.js")),
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../static/style.css"),
+    ),
+    (
+        "common.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../static/common.js"),
+    ),
+    (
+        "azul.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/azul.html"),
+    ),
+    (
+        "azul.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../static/azul.js"),
+    ),
+    (
+        "tiles.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/tiles.html"),
+    ),
+    (
+        "tiles.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../static/tiles.js"),
+    ),
+    (
+        "replay.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/replay.html"),
+    ),
+    (
+        "qwirkle.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../static/qwirkle.js"),
+    ),
 ];
 
 fn file(name: &str) -> Response {
     match FILES.iter().find(|(n, _, _)| *n == name) {
         Some((_, ctype, body)) => (
-            [(header::CONTENT_TYPE, *ctype), (header::CACHE_CONTROL, "no-cache")],
+            [
+                (header::CONTENT_TYPE, *ctype),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
             *body,
         )
             .into_response(),

@@ -32,6 +32,13 @@ pub trait WebGame: Game {
         serde_json::to_value(action).unwrap_or(Value::Null)
     }
 
+    /// What happened as `action` was played from `self`, beyond the new state (for Azul the
+    /// wall tiling and scoring that ends a round); `null` when there is nothing to add.
+    fn step_report(&self, action: &Self::Action) -> Value {
+        let _ = action;
+        Value::Null
+    }
+
     /// Whether the list of legal actions is sent to the seat to move (games whose moves
     /// are assembled in the browser and checked on submission may say no).
     fn send_legal_actions(&self) -> bool {

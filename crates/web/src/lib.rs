@@ -12,10 +12,12 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod azul;
 pub mod error;
 pub mod game;
 pub mod games;
 pub mod session;
+pub mod tiles;
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -64,6 +66,8 @@ pub struct App {
     kinds: BTreeMap<&'static str, Box<dyn GameKind>>,
     /// The hosted games.
     pub sessions: Sessions,
+    /// The open Match the Tiles puzzles.
+    pub tiles: tiles::TilesStore,
 }
 
 impl App {
@@ -72,6 +76,7 @@ impl App {
         App {
             kinds: BTreeMap::new(),
             sessions: Sessions::new(config.master_seed, config.max_sessions, config.ai_threads),
+            tiles: tiles::TilesStore::default(),
         }
     }
 
@@ -101,6 +106,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/record", get(record))
         .route("/api/replay", post(replay))
+        .merge(tiles::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .merge(assets::routes())
         .with_state(app)

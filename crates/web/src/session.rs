@@ -458,16 +458,21 @@ impl<G: WebGame> Session<G> {
 
     fn step_json(g: &Inner<G>, index: usize, viewer: Option<PlayerId>) -> Value {
         let step = &g.steps[index];
-        let (kind, action, action_json) = match (&step.event, &step.action) {
+        let (kind, action, action_json, report) = match (&step.event, &step.action) {
             (Event::Action { action, .. }, Some(a)) => {
                 let before = if index == 0 {
                     &g.initial
                 } else {
                     &g.steps[index - 1].state
                 };
-                ("action", Value::from(action.clone()), before.action_json(a))
+                (
+                    "action",
+                    Value::from(action.clone()),
+                    before.action_json(a),
+                    before.step_report(a),
+                )
             }
-            _ => ("chance", Value::Null, Value::Null),
+            _ => ("chance", Value::Null, Value::Null, Value::Null),
         };
         json!({
             "index": index,
@@ -476,6 +481,7 @@ impl<G: WebGame> Session<G> {
             "action": action,
             "action_json": action_json,
             "think_ms": step.think_ms,
+            "report": report,
             "scores": step.state.scores().as_slice(),
             "view": step.state.view_json(viewer),
         })
@@ -636,15 +642,11 @@ impl<G: WebGame> DynSession for Session<G> {
             )));
         }
         let action: G::Action = req.action.trim().parse().map_err(|e| {
-            ApiError::BadRequest(format!(
-                "'{}' is not a {} move: {e}",
-                req.action,
-                G::TITLE
-            ))
+            ApiError::BadRequest(format!("'{}' is not a {} move: {e}", req.action, G::TITLE))
         })?;
-        g.state.try_apply(action).map_err(|e| {
-            ApiError::Illegal(format!("illegal move '{}': {e}", req.action.trim()))
-        })?;
+        g.state
+            .try_apply(action)
+            .map_err(|e| ApiError::Illegal(format!("illegal move '{}': {e}", req.action.trim())))?;
         let state = g.state.clone();
         let index = g.steps.len();
         g.steps.push(Step {
@@ -684,7 +686,9 @@ impl<G: WebGame> DynSession for Session<G> {
             ));
         }
         let Some(last_action) = g.steps.iter().rposition(|s| s.action.is_some()) else {
-            return Err(ApiError::Conflict("nothing to undo: no move was made yet".into()));
+            return Err(ApiError::Conflict(
+                "nothing to undo: no move was made yet".into(),
+            ));
         };
         // Restore the chance generator to before the earliest chance step dropped, so that
         // replaying the same move deals the same tiles.
@@ -816,19 +820,25 @@ impl<G: WebGame> GameKind for Kind<G> {
         for (i, ev) in record.events.iter().enumerate() {
             let before = &states[i];
             let after = &states[i + 1];
-            let (kind, player, action, action_json) = match ev {
+            let (kind, player, action, action_json, report) = match ev {
                 Event::Action { player, action } => {
-                    let aj = action
+                    let (aj, rep) = action
                         .parse::<G::Action>()
-                        .map(|a| before.action_json(&a))
-                        .unwrap_or(Value::Null);
-                    ("action", Some(player.0), Value::from(action.clone()), aj)
+                        .map(|a| (before.action_json(&a), before.step_report(&a)))
+                        .unwrap_or((Value::Null, Value::Null));
+                    (
+                        "action",
+                        Some(player.0),
+                        Value::from(action.clone()),
+                        aj,
+                        rep,
+                    )
                 }
-                Event::Chance { .. } => ("chance", None, Value::Null, Value::Null),
+                Event::Chance { .. } => ("chance", None, Value::Null, Value::Null, Value::Null),
             };
             steps.push(json!({
                 "index": i + 1, "type": kind, "player": player, "action": action,
-                "action_json": action_json, "scores": after.scores().as_slice(),
+                "action_json": action_json, "report": report, "scores": after.scores().as_slice(),
                 "view": after.view_json(None),
             }));
         }

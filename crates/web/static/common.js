@@ -100,7 +100,8 @@ class GameFollower {
   }
   async run() {
     while (!this.stopped) {
-      const q = new URLSearchParams({ since: this.nextStep, wait_ms: 20000, revision: this.revision });
+      const q = new URLSearchParams({ since: this.nextStep });
+      if (this.revision >= 0) { q.set("wait_ms", 20000); q.set("revision", this.revision); }
       if (this.seat !== null && this.seat !== undefined) q.set("seat", this.seat);
       let snap;
       try {

@@ -31,9 +31,8 @@ async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (StatusCod
     let bytes = axum::body::to_bytes(resp.into_body(), 10 << 20)
         .await
         .unwrap();
-    let v = serde_json::from_slice(&bytes).unwrap_or(Value::String(
-        String::from_utf8_lossy(&bytes).into_owned(),
-    ));
+    let v = serde_json::from_slice(&bytes)
+        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
     (status, v)
 }
 
@@ -86,7 +85,12 @@ async fn catalog_lists_games_and_agents() {
 #[tokio::test]
 async fn new_game_deals_and_waits_for_the_human() {
     let app = app();
-    let v = new_game(&app, json!([{"type": "human", "name": "Ann"}, {"type": "human"}]), 7).await;
+    let v = new_game(
+        &app,
+        json!([{"type": "human", "name": "Ann"}, {"type": "human"}]),
+        7,
+    )
+    .await;
     assert_eq!(v["status"], "playing");
     assert_eq!(v["seats"][0]["name"], "Ann");
     assert_eq!(v["seats"][1]["name"], "Player 2");
@@ -169,32 +173,68 @@ async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
     let v = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 3).await;
     let id = v["id"].as_str().unwrap().to_string();
     let uri = format!("/api/games/{id}/move");
-    let before = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "").await.1;
+    let before = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "")
+        .await
+        .1;
     let bad: &[(&str, StatusCode, &str)] = &[
         ("not json", StatusCode::BAD_REQUEST, "malformed JSON"),
-        (r#"{"seat":0}"#, StatusCode::BAD_REQUEST, "missing field `action`"),
-        (r#"{"seat":5,"action":"1:1"}"#, StatusCode::BAD_REQUEST, "seat 5 does not exist"),
-        (r#"{"seat":1,"action":"1:1"}"#, StatusCode::CONFLICT, "not your turn"),
-        (r#"{"seat":0,"action":"one"}"#, StatusCode::BAD_REQUEST, "is not a Nim (test game) move"),
-        (r#"{"seat":0,"action":"9:1"}"#, StatusCode::UNPROCESSABLE_ENTITY, "illegal move '9:1'"),
+        (
+            r#"{"seat":0}"#,
+            StatusCode::BAD_REQUEST,
+            "missing field `action`",
+        ),
+        (
+            r#"{"seat":5,"action":"1:1"}"#,
+            StatusCode::BAD_REQUEST,
+            "seat 5 does not exist",
+        ),
+        (
+            r#"{"seat":1,"action":"1:1"}"#,
+            StatusCode::CONFLICT,
+            "not your turn",
+        ),
+        (
+            r#"{"seat":0,"action":"one"}"#,
+            StatusCode::BAD_REQUEST,
+            "is not a Nim (test game) move",
+        ),
+        (
+            r#"{"seat":0,"action":"9:1"}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "illegal move '9:1'",
+        ),
     ];
     for (body, status, text) in bad {
         let (st, e) = call(&app, "POST", &uri, body).await;
         assert_eq!(st, *status, "{body} -> {e}");
         assert!(err_text(&e).contains(text), "{body}: {e}");
     }
-    let after = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "").await.1;
+    let after = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "")
+        .await
+        .1;
     assert_eq!(before, after, "a refused move changed the game");
     // A legal move goes through and passes the turn.
     let legal = before["legal"][0]["action"].as_str().unwrap();
-    let (st, v) = call(&app, "POST", &uri, &json!({"seat": 0, "action": legal}).to_string()).await;
+    let (st, v) = call(
+        &app,
+        "POST",
+        &uri,
+        &json!({"seat": 0, "action": legal}).to_string(),
+    )
+    .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(v["steps"][0]["action"], legal);
     assert_eq!(v["steps"][0]["player"], 0);
     assert!(v["revision"].as_u64() > before["revision"].as_u64());
     assert!(v["to_move"] == 1 || v["status"] == "finished");
     // Unknown game ids.
-    let (st, e) = call(&app, "POST", "/api/games/nope/move", r#"{"seat":0,"action":"1:1"}"#).await;
+    let (st, e) = call(
+        &app,
+        "POST",
+        "/api/games/nope/move",
+        r#"{"seat":0,"action":"1:1"}"#,
+    )
+    .await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     assert!(err_text(&e).contains("no game with id 'nope'"));
 }
@@ -202,7 +242,12 @@ async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
 #[tokio::test]
 async fn show_game_errors() {
     let app = app();
-    let v = new_game(&app, json!([{"type": "human"}, {"type": "ai", "agent": "random"}]), 3).await;
+    let v = new_game(
+        &app,
+        json!([{"type": "human"}, {"type": "ai", "agent": "random"}]),
+        3,
+    )
+    .await;
     let id = v["id"].as_str().unwrap();
     let (st, e) = call(&app, "GET", "/api/games/missing", "").await;
     assert_eq!(st, StatusCode::NOT_FOUND, "{e}");
@@ -228,8 +273,12 @@ async fn show_game_errors() {
 async fn a_whole_game_against_the_ai_records_and_replays() {
     let app = app();
     for seed in 0..5u64 {
-        let v = new_game(&app, json!([{"type": "ai", "agent": "random"}, {"type": "human"}]), seed)
-            .await;
+        let v = new_game(
+            &app,
+            json!([{"type": "ai", "agent": "random"}, {"type": "human"}]),
+            seed,
+        )
+        .await;
         let id = v["id"].as_str().unwrap().to_string();
         // AI seats may not be moved by a human.
         let mut v = wait_for_human_or_end(&app, &id, 1).await;
@@ -257,7 +306,13 @@ async fn a_whole_game_against_the_ai_records_and_replays() {
         let winners = v["outcome"]["winners"].as_array().unwrap();
         assert_eq!(winners.len(), 1);
         // Moving after the end is refused.
-        let (st, e) = call(&app, "POST", &format!("/api/games/{id}/move"), r#"{"seat":1,"action":"1:1"}"#).await;
+        let (st, e) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            r#"{"seat":1,"action":"1:1"}"#,
+        )
+        .await;
         assert_eq!(st, StatusCode::CONFLICT);
         assert!(err_text(&e).contains("over"));
         // The record replays to the same result with the core's replay.
@@ -265,17 +320,24 @@ async fn a_whole_game_against_the_ai_records_and_replays() {
         assert_eq!(st, StatusCode::OK, "{rec}");
         assert_eq!(rec["seats"][0], "random");
         assert_eq!(rec["seats"][1], "human:Player 2");
-        let parsed: tessera_core::GameRecord<Vec<u8>> = serde_json::from_value(rec.clone()).unwrap();
+        let parsed: tessera_core::GameRecord<Vec<u8>> =
+            serde_json::from_value(rec.clone()).unwrap();
         let end: Nim = replay(&parsed).unwrap();
         assert_eq!(json!(end.outcome()), v["outcome"]);
-        assert_eq!(parsed.events.len(), v["step_count"].as_u64().unwrap() as usize);
+        assert_eq!(
+            parsed.events.len(),
+            v["step_count"].as_u64().unwrap() as usize
+        );
         // The replay endpoint steps through it.
         let (st, r) = call(&app, "POST", "/api/replay", &rec.to_string()).await;
         assert_eq!(st, StatusCode::OK, "{r}");
         let steps = r["steps"].as_array().unwrap();
         assert_eq!(steps.len(), parsed.events.len() + 1);
         assert_eq!(steps[0]["type"], "start");
-        assert_eq!(steps.last().unwrap()["view"]["state"], json!(end.to_string()));
+        assert_eq!(
+            steps.last().unwrap()["view"]["state"],
+            json!(end.to_string())
+        );
     }
 }
 
@@ -320,7 +382,13 @@ async fn undo_in_human_games_only() {
     let (st, _) = call(&app, "POST", &undo, r#"{"seat":7}"#).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     let a = v["legal"][0]["action"].as_str().unwrap();
-    let (st, moved) = call(&app, "POST", &format!("/api/games/{id}/move"), &json!({"seat":0,"action":a}).to_string()).await;
+    let (st, moved) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &json!({"seat":0,"action":a}).to_string(),
+    )
+    .await;
     assert_eq!(st, StatusCode::OK);
     assert!(moved["can_undo"].as_bool().unwrap());
     let (st, back) = call(&app, "POST", &undo, r#"{"seat":1}"#).await;
@@ -330,8 +398,19 @@ async fn undo_in_human_games_only() {
     assert_eq!(back["step_count"], 1, "the deal stays");
     assert!(!back["can_undo"].as_bool().unwrap());
 
-    let w = new_game(&app, json!([{"type": "human"}, {"type": "ai", "agent": "random"}]), 11).await;
-    let (st, e) = call(&app, "POST", &format!("/api/games/{}/undo", w["id"].as_str().unwrap()), r#"{"seat":0}"#).await;
+    let w = new_game(
+        &app,
+        json!([{"type": "human"}, {"type": "ai", "agent": "random"}]),
+        11,
+    )
+    .await;
+    let (st, e) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{}/undo", w["id"].as_str().unwrap()),
+        r#"{"seat":0}"#,
+    )
+    .await;
     assert_eq!(st, StatusCode::CONFLICT);
     assert!(err_text(&e).contains("every seat is human"));
     let (st, _) = call(&app, "POST", "/api/games/nope/undo", r#"{"seat":0}"#).await;
@@ -341,12 +420,23 @@ async fn undo_in_human_games_only() {
 #[tokio::test]
 async fn long_poll_returns_when_the_game_changes() {
     let app = app();
-    let v = new_game(&app, json!([{"type": "ai", "agent": "random"}, {"type": "ai", "agent": "random"}]), 5).await;
+    let v = new_game(
+        &app,
+        json!([{"type": "ai", "agent": "random"}, {"type": "ai", "agent": "random"}]),
+        5,
+    )
+    .await;
     let id = v["id"].as_str().unwrap().to_string();
     // All-AI games play to the end by themselves.
     let mut rev = 0;
     for _ in 0..100 {
-        let (st, s) = call(&app, "GET", &format!("/api/games/{id}?wait_ms=5000&revision={rev}&since=0"), "").await;
+        let (st, s) = call(
+            &app,
+            "GET",
+            &format!("/api/games/{id}?wait_ms=5000&revision={rev}&since=0"),
+            "",
+        )
+        .await;
         assert_eq!(st, StatusCode::OK);
         if s["status"] == "finished" {
             let steps = s["steps"].as_array().unwrap();
@@ -367,7 +457,10 @@ async fn pages_are_served() {
         let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
         assert_eq!(resp.status(), StatusCode::OK, "{page}");
     }
-    let req = Request::builder().uri("/nope.js").body(Body::empty()).unwrap();
+    let req = Request::builder()
+        .uri("/nope.js")
+        .body(Body::empty())
+        .unwrap();
     let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
 }

@@ -1,0 +1,322 @@
+//! End-to-end tests in a real headless Chromium (Debian's `/usr/bin/chromium`, driven through
+//! `chromedriver` with WebDriver): a human plays a whole Azul game against a fast AI by
+//! clicking only; a Match the Tiles level is solved with the arrow keys. Screenshots go to
+//! `target/artifacts/`.
+//!
+//! Without Chromium the tests are skipped with a message, except under CI (`CI=true`), where
+//! they fail: `scripts/test.sh` installs Chromium and ChromeDriver.
+
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use tessera_web::{App, Config, games};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// One browser test at a time: the machine has 2 cores.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn browser_available() -> bool {
+    let ok = std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
+    if !ok {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        assert!(
+            !ci,
+            "CI=true but {CHROMIUM} or {CHROMEDRIVER} is missing: install Debian's chromium and \
+             chromium-driver (scripts/test.sh does)"
+        );
+        eprintln!(
+            "SKIPPED: {CHROMIUM} or {CHROMEDRIVER} missing (install chromium chromium-driver)"
+        );
+    }
+    ok
+}
+
+fn artifacts() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/artifacts");
+    std::fs::create_dir_all(&dir).expect("create target/artifacts");
+    dir
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+struct Driver {
+    child: Child,
+    port: u16,
+    _profile: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self._profile);
+    }
+}
+
+fn start_driver(name: &str) -> Driver {
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let profile = std::env::temp_dir().join(format!("tessera-chromium-{name}-{port}"));
+    let _ = std::fs::remove_dir_all(&profile);
+    Driver {
+        child,
+        port,
+        _profile: profile,
+    }
+}
+
+async fn connect(driver: &Driver) -> Client {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+    ];
+    let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--user-data-dir={}", driver._profile.display()));
+    let caps = json!({
+        "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+    });
+    let caps = match caps {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    let conn = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(conn)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("open a Chromium session through chromedriver")
+}
+
+async fn start_server() -> (SocketAddr, Arc<App>) {
+    let cfg = Config {
+        master_seed: 2024,
+        ..Config::default()
+    };
+    let app = Arc::new(games::standard_app(&cfg));
+    let (listener, addr) = tessera_web::bind_loopback(0).await.expect("bind");
+    let a = Arc::clone(&app);
+    tokio::spawn(async move {
+        let _ = tessera_web::serve(listener, a, std::future::pending()).await;
+    });
+    (addr, app)
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(artifacts().join(name), png).expect("write screenshot");
+}
+
+fn run<F: std::future::Future<Output = ()>>(f: F) {
+    let _guard = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(f);
+}
+
+async fn text_of(c: &Client, css: &str) -> String {
+    match c.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+#[test]
+fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("azul");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/azul?fast"))
+            .await
+            .expect("open the Azul page");
+        // Seat 1 human (the default), seat 2 the random AI (the default agent); fixed seed.
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .expect("seat editor");
+        c.find(Locator::Css("#seed"))
+            .await
+            .unwrap()
+            .send_keys("7")
+            .await
+            .unwrap();
+        screenshot(&c, "azul-setup.png").await;
+        c.find(Locator::Css("#start"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+
+        let deadline = Instant::now() + Duration::from_secs(180);
+        let mut moves = 0;
+        let mut shot_selection = false;
+        loop {
+            if Instant::now() > deadline {
+                screenshot(&c, "azul-stuck.png").await;
+                panic!(
+                    "the game did not finish in time ({moves} moves); status: {}",
+                    text_of(&c, "#status").await
+                );
+            }
+            if c.find(Locator::Css("#final-scores")).await.is_ok() {
+                break;
+            }
+            if let Ok(b) = c.find(Locator::Css("#continue")).await {
+                let _ = b.click().await;
+                continue;
+            }
+            let picks = c
+                .find_all(Locator::Css(".tile.pick"))
+                .await
+                .unwrap_or_default();
+            if picks.is_empty() {
+                tokio::time::sleep(Duration::from_millis(40)).await;
+                continue;
+            }
+            // Vary the choice a little so lines and the floor both get used.
+            let pick = &picks[moves % picks.len()];
+            if pick.click().await.is_err() {
+                continue; // re-rendered under us
+            }
+            let targets = c
+                .find_all(Locator::Css(".pline.target, .floor.target"))
+                .await
+                .unwrap_or_default();
+            if targets.is_empty() {
+                continue;
+            }
+            if !shot_selection
+                && c.find_all(Locator::Css(".pline.disabled"))
+                    .await
+                    .is_ok_and(|v| !v.is_empty())
+            {
+                screenshot(&c, "azul-selection.png").await;
+                shot_selection = true;
+            }
+            // Prefer a pattern line (the first target); the floor is the last resort.
+            if targets[0].click().await.is_ok() {
+                moves += 1;
+            }
+            if moves == 12 {
+                screenshot(&c, "azul-midgame.png").await;
+            }
+        }
+        screenshot(&c, "azul-final.png").await;
+        assert!(
+            moves >= 10,
+            "a whole game takes more than {moves} human moves"
+        );
+        // The page's final scores are the server's.
+        let games = app.sessions.list();
+        assert_eq!(games.len(), 1);
+        let id = games[0]["id"].as_str().unwrap();
+        let snap = app
+            .sessions
+            .get(id)
+            .unwrap()
+            .snapshot(&Default::default())
+            .unwrap();
+        assert_eq!(snap["status"], "finished");
+        let mut shown = Vec::new();
+        for e in c
+            .find_all(Locator::Css("#final-scores .final-score"))
+            .await
+            .unwrap()
+        {
+            shown.push(e.text().await.unwrap().parse::<i64>().unwrap());
+        }
+        let expected: Vec<i64> = snap["outcome"]["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(shown, expected, "final scores on the page");
+        let status = text_of(&c, "#status").await;
+        assert!(status.starts_with("Game over"), "{status}");
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_tiles_level_is_solved_with_the_arrow_keys() {
+    if !browser_available() {
+        return;
+    }
+    let level = tessera_tiles::builtin_level(5).expect("level 5");
+    let solution = level
+        .optimal_solution(&level.start())
+        .expect("within the limit")
+        .expect("solvable");
+    run(async move {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("tiles");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/tiles?level=5"))
+            .await
+            .unwrap();
+        c.wait().for_element(Locator::Css("#tgrid")).await.unwrap();
+        screenshot(&c, "tiles-start.png").await;
+        let body = c.find(Locator::Css("body")).await.unwrap();
+        for (i, d) in solution.iter().enumerate() {
+            let key = match d {
+                tessera_tiles::Dir::Left => Key::Left,
+                tessera_tiles::Dir::Right => Key::Right,
+                tessera_tiles::Dir::Up => Key::Up,
+                tessera_tiles::Dir::Down => Key::Down,
+            };
+            body.send_keys(&char::from(key).to_string()).await.unwrap();
+            // Wait for the move counter before the next key.
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while text_of(&c, "#moves").await != (i + 1).to_string() {
+                assert!(Instant::now() < deadline, "move {} not shown", i + 1);
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        let solved = text_of(&c, "#solved").await;
+        screenshot(&c, "tiles-solved.png").await;
+        assert_eq!(
+            solved,
+            format!("Solved in {} moves — optimal!", solution.len())
+        );
+        c.close().await.unwrap();
+    });
+}
