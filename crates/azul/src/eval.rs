@@ -57,9 +57,9 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Self {
         Weights {
-            row: 100,
-            column: 100,
-            colour: 100,
+            row: 150,
+            column: 150,
+            colour: 150,
             partial_line: 60,
             adjacency: 15,
             token: 100,

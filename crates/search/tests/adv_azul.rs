@@ -243,8 +243,11 @@ fn experiment_match() {
     let n = r.len() as f64;
     let w: f64 = r.iter().map(|x| x.2).sum();
     let margin: i32 = r.iter().map(|x| x.3).sum();
+    let wins = r.iter().filter(|x| x.2 == 1.0).count();
+    let draws = r.iter().filter(|x| x.2 == 0.5).count();
+    let losses = r.iter().filter(|x| x.2 == 0.0).count();
     println!(
-        "RESULT {a} vs {b}: {w}/{n} = {:.3}, mean margin {:.2}",
+        "RESULT {a} vs {b}: {w}/{n} = {:.3} (W {wins} D {draws} L {losses}), mean margin {:.2}",
         w / n,
         margin as f64 / n
     );

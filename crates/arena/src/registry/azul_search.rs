@@ -1,18 +1,253 @@
-//! Azul search players (owned by the search room).
+//! Azul search players (owned by the search room): the blog seed's three searches with its
+//! value function, and `strong`, our stronger player.
 //!
-//! Add one [`AgentEntry`] per player to the list below; `tessera agents azul`, tournaments
-//! and `tessera play azul --seats` pick them up. Names and parameters are typed on the
-//! command line as `NAME:KEY=VALUE:FLAG` (no commas), for example `alphabeta:depth=3` or
-//! `minimax:time=100ms`. Declare each parameter in `params` (unknown ones are refused
-//! before `build` is called) and read it in `build` with `spec.u64("depth", 3)?`,
-//! `spec.duration("time")?` or `spec.flag("presort")?`. The arena passes
-//! `Budget::default()` to `choose`, so agents take their limits from their parameters.
+//! | name | search | evaluator |
+//! |---|---|---|
+//! | `minimax` | minimax, iterative deepening | the blog's projected score difference |
+//! | `alphabeta` | alpha-beta, iterative deepening | the blog's |
+//! | `presort` | alpha-beta with children sorted by the previous iteration | the blog's |
+//! | `strong` | presort + Zobrist-keyed transposition table + partial last iteration | [`StrongEval`] |
+//!
+//! Limits: `time=100ms`, `depth=N` or `nodes=N` (several may be combined; the first reached
+//! stops the search). Without any, the budget the caller gives is used, and without that
+//! 100 ms per move. `multi=paranoid|maxn` picks the 3-4 player variant (default paranoid).
+
+use std::time::Duration;
 
 use tessera_azul::AzulState;
+use tessera_azul::eval::{StrongEval, Weights, blog_values, state_key};
+use tessera_core::{Agent, PerPlayer};
+use tessera_search::adversarial::{
+    Algorithm, Evaluator, Limits, MultiMode, SearchAgent, SearchConfig, Value,
+};
 
-use super::AgentEntry;
+use super::{AgentEntry, ParamDoc, ParamKind};
+use crate::spec::{AgentSpec, SpecError};
+
+/// The blog's value function as a search evaluator: projected scores; the end of the round
+/// is a leaf.
+#[derive(Clone, Debug, Default)]
+pub struct BlogEvaluator;
+
+impl Evaluator<AzulState> for BlogEvaluator {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        blog_values(s)
+    }
+}
+
+/// [`StrongEval`] as a search evaluator, with state keys for the transposition table.
+#[derive(Clone, Debug, Default)]
+pub struct StrongEvaluator(pub StrongEval);
+
+impl Evaluator<AzulState> for StrongEvaluator {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.values(s)
+    }
+
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(state_key(s))
+    }
+}
+
+const LIMIT_PARAMS: [ParamDoc; 4] = [
+    ParamDoc {
+        name: "time",
+        kind: ParamKind::Value { default: "100ms" },
+        doc: "time per move (iterative deepening; the last completed depth's move); the default applies when no limit is given",
+    },
+    ParamDoc {
+        name: "depth",
+        kind: ParamKind::Value { default: "none" },
+        doc: "deepest iteration in plies",
+    },
+    ParamDoc {
+        name: "nodes",
+        kind: ParamKind::Value { default: "none" },
+        doc: "node budget per move (reproducible)",
+    },
+    ParamDoc {
+        name: "multi",
+        kind: ParamKind::Value {
+            default: "paranoid",
+        },
+        doc: "3-4 players: paranoid (opponents minimise my margin) or maxn",
+    },
+];
+
+/// Default time per move when neither the name nor the caller gives a limit.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
+    let depth = match spec.value("depth")? {
+        None => None,
+        Some(_) => {
+            let d = spec.u64("depth", 0)?;
+            if d == 0 || d > 200 {
+                return Err(SpecError::Invalid {
+                    agent: spec.name.clone(),
+                    detail: format!("depth={d}: expected 1-200"),
+                });
+            }
+            Some(d as u32)
+        }
+    };
+    let nodes = match spec.value("nodes")? {
+        None => None,
+        Some(_) => Some(spec.u64("nodes", 0)?.max(1)),
+    };
+    Ok(Limits {
+        depth,
+        time: spec.duration("time")?,
+        nodes,
+    })
+}
+
+fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
+    match spec.value("multi")? {
+        None | Some("paranoid") => Ok(MultiMode::Paranoid),
+        Some("maxn") => Ok(MultiMode::MaxN),
+        Some(v) => Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: "multi".into(),
+            value: v.into(),
+            expected: "paranoid or maxn".into(),
+        }),
+    }
+}
+
+fn blog_player(spec: &AgentSpec, alg: Algorithm) -> Result<Box<dyn Agent<AzulState>>, SpecError> {
+    let mut config = SearchConfig::new(alg);
+    config.multi = multi(spec)?;
+    Ok(Box::new(
+        SearchAgent::new(spec.text.clone(), BlogEvaluator, config, limits(spec)?)
+            .with_default_limits(Limits {
+                time: Some(DEFAULT_TIME),
+                ..Limits::default()
+            }),
+    ))
+}
+
+/// The settings of the `strong` player.
+pub fn strong_config() -> SearchConfig {
+    let mut config = SearchConfig::new(Algorithm::Presort);
+    config.tt_log2 = 20;
+    config.use_partial = true;
+    config
+}
+
+/// The `strong` player with its own limits.
+pub fn strong_player(
+    name: &str,
+    weights: Weights,
+    limits: Limits,
+) -> SearchAgent<AzulState, StrongEvaluator> {
+    SearchAgent::new(
+        name,
+        StrongEvaluator(StrongEval { weights }),
+        strong_config(),
+        limits,
+    )
+    .with_default_limits(Limits {
+        time: Some(DEFAULT_TIME),
+        ..Limits::default()
+    })
+}
 
 /// The search players' entries.
 pub fn entries() -> Vec<AgentEntry<AzulState>> {
-    Vec::new()
+    vec![
+        AgentEntry {
+            name: "minimax",
+            summary: "the blog's minimax with iterative deepening on the projected score difference",
+            params: &LIMIT_PARAMS,
+            build: |spec| blog_player(spec, Algorithm::Minimax),
+        },
+        AgentEntry {
+            name: "alphabeta",
+            summary: "the blog's alpha-beta with iterative deepening on the projected score difference",
+            params: &LIMIT_PARAMS,
+            build: |spec| blog_player(spec, Algorithm::AlphaBeta),
+        },
+        AgentEntry {
+            name: "presort",
+            summary: "the blog's alpha-beta sorting moves by the previous iteration's values",
+            params: &LIMIT_PARAMS,
+            build: |spec| blog_player(spec, Algorithm::Presort),
+        },
+        AgentEntry {
+            name: "strong",
+            summary: "presort + transposition table with an evaluator of bonuses, partial lines, adjacency and the token",
+            params: &LIMIT_PARAMS[..3],
+            build: |spec| {
+                Ok(Box::new(strong_player(
+                    &spec.text,
+                    Weights::default(),
+                    limits(spec)?,
+                )))
+            },
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::{Game, PlayerId, rng::seeded};
+
+    use super::*;
+    use crate::registry::azul::registry;
+
+    fn first_turn() -> AzulState {
+        let mut s = AzulState::new(2, PlayerId(0));
+        let d = s.sample_chance(&mut seeded(3));
+        s.apply_chance(&d).unwrap();
+        s
+    }
+
+    #[test]
+    fn every_search_player_builds_and_plays_legally() {
+        let reg = registry();
+        let s = first_turn();
+        for name in [
+            "minimax:depth=1",
+            "alphabeta:depth=3",
+            "presort:time=20ms",
+            "strong:nodes=5000",
+            "presort:depth=2:multi=maxn",
+        ] {
+            let mut a = reg.build(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(a.name(), name);
+            let act = a.choose(&s, &Default::default(), &mut seeded(1));
+            s.check_action(act).unwrap();
+            let info = a.last_info().unwrap();
+            assert!(info.depth >= 1 && info.nodes > 0, "{name}: {info:?}");
+        }
+        let mut a = reg.build("alphabeta:depth=3").unwrap();
+        a.choose(&s, &Default::default(), &mut seeded(1));
+        assert_eq!(a.last_info().unwrap().depth, 3);
+    }
+
+    #[test]
+    fn bad_parameters_are_refused() {
+        let reg = registry();
+        for bad in [
+            "minimax:depth=0",
+            "alphabeta:depth=x",
+            "presort:time=soon",
+            "presort:multi=everyone",
+            "strong:multi=maxn",
+            "minimax:width=3",
+        ] {
+            assert!(reg.build(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn without_limits_the_default_time_applies() {
+        let reg = registry();
+        let mut a = reg.build("alphabeta").unwrap();
+        let s = first_turn();
+        let t = std::time::Instant::now();
+        a.choose(&s, &Default::default(), &mut seeded(1));
+        assert!(t.elapsed() >= DEFAULT_TIME);
+    }
 }
