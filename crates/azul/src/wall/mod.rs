@@ -3,7 +3,9 @@
 //! - [`grid`]: n x n pictures, the placement score of a tile, tiling orders and their grids;
 //! - [`dp`]: the dynamic program over all pictures (best/worst score and exact counts of the
 //!   orders reaching them, from the empty wall or any partial wall);
-//! - [`brute`]: the same figures by enumerating every order (small walls), the cross-check.
+//! - [`brute`]: the same figures by enumerating every order (small walls), the cross-check;
+//! - [`tiling`]: the OptimalAzulTiling problem, its two deciders and Table 1;
+//! - [`symmetry`]: pictures up to the 8 symmetries of the square (Burnside and brute force).
 //!
 //! ```
 //! use tessera_azul::wall::{dp::WallDp, grid::Picture};
@@ -15,6 +17,8 @@
 pub mod brute;
 pub mod dp;
 pub mod grid;
+pub mod symmetry;
+pub mod tiling;
 
 pub use dp::{Extreme, WallDp};
 pub use grid::{Picture, Placement, TilingOrder};
