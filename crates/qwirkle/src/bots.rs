@@ -242,10 +242,10 @@ pub struct LookaheadConfig {
 impl Default for LookaheadConfig {
     fn default() -> Self {
         LookaheadConfig {
-            candidates: 12,
-            samples: 12,
-            reply_weight: 1.0,
-            leave_weight: 1.0,
+            candidates: 6,
+            samples: 6,
+            reply_weight: 0.5,
+            leave_weight: 0.3,
         }
     }
 }

@@ -1,12 +1,311 @@
-//! `tessera` subcommand (under construction: its owner replaces this file).
+//! `tessera play qwirkle`: Qwirkle in the terminal, human or bot seats.
 
-use anyhow::{Result, bail};
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{Context, Result, bail};
+use tessera_core::record::{Event, GameRecord, RECORD_FORMAT};
+use tessera_core::rng::{derive_seed, seeded};
+use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
+use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
+use tessera_qwirkle::movegen::Scored;
+use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 
 /// Arguments.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Comma-separated seats, 2 to 4 of: human, points, smarter, lookahead.
+    #[arg(long, default_value = "human,points")]
+    seats: String,
+    /// Seed of the bag and the bots (default: from the clock, printed at the start).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the game record (JSON, replayable) to this file at the end.
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
+    /// Plain text without colours.
+    #[arg(long)]
+    no_color: bool,
+}
+
+enum Seat {
+    Human,
+    Bot(Box<dyn Agent<Qwirkle>>),
+}
+
+fn seat(name: &str) -> Result<Seat> {
+    Ok(match name.trim() {
+        "human" => Seat::Human,
+        "points" => Seat::Bot(Box::new(PointsBot::new())),
+        "smarter" => Seat::Bot(Box::new(SmarterBot::new())),
+        "lookahead" => Seat::Bot(Box::new(LookaheadBot::new())),
+        other => bail!("unknown seat '{other}'; expected human, points, smarter or lookahead"),
+    })
+}
+
+fn paint(t: Tile, color: bool) -> String {
+    if !color {
+        return t.to_string();
+    }
+    // Red, orange (bright yellow-red), yellow, green, blue, purple.
+    const CODES: [&str; 6] = ["31", "38;5;208", "33", "32", "34", "35"];
+    format!("\x1b[1;{}m{}\x1b[0m", CODES[t.color() as usize], t)
+}
+
+/// The board with column numbers on top and row numbers on the left.
+fn render_board(board: &Board, color: bool) -> String {
+    let Some((x0, y0, x1, y1)) = board.bounds() else {
+        return "  (empty board: the first line goes on row 0 from cell 0,0 to the right)\n".into();
+    };
+    let (x0, y0, x1, y1) = (x0 - 1, y0 - 1, x1 + 1, y1 + 1);
+    let mut s = String::from("      ");
+    for x in x0..=x1 {
+        s += &format!("{x:>3} ");
+    }
+    s.push('\n');
+    for y in y0..=y1 {
+        s += &format!("{y:>4}  ");
+        for x in x0..=x1 {
+            match board.get(x, y) {
+                Some(t) => s += &format!(" {} ", paint(t, color)),
+                None => s += "  . ",
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn show_view(v: &QwirkleView, names: &[String], color: bool) -> String {
+    let mut s = render_board(&v.board, color);
+    let scores: Vec<String> = v
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(i, sc)| format!("P{} {} {sc} ({} tiles)", i + 1, names[i], v.hand_sizes[i]))
+        .collect();
+    s += &format!("Scores: {}   Bag: {}\n", scores.join(" | "), v.bag_size);
+    let hand: Vec<String> = v.hand.iter().map(|&t| paint(t, color)).collect();
+    s += &format!("Your hand (P{}): {}\n", v.observer.0 + 1, hand.join(" "));
+    if let Some(k) = v.first_move_size {
+        s += &format!(
+            "First move: place {k} tiles of your largest group on row 0 from 0,0 rightwards, e.g. {}\n",
+            (0..k)
+                .map(|i| format!("T@{i},0"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    s
+}
+
+const HELP: &str = "\
+Moves:   R1@0,1 R2@1,1     place tiles (TILE@COLUMN,ROW; columns grow right, rows grow down)
+         trade R1 O4       put tiles back into the bag and draw as many
+         pass              only when you can neither place nor trade
+Tiles:   colour R O Y G B P (red orange yellow green blue purple) + shape 1-6
+         (circle cross diamond square star clover)
+Other:   moves [N]  list your N best placements (default 15)    hint  the best placement
+         board      show the position again                      quit  stop the game";
+
+fn best_placements(g: &Qwirkle) -> Vec<Scored> {
+    let mut v = Vec::new();
+    g.scored_placements(&mut v);
+    v.sort_by_key(|s| std::cmp::Reverse(s.score));
+    v
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("this subcommand is not built yet")
+pub fn run(args: Args) -> Result<()> {
+    let names: Vec<String> = args
+        .seats
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .collect();
+    if !(2..=4).contains(&names.len()) {
+        bail!(
+            "--seats names {} seats; Qwirkle is for 2 to 4 (e.g. --seats human,points)",
+            names.len()
+        );
+    }
+    let mut seats: Vec<Seat> = names.iter().map(|n| seat(n)).collect::<Result<_>>()?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    let color = !args.no_color && std::io::stdout().is_terminal();
+    let humans = seats.iter().filter(|s| matches!(s, Seat::Human)).count();
+    println!(
+        "Qwirkle, {} players, seed {seed}. Type 'help' for help.",
+        names.len()
+    );
+    let mut g = Qwirkle::new(names.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut record = GameRecord {
+        game: "qwirkle".into(),
+        format: RECORD_FORMAT,
+        seed: Some(seed),
+        seats: names.clone(),
+        initial: g.to_string(),
+        events: Vec::new(),
+        scores: Vec::new(),
+        result: None,
+    };
+    let mut chance_rng = seeded(derive_seed(seed, 0));
+    let mut bot_rngs: Vec<_> = (0..names.len())
+        .map(|p| seeded(derive_seed(seed, 1 + p as u64)))
+        .collect();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        match g.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                record.scores.push(g.scores().as_slice().to_vec());
+                let drawn = g.sample_chance(&mut chance_rng);
+                g.apply_chance(&drawn)
+                    .map_err(|e| anyhow::anyhow!("draw failed: {e}"))?;
+                record.events.push(Event::Chance { outcome: drawn });
+            }
+            Turn::Player(p) => {
+                let m = match &mut seats[p.index()] {
+                    Seat::Bot(bot) => {
+                        let rng = &mut bot_rngs[p.index()];
+                        let seen = g.determinize(p, rng);
+                        let m = bot.choose(&seen, &Budget::default(), rng);
+                        let pts = match &m {
+                            Move::Place(pl) => format!(" for {} points", g.placement_score(pl)),
+                            _ => String::new(),
+                        };
+                        println!("P{} ({}) plays {m}{pts}", p.0 + 1, names[p.index()]);
+                        m
+                    }
+                    Seat::Human => {
+                        if humans > 1 {
+                            println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
+                        }
+                        println!("\n{}", show_view(&g.view(p), &names, color));
+                        match ask_move(&g, p, &names, color, &mut lines)? {
+                            Some(m) => m,
+                            None => {
+                                println!("Game stopped.");
+                                return Ok(());
+                            }
+                        }
+                    }
+                };
+                let before = g.scores()[p];
+                g.try_apply(m)
+                    .with_context(|| format!("seat P{} chose an illegal move {m}", p.0 + 1))?;
+                if matches!(seats[p.index()], Seat::Human) {
+                    println!("You scored {}.", g.scores()[p] - before);
+                }
+                record.events.push(Event::Action {
+                    player: p,
+                    action: m.to_string(),
+                });
+            }
+        }
+    }
+    record.scores.push(g.scores().as_slice().to_vec());
+    record.result = g.outcome();
+    println!("\n{}", render_board(g.board(), color));
+    match g.end() {
+        Some(End::Out(p)) => println!(
+            "P{} placed their last tile with the bag empty (+6).",
+            p.0 + 1
+        ),
+        Some(End::Blocked) => println!("Nobody can place a tile: the game is blocked."),
+        None => {}
+    }
+    if let Some(o) = g.outcome() {
+        for (p, s) in o.scores.iter() {
+            println!("P{} {}: {s}", p.0 + 1, names[p.index()]);
+        }
+        let w: Vec<String> = o.winners.iter().map(|p| format!("P{}", p.0 + 1)).collect();
+        println!(
+            "{} {}",
+            if w.len() > 1 {
+                "Shared win:"
+            } else {
+                "Winner:"
+            },
+            w.join(", ")
+        );
+    }
+    if let Some(path) = args.record {
+        std::fs::write(&path, serde_json::to_string_pretty(&record)?)
+            .with_context(|| format!("writing the record to {}", path.display()))?;
+        println!("Record written to {}.", path.display());
+    }
+    Ok(())
+}
+
+fn ask_move(
+    g: &Qwirkle,
+    p: PlayerId,
+    names: &[String],
+    color: bool,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) -> Result<Option<Move>> {
+    loop {
+        print!("P{} move> ", p.0 + 1);
+        std::io::stdout().flush()?;
+        let Some(line) = lines.next() else {
+            return Ok(None);
+        };
+        let line = line?;
+        let text = line.trim();
+        let mut words = text.split_whitespace();
+        match words.next().map(|w| w.to_ascii_lowercase()).as_deref() {
+            None => continue,
+            Some("quit") | Some("exit") => return Ok(None),
+            Some("help") | Some("?") => {
+                println!("{HELP}");
+                continue;
+            }
+            Some("board") => {
+                println!("{}", show_view(&g.view(p), names, color));
+                continue;
+            }
+            Some("moves") => {
+                let n: usize = words.next().and_then(|w| w.parse().ok()).unwrap_or(15);
+                let all = best_placements(g);
+                if all.is_empty() {
+                    println!(
+                        "No tile of yours fits anywhere: trade (e.g. 'trade {}') or pass if the bag is empty.",
+                        g.hand(p)
+                            .iter()
+                            .map(|t| t.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                } else {
+                    println!("{} legal placements; the best:", all.len());
+                    for s in all.iter().take(n) {
+                        println!("  {:>3}  {}", s.score, s.placement);
+                    }
+                }
+                continue;
+            }
+            Some("hint") => {
+                match best_placements(g).first() {
+                    Some(s) => println!("Try {} for {} points.", s.placement, s.score),
+                    None => println!("Nothing fits: trade or pass."),
+                }
+                continue;
+            }
+            _ => {}
+        }
+        match text.parse::<Move>() {
+            Err(e) => println!("Not a move: {e}. Type 'help' for the notation."),
+            Ok(m) => {
+                let mut copy = g.clone();
+                match copy.try_apply(m) {
+                    Ok(()) => return Ok(Some(m)),
+                    Err(e) => println!("Illegal: {e}. Type 'moves' to list legal placements."),
+                }
+            }
+        }
+    }
 }

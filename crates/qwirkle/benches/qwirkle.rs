@@ -1,0 +1,112 @@
+//! Speed of the move generator, the bots' choices and whole self-play games.
+//!
+//! `cargo bench -p tessera-qwirkle --bench qwirkle`
+//!
+//! The positions are every turn of three seeded points-bot self-play games, so the
+//! per-element figures are means over the positions of whole games.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tessera_core::record::replay_states;
+use tessera_core::rng::seeded;
+use tessera_core::{Agent, Budget, Game, record::play_game};
+use tessera_qwirkle::Qwirkle;
+use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
+use tessera_qwirkle::movegen::placements;
+
+fn positions() -> Vec<Qwirkle> {
+    let mut out = Vec::new();
+    for seed in 1..=3 {
+        let (mut a, mut b) = (PointsBot::new(), PointsBot::new());
+        let (_, record) = play_game(
+            Qwirkle::new(2).unwrap(),
+            &mut [&mut a, &mut b],
+            &Budget::default(),
+            seed,
+            None,
+            &mut (),
+        )
+        .unwrap();
+        let states = replay_states::<Qwirkle>(&record).unwrap();
+        out.extend(states.into_iter().filter(|s| s.current_player().is_some()));
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let pos = positions();
+    let n = pos.len() as u64;
+    let mut g = c.benchmark_group("qwirkle_per_turn");
+    g.throughput(Throughput::Elements(n));
+    g.bench_function(format!("movegen_{n}_turns"), |b| {
+        let mut buf = Vec::new();
+        b.iter(|| {
+            let mut total = 0;
+            for s in &pos {
+                let p = s.current_player().unwrap();
+                placements(s.board(), s.hand(p), s.first_move_size(), &mut buf);
+                total += buf.len();
+            }
+            black_box(total)
+        })
+    });
+    let mut points = PointsBot::new();
+    g.bench_function(format!("points_bot_{n}_turns"), |b| {
+        let mut rng = seeded(1);
+        b.iter(|| {
+            for s in &pos {
+                black_box(points.choose(s, &Budget::default(), &mut rng));
+            }
+        })
+    });
+    let mut smarter = SmarterBot::new();
+    g.bench_function(format!("smarter_bot_{n}_turns"), |b| {
+        let mut rng = seeded(1);
+        b.iter(|| {
+            for s in &pos {
+                black_box(smarter.choose(s, &Budget::default(), &mut rng));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("qwirkle_lookahead");
+    g.sample_size(10);
+    let some: Vec<&Qwirkle> = pos.iter().step_by(10).collect();
+    g.throughput(Throughput::Elements(some.len() as u64));
+    let mut la = LookaheadBot::new();
+    g.bench_function(format!("lookahead_bot_{}_turns", some.len()), |b| {
+        let mut rng = seeded(1);
+        b.iter(|| {
+            for s in &some {
+                black_box(la.choose(s, &Budget::default(), &mut rng));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("qwirkle_games");
+    g.throughput(Throughput::Elements(1));
+    let mut seed = 0u64;
+    g.bench_function("points_vs_points_game", |b| {
+        let (mut a, mut bb) = (PointsBot::new(), PointsBot::new());
+        b.iter(|| {
+            seed += 1;
+            let (end, _) = play_game(
+                Qwirkle::new(2).unwrap(),
+                &mut [&mut a, &mut bb],
+                &Budget::default(),
+                seed,
+                None,
+                &mut (),
+            )
+            .unwrap();
+            black_box(end.scores())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,167 @@
+//! Paired two-player matches between Qwirkle bots, with per-move timing.
+//!
+//! ```text
+//! cargo run --release -p tessera-qwirkle --example qwirkle_match -- points smarter 1000 [SEED]
+//! ```
+//! Deal `i` uses seed `derive_seed(SEED, i)` and is played twice with the seats swapped.
+//! Prints wins (ties count half) with a 95% Wilson interval, mean scores, and the time per
+//! move of each bot over whole games (median and 90th percentile).
+
+use std::time::{Duration, Instant};
+
+use tessera_core::record::play_game;
+use tessera_core::rng::derive_seed;
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
+use tessera_qwirkle::Qwirkle;
+use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
+
+struct Timed {
+    inner: Box<dyn Agent<Qwirkle>>,
+    times: Vec<Duration>,
+}
+
+impl Agent<Qwirkle> for Timed {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn choose(&mut self, s: &Qwirkle, b: &Budget, rng: &mut GameRng) -> tessera_qwirkle::Move {
+        let t = Instant::now();
+        let m = self.inner.choose(s, b, rng);
+        self.times.push(t.elapsed());
+        m
+    }
+}
+
+fn make(name: &str) -> Box<dyn Agent<Qwirkle>> {
+    match name {
+        "points" => Box::new(PointsBot::new()),
+        "smarter" => Box::new(SmarterBot::new()),
+        "lookahead" => Box::new(LookaheadBot::new()),
+        other => {
+            // lookahead:C,S,R,L
+            if let Some(rest) = other.strip_prefix("lookahead:") {
+                let v: Vec<f64> = rest.split(',').filter_map(|x| x.parse().ok()).collect();
+                if v.len() == 4 {
+                    return Box::new(LookaheadBot::with_config(
+                        tessera_qwirkle::bots::LookaheadConfig {
+                            candidates: v[0] as usize,
+                            samples: v[1] as usize,
+                            reply_weight: v[2],
+                            leave_weight: v[3],
+                        },
+                    ));
+                }
+            }
+            eprintln!("unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96f64;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / d;
+    (c - h, c + h)
+}
+
+fn quantile(v: &mut [Duration], q: f64) -> Duration {
+    v.sort();
+    if v.is_empty() {
+        return Duration::ZERO;
+    }
+    v[((v.len() - 1) as f64 * q).round() as usize]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 3 {
+        eprintln!("usage: qwirkle_match BOT_A BOT_B DEALS [SEED]");
+        std::process::exit(2);
+    }
+    let deals: u64 = args[2].parse().unwrap_or(100);
+    let master: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let mut a = Timed {
+        inner: make(&args[0]),
+        times: Vec::new(),
+    };
+    let mut b = Timed {
+        inner: make(&args[1]),
+        times: Vec::new(),
+    };
+    let (mut wins_a, mut ties, mut games) = (0.0f64, 0u32, 0u32);
+    let (mut sum_a, mut sum_b) = (0i64, 0i64);
+    let start = Instant::now();
+    for i in 0..deals {
+        let seed = derive_seed(master, i);
+        for swap in [false, true] {
+            let mut seats: [&mut dyn Agent<Qwirkle>; 2] = if swap {
+                [&mut b, &mut a]
+            } else {
+                [&mut a, &mut b]
+            };
+            let (end, _) = play_game(
+                Qwirkle::new(2).expect("two players"),
+                &mut seats,
+                &Budget::default(),
+                seed,
+                None,
+                &mut (),
+            )
+            .expect("bots play legal moves");
+            let o = end.outcome().expect("finished");
+            let (pa, pb) = if swap {
+                (PlayerId(1), PlayerId(0))
+            } else {
+                (PlayerId(0), PlayerId(1))
+            };
+            sum_a += o.scores[pa] as i64;
+            sum_b += o.scores[pb] as i64;
+            if o.winners.len() > 1 {
+                ties += 1;
+                wins_a += 0.5;
+            } else if o.winners[0] == pa {
+                wins_a += 1.0;
+            }
+            games += 1;
+        }
+    }
+    let n = games as f64;
+    let p = wins_a / n;
+    let (lo, hi) = wilson(p, n);
+    println!(
+        "{} vs {}: {} games ({} deals x 2 seats, seed {master}), {:.1} s",
+        a.name(),
+        b.name(),
+        games,
+        deals,
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "  {} score share {:.1}% (wins + half of {} ties), 95% Wilson [{:.1}%, {:.1}%]",
+        a.name(),
+        100.0 * p,
+        ties,
+        100.0 * lo,
+        100.0 * hi
+    );
+    println!(
+        "  mean scores: {} {:.1}, {} {:.1}",
+        a.name(),
+        sum_a as f64 / n,
+        b.name(),
+        sum_b as f64 / n
+    );
+    for t in [&mut a, &mut b] {
+        let name = t.name();
+        let moves = t.times.len();
+        let med = quantile(&mut t.times, 0.5);
+        let p90 = quantile(&mut t.times, 0.9);
+        println!(
+            "  {name}: {moves} moves, time per move median {:.1} us, p90 {:.1} us",
+            med.as_secs_f64() * 1e6,
+            p90.as_secs_f64() * 1e6
+        );
+    }
+}
