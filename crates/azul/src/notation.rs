@@ -291,6 +291,7 @@ fn parse_board(seat: usize, s: &str) -> Result<Board, StateParseError> {
     let (token, floor) = parse_token_tiles(&format!("{who} floor"), parts[3])?;
     b.token = token;
     b.floor = floor;
+    b.refresh_accept();
     Ok(b)
 }
 
@@ -456,6 +457,11 @@ pub fn validate(s: &AzulState) -> Result<(), StateParseError> {
             if b.wall & row_mask(row) == row_mask(row) {
                 full_row = true;
             }
+        }
+        if b.accept != b.compute_accept() {
+            return Err(impossible(format!(
+                "{who}: internal cache of accepting pattern lines is stale"
+            )));
         }
         if b.wall >> 25 != 0 {
             return Err(ferr(format!("{who} wall"), "more than 25 cells"));

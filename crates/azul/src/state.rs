@@ -45,7 +45,7 @@ pub enum Phase {
 }
 
 /// One player's board: pattern lines, wall, floor line and score.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Colour index of each pattern line (meaningless when its count is 0).
     pub(crate) line_colour: [u8; WALL_SIZE],
@@ -59,6 +59,23 @@ pub struct Board {
     pub(crate) token: bool,
     /// Current score.
     pub(crate) score: i16,
+    /// Cache: bit `row` of `accept[c]` is set when pattern line `row` accepts colour `c`
+    /// (derived from the lines and the wall; kept up to date by every change).
+    pub(crate) accept: [u8; NUM_COLOURS],
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board {
+            line_colour: [0; WALL_SIZE],
+            line_count: [0; WALL_SIZE],
+            wall: 0,
+            floor: Tiles::EMPTY,
+            token: false,
+            score: 0,
+            accept: [0x1F; NUM_COLOURS],
+        }
+    }
 }
 
 impl Board {
@@ -143,13 +160,45 @@ impl Board {
     /// Bit `row` set for each pattern line that accepts colour `c`.
     #[inline]
     pub fn line_mask(&self, c: Colour) -> u8 {
-        let mut m = 0;
-        for row in 0..WALL_SIZE {
-            if self.can_place(row, c) {
-                m |= 1 << row;
+        self.accept[c.index()]
+    }
+
+    /// The accept masks computed from the lines and the wall.
+    pub(crate) fn compute_accept(&self) -> [u8; NUM_COLOURS] {
+        let mut acc = [0u8; NUM_COLOURS];
+        for (k, m) in acc.iter_mut().enumerate() {
+            for row in 0..WALL_SIZE {
+                if self.can_place(row, Colour::from_index(k)) {
+                    *m |= 1 << row;
+                }
             }
         }
-        m
+        acc
+    }
+
+    /// Recomputes the accept masks after a change to the lines or the wall.
+    #[inline]
+    pub(crate) fn refresh_accept(&mut self) {
+        self.accept = self.compute_accept();
+    }
+
+    /// Recomputes row `row` of the accept masks after a change to that pattern line.
+    #[inline]
+    fn refresh_accept_row(&mut self, row: usize) {
+        let n = self.line_count[row];
+        let bit = 1u8 << row;
+        if n == 0 {
+            // Cannot happen after a placement; kept for completeness.
+            self.refresh_accept();
+        } else {
+            for k in 0..NUM_COLOURS {
+                self.accept[k] &= !bit;
+            }
+            if (n as usize) < row + 1 {
+                // Only the line's own colour may be added (the wall row lacks it).
+                self.accept[self.line_colour[row] as usize] |= bit;
+            }
+        }
     }
 
     /// The score this player would have if the round ended now: full pattern lines move to
@@ -535,75 +584,91 @@ impl AzulState {
         if self.phase != Phase::Draft {
             return 0;
         }
-        let dests = self.dest_counts();
-        let mut n = 0;
-        for src in self.factories().iter().chain(std::iter::once(&self.centre)) {
-            for c in 0..NUM_COLOURS {
-                if src.0[c] > 0 {
-                    n += dests[c] as usize;
-                }
-            }
-        }
-        n
+        let (sources, dests) = self.action_counts();
+        (0..NUM_COLOURS)
+            .map(|c| sources[c] as usize * dests[c] as usize)
+            .sum()
     }
 
-    /// Legal destinations per colour for the mover (floor included).
+    /// Per colour: how many sources hold it, and how many destinations accept it (the
+    /// floor included) for the mover.
     #[inline]
-    fn dest_counts(&self) -> [u8; NUM_COLOURS] {
-        let b = &self.boards[self.mover as usize];
-        let mut d = [1u8; NUM_COLOURS];
-        for (c, slot) in d.iter_mut().enumerate() {
-            *slot += b.line_mask(Colour::from_index(c)).count_ones() as u8;
+    fn action_counts(&self) -> ([u8; NUM_COLOURS], [u8; NUM_COLOURS]) {
+        // SWAR: each source as five bytes of a u64; a byte becomes 1 when non-zero (counts
+        // are at most 20 < 32), and the bytes are summed over the sources.
+        #[inline(always)]
+        fn nonzero(t: &Tiles) -> u64 {
+            let b = t.0;
+            let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], 0, 0, 0]);
+            (x | x >> 1 | x >> 2 | x >> 3 | x >> 4) & 0x01_0101_0101
         }
-        d
+        let mut packed = nonzero(&self.centre);
+        for f in self.factories() {
+            packed += nonzero(f);
+        }
+        let bytes = packed.to_le_bytes();
+        let sources = [bytes[0], bytes[1], bytes[2], bytes[3], bytes[4]];
+        let b = &self.boards[self.mover as usize];
+        let mut dests = [1u8; NUM_COLOURS];
+        for c in 0..NUM_COLOURS {
+            dests[c] += b.accept[c].count_ones() as u8;
+        }
+        (sources, dests)
     }
 
     /// A legal action drawn uniformly from the legal list without building it (the fast
     /// path for random playouts). `None` when no player is to move.
     pub fn random_action(&self, rng: &mut GameRng) -> Option<AzulAction> {
-        let total = self.num_legal_actions();
+        if self.phase != Phase::Draft {
+            return None;
+        }
+        let (sources, dests) = self.action_counts();
+        let mut per_colour = [0u32; NUM_COLOURS];
+        let mut total = 0u32;
+        for c in 0..NUM_COLOURS {
+            per_colour[c] = sources[c] as u32 * dests[c] as u32;
+            total += per_colour[c];
+        }
         if total == 0 {
             return None;
         }
         let mut k = rng.random_range(0..total);
-        let b = &self.boards[self.mover as usize];
-        let dests = self.dest_counts();
+        let mut c = 0;
+        while k >= per_colour[c] {
+            k -= per_colour[c];
+            c += 1;
+        }
+        let d = dests[c] as u32;
+        let (nth_source, nth_dest) = (k / d, k % d);
+        // The nth source holding colour c (factories in order, then the centre).
         let nf = num_factories(self.players as usize);
-        for s in 0..=nf {
-            let (src, source) = if s < nf {
-                (&self.factories[s], Source::Factory(s as u8))
-            } else {
-                (&self.centre, Source::Centre)
-            };
-            for c in 0..NUM_COLOURS {
-                if src.0[c] == 0 {
-                    continue;
+        let mut left = nth_source;
+        let mut source = Source::Centre;
+        for i in 0..nf {
+            if self.factories[i].0[c] != 0 {
+                if left == 0 {
+                    source = Source::Factory(i as u8);
+                    break;
                 }
-                let d = dests[c] as usize;
-                if k >= d {
-                    k -= d;
-                    continue;
-                }
-                let colour = Colour::from_index(c);
-                let mask = b.line_mask(colour);
-                let dest = if k == d - 1 {
-                    Dest::Floor
-                } else {
-                    // The k-th set bit of the line mask.
-                    let mut m = mask;
-                    for _ in 0..k {
-                        m &= m - 1;
-                    }
-                    Dest::Line(m.trailing_zeros() as u8)
-                };
-                return Some(AzulAction {
-                    source,
-                    colour,
-                    dest,
-                });
+                left -= 1;
             }
         }
-        None
+        let colour = Colour::from_index(c);
+        let dest = if nth_dest == d - 1 {
+            Dest::Floor
+        } else {
+            // The nth set bit of the accept mask.
+            let mut m = self.boards[self.mover as usize].accept[c];
+            for _ in 0..nth_dest {
+                m &= m - 1;
+            }
+            Dest::Line(m.trailing_zeros() as u8)
+        };
+        Some(AzulAction {
+            source,
+            colour,
+            dest,
+        })
     }
 
     /// Applies a legal action and, if it ends the round's drafting, reports the wall
@@ -649,6 +714,7 @@ impl AzulState {
                 let put = n.min(room);
                 b.line_count[r] += put;
                 b.line_colour[r] = c as u8;
+                b.refresh_accept_row(r);
                 n - put
             }
         };
@@ -701,6 +767,7 @@ impl AzulState {
                     }
                 }
             }
+            b.refresh_accept();
             let pen = b.floor_penalty();
             score = (score - pen).max(0);
             b.score = score as i16;
@@ -759,6 +826,11 @@ impl AzulState {
         }
         for b in self.boards() {
             add(&b.floor);
+        }
+        // Fast path: with 5 free tiles of every colour any pattern line can fill, and any
+        // row can be completed.
+        if free.iter().all(|&f| f >= WALL_SIZE as u32) {
+            return true;
         }
         // Lines that can ever complete: fixpoint.
         let np = self.players as usize;
