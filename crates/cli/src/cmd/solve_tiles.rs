@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
+use tessera_core::rng::{derive_seed, seeded};
 use tessera_search::single::{self, Algorithm, Options, SearchResult, Status};
+use tessera_tiles::generator::{GenConfig, GenError, generate};
 use tessera_tiles::{Dir, Heuristic, Level, builtin_levels, format_moves, parse_levels};
 
 /// Arguments.
@@ -31,6 +33,31 @@ pub struct Args {
     /// memory per level).
     #[arg(long)]
     table: bool,
+    /// Solve this many generated levels instead (see --size, --colours, --density, --optimal,
+    /// --seed).
+    #[arg(long, conflicts_with_all = ["level", "file", "all"])]
+    generate: Option<u64>,
+    /// Generated levels: side of the square grid.
+    #[arg(long, default_value_t = 6)]
+    size: usize,
+    /// Generated levels: number of colours (one piece each).
+    #[arg(long, default_value_t = 3)]
+    colours: usize,
+    /// Generated levels: probability that a cell is an obstacle.
+    #[arg(long, default_value_t = 0.15)]
+    density: f64,
+    /// Generated levels: wanted optimum (lowered for a layout that cannot reach it).
+    #[arg(long, default_value_t = 10)]
+    optimal: u32,
+    /// Generated levels: master seed (level i uses derive_seed(seed, i)).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the levels (generated or loaded) in the file format instead of solving them.
+    #[arg(long)]
+    print_levels: bool,
+    /// Text output: one summary line per solver (totals, optimality) instead of one per run.
+    #[arg(long)]
+    summary: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -171,13 +198,23 @@ pub fn run(args: Args) -> Result<()> {
         .map_or("the built-in levels".to_string(), |p| {
             p.display().to_string()
         });
-    let levels = load_levels(args.file.as_deref())?;
-    let levels = match (args.level, args.all) {
-        (Some(n), _) => vec![pick_level(levels, n, &source)?],
-        (None, true) => levels,
-        (None, false) if args.file.is_some() => levels,
-        (None, false) => bail!("say which level: --level N (1-12), --all, or --file PATH"),
+    let levels = if let Some(n) = args.generate {
+        generate_levels(n, &args)?
+    } else {
+        let levels = load_levels(args.file.as_deref())?;
+        match (args.level, args.all) {
+            (Some(n), _) => vec![pick_level(levels, n, &source)?],
+            (None, true) => levels,
+            (None, false) if args.file.is_some() => levels,
+            (None, false) => {
+                bail!("say which level: --level N (1-12), --all, --file PATH or --generate N")
+            }
+        }
     };
+    if args.print_levels {
+        let text: String = levels.iter().map(|l| format!("{l}\n")).collect();
+        return write_stdout(&text);
+    }
     let algo_text = match (&args.algo, args.table) {
         (Some(a), _) if a == "seed" || a == "all" => SEED_SOLVERS.to_string(),
         (Some(a), _) => a.clone(),
@@ -238,6 +275,7 @@ pub fn run(args: Args) -> Result<()> {
             out.push('\n');
         }
         Format::Text if args.table => print_tables(&mut out, &solvers, &rows, levels.len()),
+        Format::Text if args.summary => print_summary(&mut out, &solvers, &rows, levels.len()),
         Format::Text => {
             for r in &rows {
                 let moves = match (r.moves, r.optimal) {
@@ -261,6 +299,58 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     write_stdout(&out)
+}
+
+/// Generates `n` levels from the arguments' settings.
+fn generate_levels(n: u64, args: &Args) -> Result<Vec<Level>> {
+    (0..n)
+        .map(|i| {
+            let mut rng = seeded(derive_seed(args.seed, i));
+            let mut cfg = GenConfig::new(args.size, args.colours, args.optimal);
+            cfg.obstacle_density = args.density;
+            loop {
+                match generate(&cfg, &mut rng) {
+                    Ok(mut level) => {
+                        level.set_name(format!("g{i}"));
+                        return Ok(level);
+                    }
+                    Err(GenError::NotFound { .. }) if cfg.optimal > 1 => cfg.optimal -= 1,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        })
+        .collect()
+}
+
+fn print_summary(out: &mut String, solvers: &[Solver], rows: &[Row], per_solver: usize) {
+    let _ = writeln!(
+        out,
+        "| solver | levels solved | optimal | mean excess moves | expanded (total) | generated (total) | mean peak bytes | time (ms, total) |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (solver, chunk) in solvers.iter().zip(rows.chunks(per_solver)) {
+        let solved = chunk.iter().filter(|r| r.moves.is_some()).count();
+        let optimal = chunk
+            .iter()
+            .filter(|r| r.moves.is_some() && r.moves == r.optimal)
+            .count();
+        let excess: usize = chunk
+            .iter()
+            .filter_map(|r| Some(r.moves?.saturating_sub(r.optimal?)))
+            .sum();
+        let expanded: u64 = chunk.iter().map(|r| r.expanded).sum();
+        let generated: u64 = chunk.iter().map(|r| r.generated).sum();
+        let bytes: usize = chunk.iter().map(|r| r.peak_bytes).sum();
+        let time: f64 = chunk.iter().map(|r| r.time_ms).sum();
+        let _ = writeln!(
+            out,
+            "| {} | {solved}/{} | {optimal} | {:.3} | {expanded} | {generated} | {:.0} | {time:.2} |",
+            solver.name(),
+            chunk.len(),
+            excess as f64 / solved.max(1) as f64,
+            bytes as f64 / chunk.len().max(1) as f64,
+        );
+    }
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error.
