@@ -464,6 +464,17 @@ impl Level {
         self.start
     }
 
+    /// The same level starting from `state` (to run any solver from a position reached in
+    /// play). The known optimum and solution are dropped.
+    pub fn with_start(&self, state: State) -> Level {
+        Level {
+            start: state,
+            optimal: None,
+            solution: None,
+            ..self.clone()
+        }
+    }
+
     /// The optimum written in the level file's header, if any.
     pub fn known_optimal(&self) -> Option<u32> {
         self.optimal

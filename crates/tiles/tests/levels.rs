@@ -69,6 +69,17 @@ fn worked_example_level_1() {
 }
 
 #[test]
+fn a_level_can_restart_from_a_reached_position() {
+    let level = builtin_level(8).unwrap();
+    let s = level.apply(&level.start(), Dir::Down).unwrap();
+    let from_s = level.with_start(s);
+    assert_eq!(from_s.start(), s);
+    assert_eq!(from_s.known_optimal(), None);
+    // The first move of the data file's solution is D, so 12 moves remain.
+    assert_eq!(from_s.optimal_length().unwrap(), Some(12));
+}
+
+#[test]
 fn pieces_nearer_the_wall_settle_first() {
     let level: Level = "PO..\n..po\n".parse().unwrap();
     let s = level.apply(&level.start(), Dir::Right).unwrap();

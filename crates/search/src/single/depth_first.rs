@@ -36,8 +36,8 @@ struct Ctx<'p, 'h, P: Puzzle> {
     on_path: Vec<P::State>,
     bufs: Vec<Vec<(P::Move, P::State)>>,
     stats: SearchStats,
+    /// Heap bytes owned by the positions in `seen` (DFS); never decreases.
     heap_bytes: usize,
-    peak_heap_bytes: usize,
 }
 
 impl<P: Puzzle> Ctx<'_, '_, P> {
@@ -127,7 +127,7 @@ impl<P: Puzzle> Ctx<'_, '_, P> {
             + vec_bytes(&self.on_path)
             + vec_bytes(&self.bufs)
             + self.bufs.iter().map(vec_bytes).sum::<usize>()
-            + self.peak_heap_bytes.max(self.heap_bytes)
+            + self.heap_bytes
     }
 }
 
@@ -168,7 +168,6 @@ fn new_ctx<'p, 'h, P: Puzzle>(
         bufs: Vec::new(),
         stats: SearchStats::default(),
         heap_bytes: 0,
-        peak_heap_bytes: 0,
     }
 }
 
