@@ -38,7 +38,8 @@ pub const fn num_factories(players: usize) -> usize {
 pub enum Phase {
     /// The factories wait for the round's deal (a chance event).
     Deal,
-    /// Players draft tiles.
+    /// Players draft tiles (`play` in notation and JSON).
+    #[serde(rename = "play")]
     Draft,
     /// The game is over; final bonuses are included in the scores.
     Over,
