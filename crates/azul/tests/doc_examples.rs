@@ -83,6 +83,9 @@ fn record_example_replays_to_the_final_example() {
             serde_json::from_str(&block).unwrap_or_else(|e| panic!("{e}"));
         let fin: AzulState = replay(&rec).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(fin, states[3]);
-        assert_eq!(rec.scores.last().unwrap(), &fin.scores().as_slice().to_vec());
+        assert_eq!(
+            rec.scores.last().unwrap(),
+            &fin.scores().as_slice().to_vec()
+        );
     }
 }
