@@ -99,3 +99,44 @@ fn deciders_agree_on_every_partial_permutation() {
     // n = 4: 209 partial permutations (sum over k of C(4,k)^2 k!).
     assert_eq!(compare_deciders(4).unwrap().instances, 209);
 }
+
+/// The third, independent check: the dynamic program over pictures. A partial permutation
+/// with k tiles is a yes-instance exactly when the best completion of that wall scores
+/// n^3 + n^2 - n - k (the k given tiles, placed first, are lone and score 1 each).
+#[test]
+fn deciders_agree_with_the_dynamic_program_up_to_4x4() {
+    use tessera_azul::wall::{Picture, WallDp};
+    for n in 1..=4usize {
+        let mut checked = 0;
+        let mut stack = vec![Vec::<Option<u8>>::new()];
+        while let Some(cols) = stack.pop() {
+            if cols.len() < n {
+                for c in std::iter::once(None).chain((0..n as u8).map(Some)) {
+                    if c.is_some() && cols.contains(&c) {
+                        continue;
+                    }
+                    let mut next = cols.clone();
+                    next.push(c);
+                    stack.push(next);
+                }
+                continue;
+            }
+            let p = PartialPerm::new(cols.clone()).unwrap();
+            let mut bits = 0u32;
+            for (r, c) in cols.iter().enumerate() {
+                if let Some(c) = c {
+                    bits |= 1 << (r * n + *c as usize);
+                }
+            }
+            let dp = WallDp::solve(Picture::from_bits(n, bits).unwrap());
+            let target = (n * n * n + n * n - n - p.tiles()) as u32;
+            let yes = dp.best().score == target;
+            assert!(dp.best().score <= target, "{p}");
+            assert_eq!(decide_closure(&p).is_yes(), yes, "{p}");
+            assert_eq!(decide_patterns(&p).is_yes(), yes, "{p}");
+            checked += 1;
+        }
+        let expected = [2, 7, 34, 209][n - 1];
+        assert_eq!(checked, expected, "n = {n}");
+    }
+}

@@ -175,7 +175,19 @@ impl Tables {
 
     #[inline(always)]
     fn split(&self, pic: u32) -> ([u32; 5], [u32; 5]) {
-        let n = self.n;
+        match self.n {
+            1 => self.split_n::<1>(pic),
+            2 => self.split_n::<2>(pic),
+            3 => self.split_n::<3>(pic),
+            4 => self.split_n::<4>(pic),
+            _ => self.split_n::<5>(pic),
+        }
+    }
+
+    /// [`Tables::split`] for a side known at compile time (unrolled).
+    #[inline(always)]
+    fn split_n<const N: usize>(&self, pic: u32) -> ([u32; 5], [u32; 5]) {
+        let n = N;
         let mask = (1u32 << n) - 1;
         let mut rows = [0u32; 5];
         let mut t = 0u32;
@@ -247,7 +259,13 @@ impl WallDp {
         let mut scores: Vec<Vec<[u8; 2]>> = vec![vec![[0, 0]]];
         for k in 1..=m {
             let mut cur = vec![[0u8; 2]; binom.c(m, k) as usize];
-            ctx.layer(k, &scores[k - 1], &mut cur);
+            match n {
+                1 => ctx.layer::<1>(k, &scores[k - 1], &mut cur),
+                2 => ctx.layer::<2>(k, &scores[k - 1], &mut cur),
+                3 => ctx.layer::<3>(k, &scores[k - 1], &mut cur),
+                4 => ctx.layer::<4>(k, &scores[k - 1], &mut cur),
+                _ => ctx.layer::<5>(k, &scores[k - 1], &mut cur),
+            }
             scores.push(cur);
         }
         let [best_count, worst_count] = [0, 1].map(|side| ctx.count_tight(m, &scores, side));
@@ -376,7 +394,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Fills layer k's scores from layer k - 1's.
-    fn layer(&self, k: usize, prev: &[[u8; 2]], cur: &mut [[u8; 2]]) {
+    fn layer<const N: usize>(&self, k: usize, prev: &[[u8; 2]], cur: &mut [[u8; 2]]) {
         cur.par_chunks_mut(CHUNK)
             .enumerate()
             .for_each(|(chunk, out)| {
@@ -385,16 +403,16 @@ impl Ctx<'_> {
                     if i > 0 {
                         x = next_subset(x);
                     }
-                    *slot = self.entry(k, x, prev);
+                    *slot = self.entry::<N>(k, x, prev);
                 }
             });
     }
 
     /// The best and worst score of the k-subset x from its predecessors' scores.
     #[inline(always)]
-    fn entry(&self, k: usize, x: u64, prev: &[[u8; 2]]) -> [u8; 2] {
+    fn entry<const N: usize>(&self, k: usize, x: u64, prev: &[[u8; 2]]) -> [u8; 2] {
         let pic = self.base | self.deposit.map(x);
-        let (rows, cols) = self.tables.split(pic);
+        let (rows, cols) = self.tables.split_n::<N>(pic);
         let mut best = 0u8;
         let mut worst = u8::MAX;
         self.for_each_pred(k, x, |j, rank| {
