@@ -80,7 +80,7 @@ impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Centre => f.write_str("C"),
-            Source::Factory(i) => write!(f, "{}", i + 1),
+            Source::Factory(i) => write!(f, "{}", *i as u32 + 1),
         }
     }
 }
@@ -89,7 +89,7 @@ impl fmt::Display for Dest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Dest::Floor => f.write_str("F"),
-            Dest::Line(i) => write!(f, "{}", i + 1),
+            Dest::Line(i) => write!(f, "{}", *i as u32 + 1),
         }
     }
 }

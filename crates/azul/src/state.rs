@@ -253,7 +253,7 @@ pub enum ActionError {
     NotDrafting,
     /// The factory does not exist at this table.
     #[error("there is no factory {0} (this table has factories 1-{1})")]
-    NoSuchFactory(u8, usize),
+    NoSuchFactory(usize, usize),
     /// The source holds no tile of that colour.
     #[error("{place} has no {colour} tile")]
     ColourAbsent {
@@ -270,6 +270,9 @@ pub enum ActionError {
         /// The colour's name.
         holds: &'static str,
     },
+    /// There is no such pattern line.
+    #[error("there is no pattern line {0} (lines are 1-5)")]
+    NoSuchLine(usize),
     /// The pattern line is full.
     #[error("pattern line {0} is full")]
     LineFull(u8),
@@ -541,13 +544,13 @@ impl AzulState {
         if let Source::Factory(i) = a.source {
             let nf = num_factories(self.players as usize);
             if i as usize >= nf {
-                return Err(ActionError::NoSuchFactory(i + 1, nf));
+                return Err(ActionError::NoSuchFactory(i as usize + 1, nf));
             }
         }
         if self.source_tiles(a.source)[a.colour] == 0 {
             let place = match a.source {
                 Source::Centre => "the centre".to_string(),
-                Source::Factory(i) => format!("factory {}", i + 1),
+                Source::Factory(i) => format!("factory {}", i as u32 + 1),
             };
             return Err(ActionError::ColourAbsent {
                 place,
@@ -558,7 +561,7 @@ impl AzulState {
             let b = &self.boards[self.mover as usize];
             let r = row as usize;
             if r >= WALL_SIZE {
-                return Err(ActionError::LineFull(row + 1));
+                return Err(ActionError::NoSuchLine(r + 1));
             }
             let n = b.line_count[r];
             if n > 0 && b.line_colour[r] != a.colour as u8 {

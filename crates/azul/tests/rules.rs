@@ -393,3 +393,27 @@ fn a_dead_end_ends_the_game() {
     assert_eq!(s.round(), 3001);
     assert!(s.outcome().is_some());
 }
+
+#[test]
+fn out_of_range_actions_built_in_code_are_refused_without_panic() {
+    use tessera_azul::{Dest, Source};
+    let mut s = AzulState::new(2, PlayerId(0));
+    s.apply_chance(&s.sample_chance(&mut seeded(1))).unwrap();
+    for a in [
+        AzulAction {
+            source: Source::Factory(255),
+            colour: Colour::Red,
+            dest: Dest::Floor,
+        },
+        AzulAction {
+            source: Source::Factory(0),
+            colour: Colour::Red,
+            dest: Dest::Line(255),
+        },
+    ] {
+        let before = s.clone();
+        assert!(s.try_apply(a).is_err());
+        assert_eq!(s, before);
+        let _ = a.to_string();
+    }
+}
