@@ -11,8 +11,9 @@ use crate::model::{Dir, Level, State};
 #[error("more than {0} positions are reachable; raise the limit to search further")]
 pub struct StateLimit(pub usize);
 
-/// Default limit of [`Level::optimal_solution`]: positions kept in memory.
-pub const DEFAULT_STATE_LIMIT: usize = 20_000_000;
+/// Default limit of [`Level::optimal_solution`]: positions kept in memory (about 40 bytes
+/// each with the hash table, so at most some 200 MB).
+pub const DEFAULT_STATE_LIMIT: usize = 5_000_000;
 
 impl Level {
     /// A shortest solution from `from` (empty if already solved), `None` if there is none.

@@ -270,3 +270,13 @@ fn generator_hits_the_wanted_optimum_and_is_seeded() {
     }
     assert!(generate(&GenConfig::new(3, 0, 2), &mut tessera_core::rng::seeded(0)).is_err());
 }
+
+#[test]
+fn generator_golden_value() {
+    // Seeded generation must not drift (rand and the generator are pinned): this exact level.
+    let level = generate(&GenConfig::new(5, 2, 6), &mut tessera_core::rng::seeded(1)).unwrap();
+    assert_eq!(level.to_string(), GOLDEN);
+    assert_eq!(level.optimal_length().unwrap(), Some(6));
+}
+
+const GOLDEN: &str = "level -  size 5x5  optimal 6\n.#.op\n.....\n..#..\nP..O#\n...##\n";

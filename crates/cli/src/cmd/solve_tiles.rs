@@ -70,9 +70,11 @@ pub struct Args {
     /// Deepest iteration of IDDFS / largest bound of IDA*.
     #[arg(long, default_value_t = 100)]
     max_depth: u32,
-    /// Stop a run after this many expanded nodes.
-    #[arg(long)]
-    node_limit: Option<u64>,
+    /// Stop a run after this many expanded nodes (0: no limit). The default keeps IDDFS and
+    /// IDA* from running for ages on unsolvable levels (they then re-search forever deeper
+    /// paths) and bounds the memory of the graph searches.
+    #[arg(long, default_value_t = 10_000_000)]
+    node_limit: u64,
 }
 
 /// Output formats.
@@ -229,7 +231,7 @@ pub fn run(args: Args) -> Result<()> {
         skip_opposite: !args.no_skip_opposite,
         dfs_depth_cap: args.depth_cap,
         max_depth: args.max_depth,
-        node_limit: args.node_limit,
+        node_limit: (args.node_limit > 0).then_some(args.node_limit),
     };
     // The optimum of each level: from its header, else from BFS.
     let optima: Vec<Option<usize>> = levels

@@ -1,5 +1,6 @@
 //! Breadth-first search.
 
+use std::collections::hash_map::Entry;
 use std::time::Instant;
 
 use tessera_core::Puzzle;
@@ -44,13 +45,15 @@ pub fn bfs<P: Puzzle>(puzzle: &P, options: &Options) -> SearchResult<P::Move> {
                 continue;
             }
             stats.generated += 1;
-            if index.contains_key(&t) {
-                continue;
-            }
             let id = nodes.len() as u32;
+            match index.entry(t.clone()) {
+                Entry::Occupied(_) => continue,
+                Entry::Vacant(v) => {
+                    v.insert(id);
+                }
+            }
             state_heap += 2 * puzzle.state_heap_bytes(&t);
             let goal = puzzle.is_goal(&t);
-            index.insert(t.clone(), id);
             nodes.push(Node {
                 state: t,
                 parent: head as u32,
