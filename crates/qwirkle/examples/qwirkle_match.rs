@@ -38,21 +38,22 @@ fn make(name: &str) -> Box<dyn Agent<Qwirkle>> {
         "smarter" => Box::new(SmarterBot::new()),
         "lookahead" => Box::new(LookaheadBot::new()),
         other => {
-            // lookahead:C,S,R,L
+            // lookahead:C,S,R,L,N
             if let Some(rest) = other.strip_prefix("lookahead:") {
                 let v: Vec<f64> = rest.split(',').filter_map(|x| x.parse().ok()).collect();
-                if v.len() == 4 {
+                if v.len() == 5 {
                     return Box::new(LookaheadBot::with_config(
                         tessera_qwirkle::bots::LookaheadConfig {
                             candidates: v[0] as usize,
                             samples: v[1] as usize,
                             reply_weight: v[2],
                             leave_weight: v[3],
+                            next_weight: v[4],
                         },
                     ));
                 }
             }
-            eprintln!("unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L");
+            eprintln!("unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N");
             std::process::exit(2);
         }
     }

@@ -10,7 +10,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use tessera_core::{Agent, Budget, Game, GameRng, SearchInfo};
 
-use crate::action::{Move, Placement, Trade};
+use crate::action::{HAND_SIZE, Move, Placement, Trade};
 use crate::board::Board;
 use crate::movegen::{self, Scored};
 use crate::state::{END_BONUS, Phase, Qwirkle};
@@ -237,6 +237,9 @@ pub struct LookaheadConfig {
     pub reply_weight: f64,
     /// Weight of the value of the tiles kept in hand.
     pub leave_weight: f64,
+    /// Weight of the mover's own best next placement (after the opponent's greedy reply,
+    /// with the kept tiles plus sampled draws); 0 skips that ply.
+    pub next_weight: f64,
 }
 
 impl Default for LookaheadConfig {
@@ -246,6 +249,7 @@ impl Default for LookaheadConfig {
             samples: 6,
             reply_weight: 0.5,
             leave_weight: 0.3,
+            next_weight: 0.5,
         }
     }
 }
@@ -303,8 +307,8 @@ impl Agent<Qwirkle> for LookaheadBot {
             "lookahead".into()
         } else {
             format!(
-                "lookahead:candidates={},samples={},reply={},leave={}",
-                c.candidates, c.samples, c.reply_weight, c.leave_weight
+                "lookahead:candidates={}:samples={}:reply={}:leave={}:next={}",
+                c.candidates, c.samples, c.reply_weight, c.leave_weight, c.next_weight
             )
         }
     }
@@ -332,18 +336,35 @@ impl Agent<Qwirkle> for LookaheadBot {
             .max(1);
         let next = me.next(state.num_players());
         let bag_empty = state.bag().total() == 0;
-        // Hands of the next player: sampled once, shared by every candidate.
-        let hands: Vec<Vec<Tile>> = if bag_empty && state.num_players() == 2 {
+        // Hands of the next player and the mover's next draws: sampled once, shared by
+        // every candidate.
+        let n_samples = if bag_empty && state.num_players() == 2 {
             // With an empty bag the opponent's hand is exactly the unseen tiles.
-            vec![state.determinize(me, rng).hand(next).to_vec()]
+            1
         } else {
-            (0..samples)
-                .map(|_| state.determinize(me, rng).hand(next).to_vec())
-                .collect()
+            samples
         };
+        let mut worlds: Vec<(Vec<Tile>, Vec<Tile>)> = Vec::with_capacity(n_samples);
+        for _ in 0..n_samples {
+            let d = state.determinize(me, rng);
+            let mut bag = *d.bag();
+            let mut draws = Vec::new();
+            for _ in 0..HAND_SIZE {
+                let total = bag.total();
+                if total == 0 {
+                    break;
+                }
+                if let Some(t) = bag.nth(rng.random_range(0..total)) {
+                    bag.remove(t);
+                    draws.push(t);
+                }
+            }
+            worlds.push((d.hand(next).to_vec(), draws));
+        }
         let my_hand = state.hand(me);
         let mut values = Vec::with_capacity(k);
         let mut nodes = 0u64;
+        let mut mine = Vec::new();
         for s in &self.buf[..k] {
             let cells = s.placement.cells();
             let mut kept: Vec<Tile> = my_hand.to_vec();
@@ -362,24 +383,35 @@ impl Agent<Qwirkle> for LookaheadBot {
                 board.place(c.x as i32, c.y as i32, c.tile);
             }
             let mut sum = 0.0;
-            for h in &hands {
+            let mut sum_next = 0.0;
+            for (h, draws) in &worlds {
                 movegen::placements(&board, h, None, &mut self.reply);
                 nodes += 1;
-                let best = self.reply.iter().map(|r| r.score).max().unwrap_or(0);
+                let best_i = (0..self.reply.len())
+                    .max_by_key(|&i| (self.reply[i].score, std::cmp::Reverse(i)));
+                let best = best_i.map_or(0, |i| self.reply[i].score);
                 // A reply that empties the opponent's hand with the bag empty ends the game.
-                let out_bonus = if bag_empty
-                    && self
-                        .reply
-                        .iter()
-                        .any(|r| r.placement.len() == h.len() && r.score == best)
-                {
-                    END_BONUS
-                } else {
-                    0
-                };
-                sum += (best + out_bonus) as f64;
+                let out =
+                    bag_empty && best_i.is_some_and(|i| self.reply[i].placement.len() == h.len());
+                sum += (best + if out { END_BONUS } else { 0 }) as f64;
+                if self.config.next_weight != 0.0 && !out {
+                    // The mover's next turn after the opponent's greedy reply.
+                    let mut b2 = board.clone();
+                    if let Some(i) = best_i {
+                        for c in self.reply[i].placement.cells() {
+                            b2.place(c.x as i32, c.y as i32, c.tile);
+                        }
+                    }
+                    let mut hand2 = kept.clone();
+                    hand2.extend(draws.iter().take(HAND_SIZE - kept.len()));
+                    movegen::placements(&b2, &hand2, None, &mut mine);
+                    nodes += 1;
+                    sum_next += mine.iter().map(|r| r.score).max().unwrap_or(0) as f64;
+                }
             }
-            v -= self.config.reply_weight * sum / hands.len() as f64;
+            let w = worlds.len() as f64;
+            v -= self.config.reply_weight * sum / w;
+            v += self.config.next_weight * sum_next / w;
             if !bag_empty {
                 v += self.config.leave_weight * leave_value(&kept);
             }
