@@ -636,12 +636,14 @@ impl AzulState {
         if total == 0 {
             return None;
         }
-        let mut k = rng.random_range(0..total);
-        let mut c = 0;
-        while k >= per_colour[c] {
-            k -= per_colour[c];
-            c += 1;
-        }
+        let k = rng.random_range(0..total);
+        // Branch-free: the colour is the number of cumulative counts <= k.
+        let c0 = per_colour[0];
+        let c1 = c0 + per_colour[1];
+        let c2 = c1 + per_colour[2];
+        let c3 = c2 + per_colour[3];
+        let c = (k >= c0) as usize + (k >= c1) as usize + (k >= c2) as usize + (k >= c3) as usize;
+        let k = k - [0, c0, c1, c2, c3][c];
         let d = dests[c] as u32;
         let (nth_source, nth_dest) = (k / d, k % d);
         // The nth source holding colour c (factories in order, then the centre).
@@ -1059,12 +1061,17 @@ impl Game for AzulState {
                     lid = Tiles::EMPTY;
                     in_bag = bag.total();
                 }
-                let mut k = rng.random_range(0..in_bag);
-                let mut c = 0;
-                while k >= bag.0[c] as u32 {
-                    k -= bag.0[c] as u32;
-                    c += 1;
-                }
+                // Branch-free: the colour is the number of cumulative counts <= k.
+                let k = rng.random_range(0..in_bag);
+                let b = bag.0;
+                let c0 = b[0] as u32;
+                let c1 = c0 + b[1] as u32;
+                let c2 = c1 + b[2] as u32;
+                let c3 = c2 + b[3] as u32;
+                let c = (k >= c0) as usize
+                    + (k >= c1) as usize
+                    + (k >= c2) as usize
+                    + (k >= c3) as usize;
                 bag.0[c] -= 1;
                 f.0[c] += 1;
                 in_bag -= 1;
