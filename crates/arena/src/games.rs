@@ -51,7 +51,8 @@ pub trait GameDriver: Send + Sync {
     fn players(&self) -> (usize, usize);
     /// Its registered players.
     fn agents(&self) -> Vec<AgentInfo>;
-    /// Checks an agent specification without building it.
+    /// Checks an agent specification by building the agent once (so a bad parameter value
+    /// is reported before a run starts).
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError>;
     /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`.
     fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError>;
@@ -113,7 +114,7 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
     }
 
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError> {
-        G::registry().check(spec).map(|_| ())
+        G::registry().build(spec).map(|_| ())
     }
 
     fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError> {

@@ -1,0 +1,207 @@
+//! The `tessera tournament`, `merge` and `report` commands as a user runs them: a run killed
+//! midway keeps its finished games (readable by a second process while it runs) and
+//! `--resume` completes it; shards merge into the whole run; bad input gives clear errors.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn tessera() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tessera"));
+    c.env_remove("RUST_BACKTRACE");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    tessera().args(args).output().expect("tessera runs")
+}
+
+fn stored_games(db: &Path) -> i64 {
+    // A second process (this test) reads while the run writes: WAL mode allows it.
+    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open for reading");
+    c.busy_timeout(Duration::from_secs(5)).unwrap();
+    c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn a_killed_run_keeps_its_games_and_resume_completes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("killed.sqlite");
+    let dbs = db.to_str().unwrap();
+    let args = [
+        "tournament",
+        "nim",
+        "--agents",
+        "sleepy:ms=2,random",
+        "--games",
+        "400",
+        "--seed",
+        "5",
+        "--jobs",
+        "2",
+        "--quiet",
+        "--db",
+        dbs,
+    ];
+    let mut child = tessera()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while (!db.exists() || stored_games(&db) < 20) && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = stored_games(&db);
+    assert!(kept >= 20 && kept < 400, "kept {kept} games");
+
+    // Without --resume the run is refused and nothing is lost.
+    let o = run(&args);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--resume"), "{}", text(&o));
+    assert_eq!(stored_games(&db), kept);
+
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let o = run(&resume);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains(&format!("{} games played now, 400 stored", 400 - kept)),
+        "{out}"
+    );
+    assert_eq!(stored_games(&db), 400);
+
+    // The completed run's table equals an uninterrupted run's.
+    let fresh = dir.path().join("fresh.sqlite");
+    let n = args.len();
+    let report = |path: &Path| {
+        let o = run(&[
+            "report",
+            "--db",
+            path.to_str().unwrap(),
+            "--format",
+            "csv",
+            "--charts",
+            "none",
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let mut plain = args.to_vec();
+    plain[n - 1] = fresh.to_str().unwrap();
+    assert!(run(&plain).status.success());
+    assert_eq!(report(&db), report(&fresh));
+}
+
+#[test]
+fn shards_merge_into_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let base = |db: &str, shard: &str| {
+        let o = run(&[
+            "tournament",
+            "azul",
+            "--agents",
+            "smart,greedy,random",
+            "--games",
+            "6",
+            "--series",
+            "2",
+            "--seed",
+            "3",
+            "--quiet",
+            "--shard",
+            shard,
+            "--db",
+            db,
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    base(&p("whole.sqlite"), "1/1");
+    base(&p("a.sqlite"), "1/2");
+    base(&p("b.sqlite"), "2/2");
+    let o = run(&["merge", "--out", &p("m.sqlite"), &p("a.sqlite"), &p("b.sqlite")]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("36 of 36 stored (complete)"), "{}", text(&o));
+    let report = |db: &str| {
+        let o = run(&["report", "--db", db, "--format", "json", "--charts", "none"]);
+        assert!(o.status.success(), "{}", text(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["summary"].clone()
+    };
+    assert_eq!(report(&p("whole.sqlite")), report(&p("m.sqlite")));
+    // Charts are written.
+    let o = run(&["report", "--db", &p("m.sqlite"), "--out", &p("charts")]);
+    assert!(o.status.success(), "{}", text(&o));
+    let svg = std::fs::read_to_string(dir.path().join("charts/run1-winrate.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("smart vs greedy, series 2"));
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("e.sqlite");
+    let dbs = db.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--agents", "smart"], "at least two agents"),
+        (&["--agents", "smart,greedy", "--games", "0"], "--games must be at least 1"),
+        (&["--agents", "smart,greedy", "--players", "3"], "3 seats but only 2 agents"),
+        (&["--agents", "a,b,c,d,e", "--players", "5"], "2 to 4 players"),
+        (&["--agents", "smart,minimux"], "unknown azul agent 'minimux'"),
+        (&["--agents", "smart,strategic:axis=up"], "main or anti"),
+        (&["--agents", "smart,greedy", "--shard", "3/2"], "K/N"),
+        (&["--agents", "smart,greedy", "--format", "xml"], "table, csv or json"),
+    ];
+    for (extra, expected) in cases {
+        let mut args = vec!["tournament", "azul", "--quiet", "--db", dbs];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let t = text(&o);
+        assert!(t.contains(expected), "{args:?}: {t}");
+        assert!(!t.contains("panicked"), "{t}");
+    }
+    assert!(!db.exists(), "bad parameters must not create the file");
+    // A corrupt file is refused and left as it was.
+    std::fs::write(&db, b"not a database at all, just text".repeat(100)).unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let o = run(&["tournament", "azul", "--agents", "smart,greedy", "--quiet", "--db", dbs]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("e.sqlite"), "{}", text(&o));
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    let o = run(&["report", "--db", dbs]);
+    assert!(!o.status.success());
+    // An unwritable location.
+    let o = run(&[
+        "tournament",
+        "azul",
+        "--agents",
+        "smart,greedy",
+        "--quiet",
+        "--db",
+        dir.path().join("no/such/dir.sqlite").to_str().unwrap(),
+    ]);
+    assert!(text(&o).contains("does not exist"), "{}", text(&o));
+    // Unknown games and agents list what exists.
+    let o = run(&["agents", "chess"]);
+    assert!(text(&o).contains("known games: azul"), "{}", text(&o));
+    let o = run(&["agents", "azul"]);
+    assert!(o.status.success());
+    for name in ["greedy", "smart", "strategic", "strategic:diagonal", "random"] {
+        assert!(text(&o).contains(name), "{name}");
+    }
+}
