@@ -70,7 +70,9 @@ pub struct RunReport {
 }
 
 /// Plays (or completes, with `opts.resume`) the run `params` of `driver`'s game, storing
-/// every game in `store`. Errors before any game is played leave the store as it was.
+/// every game in `store`. A run already complete in `store` is reported without playing;
+/// an incomplete one is completed only with `opts.resume`. Errors before any game is played
+/// leave the store as it was.
 pub fn run_tournament(
     driver: &dyn GameDriver,
     params: &RunParams,
@@ -94,7 +96,9 @@ pub fn run_tournament(
         .collect();
     let existing = store.find_run(params, opts.shard)?;
     let run = match (existing, opts.resume) {
+        // A complete run is simply reported again (nothing to play).
         (Some(run), true) => run,
+        (Some(run), false) if run.complete() => run,
         (Some(run), false) => {
             return Err(ArenaError::Params(format!(
                 "{} already holds this run (run {}, {} of {} games stored); add --resume to \

@@ -125,6 +125,9 @@ fn a_stopped_run_keeps_its_games_and_resumes() {
     assert!(resumed.run.complete());
     let fresh = run(&dir.path().join("fresh.sqlite"), &p, &RunOptions::default()).unwrap();
     assert_eq!(resumed.summary, fresh.summary);
+    // Running a complete run again reports it without playing.
+    let again = run(&path, &p, &RunOptions::default()).unwrap();
+    assert_eq!((again.played, again.summary), (0, fresh.summary));
 }
 
 #[test]

@@ -66,7 +66,7 @@ fn a_killed_run_keeps_its_games_and_resume_completes_it() {
     child.kill().unwrap();
     child.wait().unwrap();
     let kept = stored_games(&db);
-    assert!(kept >= 20 && kept < 400, "kept {kept} games");
+    assert!((20..400).contains(&kept), "kept {kept} games");
 
     // Without --resume the run is refused and nothing is lost.
     let o = run(&args);
@@ -134,9 +134,19 @@ fn shards_merge_into_the_whole_run() {
     base(&p("whole.sqlite"), "1/1");
     base(&p("a.sqlite"), "1/2");
     base(&p("b.sqlite"), "2/2");
-    let o = run(&["merge", "--out", &p("m.sqlite"), &p("a.sqlite"), &p("b.sqlite")]);
+    let o = run(&[
+        "merge",
+        "--out",
+        &p("m.sqlite"),
+        &p("a.sqlite"),
+        &p("b.sqlite"),
+    ]);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("36 of 36 stored (complete)"), "{}", text(&o));
+    assert!(
+        text(&o).contains("36 of 36 stored (complete)"),
+        "{}",
+        text(&o)
+    );
     let report = |db: &str| {
         let o = run(&["report", "--db", db, "--format", "json", "--charts", "none"]);
         assert!(o.status.success(), "{}", text(&o));
@@ -158,13 +168,28 @@ fn bad_input_gives_clear_errors() {
     let dbs = db.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["--agents", "smart"], "at least two agents"),
-        (&["--agents", "smart,greedy", "--games", "0"], "--games must be at least 1"),
-        (&["--agents", "smart,greedy", "--players", "3"], "3 seats but only 2 agents"),
-        (&["--agents", "a,b,c,d,e", "--players", "5"], "2 to 4 players"),
-        (&["--agents", "smart,minimux"], "unknown azul agent 'minimux'"),
+        (
+            &["--agents", "smart,greedy", "--games", "0"],
+            "--games must be at least 1",
+        ),
+        (
+            &["--agents", "smart,greedy", "--players", "3"],
+            "3 seats but only 2 agents",
+        ),
+        (
+            &["--agents", "a,b,c,d,e", "--players", "5"],
+            "2 to 4 players",
+        ),
+        (
+            &["--agents", "smart,minimux"],
+            "unknown azul agent 'minimux'",
+        ),
         (&["--agents", "smart,strategic:axis=up"], "main or anti"),
         (&["--agents", "smart,greedy", "--shard", "3/2"], "K/N"),
-        (&["--agents", "smart,greedy", "--format", "xml"], "table, csv or json"),
+        (
+            &["--agents", "smart,greedy", "--format", "xml"],
+            "table, csv or json",
+        ),
     ];
     for (extra, expected) in cases {
         let mut args = vec!["tournament", "azul", "--quiet", "--db", dbs];
@@ -179,7 +204,15 @@ fn bad_input_gives_clear_errors() {
     // A corrupt file is refused and left as it was.
     std::fs::write(&db, b"not a database at all, just text".repeat(100)).unwrap();
     let before = std::fs::read(&db).unwrap();
-    let o = run(&["tournament", "azul", "--agents", "smart,greedy", "--quiet", "--db", dbs]);
+    let o = run(&[
+        "tournament",
+        "azul",
+        "--agents",
+        "smart,greedy",
+        "--quiet",
+        "--db",
+        dbs,
+    ]);
     assert!(!o.status.success());
     assert!(text(&o).contains("e.sqlite"), "{}", text(&o));
     assert_eq!(std::fs::read(&db).unwrap(), before);
@@ -201,7 +234,13 @@ fn bad_input_gives_clear_errors() {
     assert!(text(&o).contains("known games: azul"), "{}", text(&o));
     let o = run(&["agents", "azul"]);
     assert!(o.status.success());
-    for name in ["greedy", "smart", "strategic", "strategic:diagonal", "random"] {
+    for name in [
+        "greedy",
+        "smart",
+        "strategic",
+        "strategic:diagonal",
+        "random",
+    ] {
         assert!(text(&o).contains(name), "{name}");
     }
 }

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use tessera_azul::scoring::{WALL_SIZE, wall_colour};
 use tessera_azul::{AzulAction, AzulState, Dest, RoundReport, Source};
 use tessera_core::record::{Event, GameRecord, GameSeeds, RECORD_FORMAT};
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, RandomAgent, Turn};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
 
 /// Arguments of `tessera play azul`.
 #[derive(clap::Args, Debug)]
@@ -35,13 +35,15 @@ pub struct Args {
 /// Set by a human seat that asked to quit (or whose input ended).
 static QUIT: AtomicBool = AtomicBool::new(false);
 
-/// Builds the agent of a seat from its name. `human` reads moves from stdin; `random`
-/// plays uniformly at random.
+/// Builds the agent of a seat from its name. `human` reads moves from stdin; anything else
+/// is an agent of the registry (`random`, `greedy`, `smart`, `strategic:diagonal`, ...; see
+/// `tessera agents azul`).
 fn make_seat(name: &str) -> Result<Box<dyn Agent<AzulState>>> {
     match name.trim() {
         "human" => Ok(Box::new(Human)),
-        "random" => Ok(Box::new(RandomAgent::<AzulState>::new())),
-        other => bail!("unknown seat '{other}': expected human or random"),
+        other => tessera_arena::registry::azul::registry()
+            .build(other)
+            .map_err(|e| anyhow::anyhow!("seat '{other}': {e}; or human")),
     }
 }
 
