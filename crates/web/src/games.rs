@@ -2,10 +2,13 @@
 
 use std::sync::Arc;
 
+use tessera_arena::ArenaGame;
+use tessera_arena::registry::{ParamKind, Registry};
 use tessera_azul::AzulState;
 use tessera_core::testgame::Nim;
 use tessera_core::{Agent, RandomAgent};
 
+use crate::game::WebGame;
 use crate::session::{AgentFactory, AgentInfo, Kind};
 use crate::{App, Config};
 
@@ -24,19 +27,40 @@ pub fn nim_kind() -> Kind<Nim> {
     )
 }
 
-/// Azul with its agents.
+/// A game's agents from the arena's registry, without the entries that would start a
+/// program (external engines): a browser must not be able to run commands on the server.
+pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
+    let full = <G as ArenaGame>::registry();
+    let safe: Vec<_> = full
+        .entries()
+        .iter()
+        .filter(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest)))
+        .cloned()
+        .collect();
+    let registry = Arc::new(Registry::new(full.game(), safe));
+    let agents = registry
+        .infos()
+        .into_iter()
+        .map(|i| {
+            let params: Vec<String> = i.params.iter().map(|p| p.syntax.clone()).collect();
+            AgentInfo {
+                name: i.name.to_string(),
+                description: if params.is_empty() {
+                    i.summary.to_string()
+                } else {
+                    format!("{} (parameters: {})", i.summary, params.join(", "))
+                },
+            }
+        })
+        .collect();
+    let factory: AgentFactory<G> =
+        Arc::new(move |spec: &str| registry.build(spec.trim()).map_err(|e| e.to_string()));
+    Kind::new(factory, agents)
+}
+
+/// Azul with every registry player.
 pub fn azul_kind() -> Kind<AzulState> {
-    let factory: AgentFactory<AzulState> = Arc::new(|spec: &str| match spec.trim() {
-        "random" => Ok(Box::new(RandomAgent::<AzulState>::new()) as Box<dyn Agent<AzulState>>),
-        other => Err(format!("unknown agent '{other}': expected random")),
-    });
-    Kind::new(
-        factory,
-        vec![AgentInfo {
-            name: "random".into(),
-            description: "picks uniformly among the legal moves".into(),
-        }],
-    )
+    registry_kind::<AzulState>()
 }
 
 /// The server with every game of the toolkit.

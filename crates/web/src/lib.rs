@@ -44,7 +44,8 @@ pub struct Config {
     pub master_seed: u64,
     /// Most games kept in memory.
     pub max_sessions: usize,
-    /// Most AI players thinking at the same time.
+    /// Most AI players thinking at the same time (others wait their turn, first come first
+    /// served).
     pub ai_threads: usize,
     /// The tournament database shown on the results page.
     pub db: Option<std::path::PathBuf>,
@@ -55,10 +56,16 @@ impl Default for Config {
         Config {
             master_seed: 0,
             max_sessions: 1000,
-            ai_threads: 256,
+            ai_threads: default_ai_threads(),
             db: None,
         }
     }
+}
+
+/// One AI thread per core: searches are CPU-bound, so more threads would not finish them
+/// sooner, and would slow down the answers to people's requests.
+pub fn default_ai_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 /// Everything the handlers share.

@@ -14,8 +14,8 @@ pub struct Args {
     /// Master seed for the deals of games that do not name a seed (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Most AI players thinking at the same time.
-    #[arg(long, default_value_t = 256)]
+    /// Most AI players thinking at the same time (0: one per core).
+    #[arg(long, default_value_t = 0)]
     pub ai_threads: usize,
     /// Most games kept in memory.
     #[arg(long, default_value_t = 1000)]
@@ -36,7 +36,11 @@ pub fn run(args: Args) -> Result<()> {
     let config = tessera_web::Config {
         master_seed,
         max_sessions: args.max_games,
-        ai_threads: args.ai_threads,
+        ai_threads: if args.ai_threads == 0 {
+            tessera_web::default_ai_threads()
+        } else {
+            args.ai_threads
+        },
         db: args.db,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
