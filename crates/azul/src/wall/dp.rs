@@ -403,19 +403,19 @@ impl Ctx<'_> {
                     if i > 0 {
                         x = next_subset(x);
                     }
-                    *slot = self.entry::<N>(k, x, prev);
+                    *slot = self.entry::<N>(k, x, (chunk * CHUNK + i) as u32, prev);
                 }
             });
     }
 
     /// The best and worst score of the k-subset x from its predecessors' scores.
     #[inline(always)]
-    fn entry<const N: usize>(&self, k: usize, x: u64, prev: &[[u8; 2]]) -> [u8; 2] {
+    fn entry<const N: usize>(&self, k: usize, x: u64, rank: u32, prev: &[[u8; 2]]) -> [u8; 2] {
         let pic = self.base | self.deposit.map(x);
         let (rows, cols) = self.tables.split_n::<N>(pic);
         let mut best = 0u8;
         let mut worst = u8::MAX;
-        self.for_each_pred(k, x, |j, rank| {
+        self.for_each_pred(k, x, rank, |j, rank| {
             let pts = self
                 .tables
                 .points_at(&rows, &cols, self.free_row[j], self.free_col[j]);
@@ -426,27 +426,22 @@ impl Ctx<'_> {
         [best, worst]
     }
 
-    /// Calls `f(p, rank)` for every set bit p of the k-subset x, with the colex rank of
-    /// x minus bit p. Removing the j-th set bit p_j gives rank
+    /// Calls `f(p, rank)` for every set bit p of the k-subset x (of colex rank `rank`), with
+    /// the colex rank of x minus bit p. Removing the j-th set bit p_j gives rank
     /// sum_{i<j} C(p_i, i+1) + sum_{i>j} C(p_i, i).
     #[inline(always)]
-    fn for_each_pred(&self, k: usize, x: u64, mut f: impl FnMut(usize, u32)) {
-        let mut pos = [0u8; 32];
-        let mut total_shifted = 0u32; // sum_i C(p_i, i)
+    fn for_each_pred(&self, k: usize, x: u64, rank: u32, mut f: impl FnMut(usize, u32)) {
+        // One pass from the highest bit down, with rank(x) = sum_i C(p_i, i+1) known:
+        // sum_{i<j} C(p_i, i+1) = rank - sum_{i>=j} C(p_i, i+1).
+        let mut upper = 0u32; // sum_{i>=j} C(p_i, i+1)
+        let mut shifted = 0u32; // sum_{i>j} C(p_i, i)
         let mut rest = x;
-        for (i, slot) in pos.iter_mut().enumerate().take(k) {
-            let p = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            *slot = p as u8;
-            total_shifted += self.binom.c(p, i);
-        }
-        let mut prefix = 0u32; // sum_{i<j} C(p_i, i+1)
-        let mut shifted_upto = 0u32; // sum_{i<=j} C(p_i, i)
-        for (j, &p) in pos.iter().enumerate().take(k) {
-            let p = p as usize;
-            shifted_upto += self.binom.c(p, j);
-            f(p, prefix + total_shifted - shifted_upto);
-            prefix += self.binom.c(p, j + 1);
+        for j in (0..k).rev() {
+            let p = 63 - rest.leading_zeros() as usize;
+            rest &= !(1u64 << p);
+            upper += self.binom.c(p, j + 1);
+            f(p, rank - upper + shifted);
+            shifted += self.binom.c(p, j);
         }
     }
 
@@ -462,9 +457,10 @@ impl Ctx<'_> {
                 .flat_map_iter(|&(x, count)| {
                     let pic = self.base | self.deposit.map(x);
                     let (rows, cols) = self.tables.split(pic);
-                    let target = scores[k][colex_rank(self.binom, x) as usize][side];
+                    let rank_x = colex_rank(self.binom, x);
+                    let target = scores[k][rank_x as usize][side];
                     let mut out = Vec::new();
-                    self.for_each_pred(k, x, |j, rank| {
+                    self.for_each_pred(k, x, rank_x, |j, rank| {
                         let pts =
                             self.tables
                                 .points_at(&rows, &cols, self.free_row[j], self.free_col[j]);
