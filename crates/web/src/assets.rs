@@ -53,6 +53,11 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../static/replay.html"),
     ),
     (
+        "qwirkle.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/qwirkle.html"),
+    ),
+    (
         "qwirkle.js",
         "text/javascript; charset=utf-8",
         include_str!("../static/qwirkle.js"),

@@ -32,6 +32,12 @@ pub trait WebGame: Game {
         serde_json::to_value(action).unwrap_or(Value::Null)
     }
 
+    /// The action as others may read it in the list of steps (a Qwirkle trade hides which
+    /// tiles went back). The default is the notation.
+    fn public_action(&self, action: &Self::Action) -> String {
+        action.to_string()
+    }
+
     /// What happened as `action` was played from `self`, beyond the new state (for Azul the
     /// wall tiling and scoring that ends a round); `null` when there is nothing to add.
     fn step_report(&self, action: &Self::Action) -> Value {

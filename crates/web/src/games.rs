@@ -7,6 +7,7 @@ use tessera_arena::registry::{ParamKind, Registry};
 use tessera_azul::AzulState;
 use tessera_core::testgame::Nim;
 use tessera_core::{Agent, RandomAgent};
+use tessera_qwirkle::Qwirkle;
 
 use crate::game::WebGame;
 use crate::session::{AgentFactory, AgentInfo, Kind};
@@ -67,5 +68,6 @@ pub fn azul_kind() -> Kind<AzulState> {
 pub fn standard_app(config: &Config) -> App {
     App::new(config)
         .with_game("azul", Box::new(azul_kind()))
+        .with_game("qwirkle", Box::new(registry_kind::<Qwirkle>()))
         .with_game("nim", Box::new(nim_kind()))
 }

@@ -16,6 +16,7 @@ pub mod azul;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod qwirkle;
 pub mod session;
 pub mod tiles;
 

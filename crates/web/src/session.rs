@@ -486,9 +486,15 @@ impl<G: WebGame> Session<G> {
                 } else {
                     &g.steps[index - 1].state
                 };
+                let own = viewer.is_some() && viewer == step.player;
+                let text = if own || !G::HIDDEN_INFO {
+                    action.clone()
+                } else {
+                    before.public_action(a)
+                };
                 (
                     "action",
-                    Value::from(action.clone()),
+                    Value::from(text),
                     before.action_json(a),
                     before.step_report(a),
                 )

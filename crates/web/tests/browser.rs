@@ -320,3 +320,166 @@ fn a_tiles_level_is_solved_with_the_arrow_keys() {
         c.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("qwirkle");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/qwirkle?fast"))
+            .await
+            .unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        c.find(Locator::Css("#seed"))
+            .await
+            .unwrap()
+            .send_keys("3")
+            .await
+            .unwrap();
+        c.find(Locator::Css("#start"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        // Wait for the human's turn.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let (id, snap) = loop {
+            assert!(Instant::now() < deadline, "the human never got the turn");
+            if let Some(g) = app.sessions.list().first() {
+                let id = g["id"].as_str().unwrap().to_string();
+                let q = tessera_web::session::ViewQuery {
+                    seat: Some(0),
+                    ..Default::default()
+                };
+                let s = app.sessions.get(&id).unwrap().snapshot(&q).unwrap();
+                if s["waiting_for"] == "human"
+                    && text_of(&c, "#status").await.starts_with("Your turn")
+                {
+                    break (id, s);
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        // The spectator view and the AI seat's view hold no hand.
+        let spectator = app
+            .sessions
+            .get(&id)
+            .unwrap()
+            .snapshot(&Default::default())
+            .unwrap();
+        assert!(spectator["view"]["hand"].as_array().unwrap().is_empty());
+        let q = tessera_web::session::ViewQuery {
+            seat: Some(1),
+            ..Default::default()
+        };
+        assert!(app.sessions.get(&id).unwrap().snapshot(&q).is_err());
+        // A legal placement, the largest one, placed by clicks.
+        let place = snap["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["json"]["type"] == "place")
+            .max_by_key(|a| a["json"]["cells"].as_array().unwrap().len())
+            .expect("a placement")
+            .clone();
+        let hand: Vec<String> = snap["view"]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        let mut cells: Vec<(i64, i64, String)> = place["json"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x["x"].as_i64().unwrap(),
+                    x["y"].as_i64().unwrap(),
+                    x["tile"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let mut used = Vec::new();
+        let mut guard = 0;
+        while !cells.is_empty() {
+            guard += 1;
+            assert!(guard < 50, "could not reach the cells {cells:?}");
+            let mut placed = None;
+            for (k, (x, y, tile)) in cells.iter().enumerate() {
+                let slot = (0..hand.len())
+                    .find(|i| hand[*i] == *tile && !used.contains(i))
+                    .expect("tile in hand");
+                c.find(Locator::Css(&format!(".hand .qtile[data-slot='{slot}']")))
+                    .await
+                    .unwrap()
+                    .click()
+                    .await
+                    .unwrap();
+                if let Ok(cell) = c
+                    .find(Locator::Css(&format!(
+                        ".qcell.open[data-x='{x}'][data-y='{y}']"
+                    )))
+                    .await
+                {
+                    cell.click().await.unwrap();
+                    used.push(slot);
+                    placed = Some(k);
+                    break;
+                }
+                // Not on screen yet: deselect and try another cell first.
+                c.find(Locator::Css(&format!(".hand .qtile[data-slot='{slot}']")))
+                    .await
+                    .unwrap()
+                    .click()
+                    .await
+                    .unwrap();
+            }
+            let k = placed.expect("one of the cells is reachable");
+            cells.remove(k);
+        }
+        screenshot(&c, "qwirkle-pending.png").await;
+        c.find(Locator::Css("#confirm"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            assert!(Instant::now() < deadline, "the placement was not played");
+            let s = app
+                .sessions
+                .get(&id)
+                .unwrap()
+                .snapshot(&tessera_web::session::ViewQuery {
+                    since: Some(0),
+                    ..Default::default()
+                })
+                .unwrap();
+            let mine: Vec<&Value> = s["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|st| st["player"] == 0 && st["type"] == "action")
+                .collect();
+            if let Some(st) = mine.first() {
+                assert_eq!(st["action_json"], place["json"]);
+                assert!(s["scores"][0].as_i64().unwrap() > 0);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(&c, "qwirkle-after-turn.png").await;
+        c.close().await.unwrap();
+    });
+}
