@@ -58,6 +58,11 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../static/qwirkle.html"),
     ),
     (
+        "results.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/results.html"),
+    ),
+    (
         "qwirkle.js",
         "text/javascript; charset=utf-8",
         include_str!("../static/qwirkle.js"),

@@ -17,6 +17,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod qwirkle;
+pub mod results;
 pub mod session;
 pub mod tiles;
 
@@ -76,6 +77,8 @@ pub struct App {
     pub sessions: Sessions,
     /// The open Match the Tiles puzzles.
     pub tiles: tiles::TilesStore,
+    /// The tournament database of the results page.
+    pub db: Option<std::path::PathBuf>,
 }
 
 impl App {
@@ -85,6 +88,7 @@ impl App {
             kinds: BTreeMap::new(),
             sessions: Sessions::new(config.master_seed, config.max_sessions, config.ai_threads),
             tiles: tiles::TilesStore::default(),
+            db: config.db.clone(),
         }
     }
 
@@ -115,6 +119,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/replay", post(replay))
         .merge(tiles::routes())
+        .merge(results::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .merge(assets::routes())
         .with_state(app)

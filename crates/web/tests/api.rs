@@ -464,3 +464,52 @@ async fn pages_are_served() {
     let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn results_read_the_tournament_database() {
+    let app = app();
+    let (st, e) = call(&app, "GET", "/api/results", "").await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    assert!(err_text(&e).contains("--db"));
+
+    use tessera_arena::{games, runner, schedule::RunParams, store::Store};
+    let path =
+        std::env::temp_dir().join(format!("tessera-web-results-{}.sqlite", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    {
+        let mut store = Store::open(&path).unwrap();
+        let params = RunParams::new("nim", &["first", "random"], 2, 10, 2, 7);
+        let driver = games::driver("nim").unwrap();
+        runner::run_tournament(
+            driver.as_ref(),
+            &params,
+            &mut store,
+            &runner::RunOptions::default(),
+            &mut (),
+        )
+        .unwrap();
+    }
+    let cfg = Config {
+        db: Some(path.clone()),
+        ..Config::default()
+    };
+    let app = Arc::new(App::new(&cfg));
+    let (st, runs) = call(&app, "GET", "/api/results", "").await;
+    assert_eq!(st, StatusCode::OK, "{runs}");
+    let run = &runs["runs"][0];
+    assert_eq!(run["params"]["game"], "nim");
+    assert_eq!(run["done"], 20);
+    let id = run["id"].as_i64().unwrap();
+    let (st, r) = call(&app, "GET", &format!("/api/results/{id}"), "").await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+    assert!(r["table"].as_str().unwrap().contains("random"));
+    assert!(
+        r["chart_svg"].as_str().unwrap().starts_with("<svg")
+            || r["chart_svg"].as_str().unwrap().contains("<svg")
+    );
+    let (st, _) = call(&app, "GET", "/api/results/999", "").await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    let (st, _) = call(&app, "GET", "/api/results/abc", "").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let _ = std::fs::remove_file(&path);
+}

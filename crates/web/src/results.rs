@@ -1,0 +1,87 @@
+//! The results page's API: runs, tables and charts from the arena's tournament database
+//! (`tessera serve --db FILE`), read-only.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Value, json};
+use tessera_arena::report::{Format, render, winrate_svg};
+use tessera_arena::stats::summarize;
+use tessera_arena::store::Store;
+
+use crate::App;
+use crate::error::ApiError;
+
+fn db(app: &App) -> Result<PathBuf, ApiError> {
+    app.db.clone().ok_or_else(|| {
+        ApiError::NotFound(
+            "no tournament database: start the server with `tessera serve --db FILE`".into(),
+        )
+    })
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::Internal(format!("reading the database crashed: {e}")))?
+}
+
+async fn runs(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
+    let path = db(&app)?;
+    blocking(move || {
+        let store = Store::open_read(&path).map_err(|e| ApiError::NotFound(e.to_string()))?;
+        let runs = store
+            .runs()
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let list: Vec<Value> = runs
+            .iter()
+            .map(|r| {
+                json!({ "id": r.id, "params": r.params, "done": r.done, "total": r.total,
+                        "complete": r.complete(), "created": r.created, "version": r.version })
+            })
+            .collect();
+        Ok(Json(
+            json!({ "db": path.display().to_string(), "runs": list }),
+        ))
+    })
+    .await
+}
+
+async fn run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let path = db(&app)?;
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::BadRequest(format!("run id '{id}' is not a number")))?;
+    blocking(move || {
+        let store = Store::open_read(&path).map_err(|e| ApiError::NotFound(e.to_string()))?;
+        let run = store
+            .run(id)
+            .map_err(|e| ApiError::NotFound(e.to_string()))?;
+        let rows = store
+            .rows(id)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let summary = summarize(&run.params.labels(), &run.params.tables(), &rows);
+        let stats: Value =
+            serde_json::from_str(&render(&run, &summary, Format::Json)).unwrap_or(Value::Null);
+        Ok(Json(json!({
+            "id": run.id,
+            "params": run.params,
+            "table": render(&run, &summary, Format::Table),
+            "stats": stats,
+            "chart_svg": winrate_svg(&run, &summary),
+        })))
+    })
+    .await
+}
+
+/// The `/api/results` routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/results", get(runs))
+        .route("/api/results/{id}", get(run))
+}
