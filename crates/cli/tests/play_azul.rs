@@ -125,7 +125,10 @@ fn a_loaded_position_resumes_and_bad_arguments_are_explained() {
     assert!(err.contains("fields"), "{err}");
     let (ok, _, err) = run(&["--players", "2", "--seats", "random,wizard"], "");
     assert!(!ok);
-    assert!(err.contains("seat 'wizard'") && err.contains("unknown azul agent 'wizard'"), "{err}");
+    assert!(
+        err.contains("seat 'wizard'") && err.contains("unknown azul agent 'wizard'"),
+        "{err}"
+    );
     let (ok, _, err) = run(&["--players", "3", "--seats", "random,random"], "");
     assert!(!ok);
     assert!(err.contains("3 players"), "{err}");
