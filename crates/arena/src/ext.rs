@@ -401,7 +401,9 @@ mod tests {
         assert!(e.to_string().contains("cannot start"), "{e}");
         // A program that does not speak the protocol.
         let s: ExtSpec = "true".parse().unwrap();
-        let e = ExtAgent::start("ext", s).err().unwrap();
-        assert!(e.to_string().contains("tepok"), "{e}");
+        let e = ExtAgent::start("ext", s).err().unwrap().to_string();
+        // Depending on timing the program has exited before or after our handshake line was
+        // written: either way the error must name the failed handshake or the closed pipe.
+        assert!(e.contains("tepok") || e.contains("closed its input"), "{e}");
     }
 }
