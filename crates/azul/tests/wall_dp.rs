@@ -65,7 +65,7 @@ fn full_5x5_figures() {
 }
 
 /// The plain program of the thesis for 5x5 with counts modulo 2^64 (wrapping): both true
-/// counts are below 2^64, so they must agree exactly with the layered program's.
+/// counts are below 2^64, so they must agree exactly with the blocked program's.
 #[test]
 #[ignore = "plain 5x5 program: ~600 MB and several seconds; run with --ignored"]
 fn plain_dp_5x5_counts_mod_2_64() {
@@ -104,7 +104,7 @@ fn plain_dp_5x5_counts_mod_2_64() {
 }
 
 /// A plain dynamic program over every picture (numeric order, full arrays, the reference
-/// scorer, counts carried forward): the thesis' pseudocode, for checking the layered one.
+/// scorer, counts carried forward): the thesis' pseudocode, for checking the blocked one.
 fn plain_dp(n: usize) -> [(u32, u128); 2] {
     let size = 1usize << (n * n);
     let mut best = vec![(0u32, 1u128); size];
@@ -137,7 +137,7 @@ fn plain_dp(n: usize) -> [(u32, u128); 2] {
 }
 
 #[test]
-fn layered_dp_matches_plain_dp_up_to_4x4() {
+fn blocked_dp_matches_plain_dp_up_to_4x4() {
     for n in 1..=4 {
         let dp = WallDp::solve(Picture::empty(n).unwrap());
         let [(b, bc), (w, wc)] = plain_dp(n);

@@ -1,4 +1,4 @@
-//! The dynamic program over pictures (thesis sections 3.1.3 and 3.2.2), layered and parallel.
+//! The dynamic program over pictures (thesis sections 3.1.3 and 3.2.2), blocked and parallel.
 //!
 //! For a start picture P0 with m empty cells, every picture between P0 and the full wall is
 //! P0 plus a subset x of the m empty cells. The best (worst) score to reach P0 + x is the best
@@ -9,23 +9,26 @@
 //!
 //! Two passes:
 //! 1. Forward, all 2^m pictures: the best and the worst score of each (one `[u8; 2]` per
-//!    picture: no score exceeds 150). Pictures are grouped into layers by their number k of
-//!    added tiles; a layer is indexed by the colex rank of x among the k-subsets of the m
-//!    cells (layer k of a 5x5 wall has exactly C(25, k) entries, the largest 5,200,300), so
-//!    the 2^25 pictures take 64 MiB. A layer's entries depend only on the previous layer, so
-//!    each layer is split into chunks computed in parallel (rayon).
+//!    picture, indexed by x itself: no score exceeds 150), 64 MiB for a 5x5 wall. The m bits
+//!    of x are split into high bits (at most [`HIGH_BITS`]) naming a *block* and low bits
+//!    naming the entry inside it. An entry's predecessors (x minus one bit) lie in its own
+//!    block at a smaller index, or at the same index of a block whose high part has one bit
+//!    fewer. So blocks are computed group by group (by the number of high bits set), the
+//!    blocks of a group in parallel (rayon), each block in increasing order. Every read is
+//!    then either inside the block being written (256 KiB, in cache) or one of at most
+//!    [`HIGH_BITS`] sequential streams through finished blocks, which the prefetcher follows.
 //! 2. Backward, only the pictures on some optimal order: starting from the full wall, follow
 //!    tight steps back and add up the number of tight orders from each picture to the full
 //!    wall. The count of the empty start is the number of optimal orders. Counts are u128: a
 //!    picture with j empty cells has at most j! <= 25! < 2^84 orders to the full wall, so no
 //!    overflow is possible.
 //!
-//! Keeping counts only for the (few) pictures on optimal orders, instead of a u128 pair for
-//! every picture of two layers, is what makes the 5x5 program fit in cache-friendly memory.
+//! An earlier version indexed each layer (pictures with k added tiles) by colex rank; its
+//! predecessor reads jumped across a 10 MB layer and it was about twice as slow.
 
 use rayon::prelude::*;
 
-use super::grid::{Picture, Placement, TilingOrder};
+use super::grid::{Picture, TilingOrder};
 
 /// Best or worst completion: its score and the number of orders reaching it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,165 +44,130 @@ pub struct WallDp {
     start: Picture,
     /// The empty cells of `start`, ascending: bit j of a subset x stands for `free[j]`.
     free: Vec<u8>,
-    /// `scores[k][rank]`: the best and the worst score from `start` to `start + x`, x the
-    /// k-subset of that colex rank.
-    scores: Vec<Vec<[u8; 2]>>,
+    /// How many low bits of x index inside a block.
+    low_bits: usize,
+    /// `blocks[x >> low_bits][x & low_mask]`: the best and the worst score from `start` to
+    /// `start + x`.
+    blocks: Vec<Vec<[u8; 2]>>,
     best: Extreme,
     worst: Extreme,
 }
 
-/// Binomial coefficients C(a, b) for a, b <= 32.
-struct Binom([[u32; 33]; 33]);
+/// At most this many high bits of a subset name its block: 2^8 blocks for a 5x5 wall, so the
+/// groups of blocks (1, 8, 28, 56, 70, ...) keep both cores busy.
+pub const HIGH_BITS: usize = 8;
 
-impl Binom {
-    fn new() -> Self {
-        let mut t = [[0u32; 33]; 33];
-        for a in 0..33 {
-            t[a][0] = 1;
-            for b in 1..=a {
-                t[a][b] = t[a - 1][b - 1] + if b < a { t[a - 1][b] } else { 0 };
-            }
-        }
-        Binom(t)
-    }
+/// At least this many low bits index inside a block (2^17 entries, 256 KiB).
+const LOW_BITS: usize = 17;
 
-    #[inline(always)]
-    fn c(&self, a: usize, b: usize) -> u32 {
-        self.0[a][b]
-    }
-
-    /// The k-subset of colex rank `rank`.
-    fn unrank(&self, mut rank: u32, k: usize) -> u64 {
-        let mut x = 0u64;
-        for i in (1..=k).rev() {
-            let mut p = i - 1;
-            while self.c(p + 1, i) <= rank {
-                p += 1;
-            }
-            rank -= self.c(p, i);
-            x |= 1 << p;
-        }
-        x
-    }
-}
-
-/// The next larger integer with the same number of set bits (Gosper's hack).
-#[inline(always)]
-fn next_subset(x: u64) -> u64 {
-    let t = x | (x - 1);
-    (t + 1) | (((!t & t.wrapping_add(1)) - 1) >> (x.trailing_zeros() + 1))
-}
-
-/// Per-side lookup tables: the run length through each column of a row mask, and the
-/// transposition of a row into column bits.
+/// Per-side lookup tables giving, for a whole picture at once, the points each of its tiles
+/// would score if it were the last one placed.
+///
+/// A tile with horizontal run h and vertical run v scores h if v = 1, v if h = 1, h + v
+/// otherwise and 1 alone (the thesis' equation (1)): that is `max(1, h' + v')` with
+/// `h' = h` if h >= 2 and 0 otherwise (likewise v'). For each row r and row content the
+/// table `hor` holds the h' of every tile of the row as bytes at their cell numbers
+/// (r * n + c) of a 32-byte vector; `ver` does the same for columns. Adding the n row
+/// vectors and the n column vectors of a picture (four u64 additions each, no carries: every
+/// byte stays <= 10) gives all its tiles' points.
 struct Tables {
     n: usize,
-    /// `run[mask * 8 + c]`: length of the run of set bits of `mask` through bit c.
-    run: Vec<u8>,
+    /// `hor[r * 32 + mask]`: the h' of each tile of row r holding `mask`, at byte r*n + c.
+    hor: Vec<[u64; 4]>,
+    /// `ver[c * 32 + mask]`: the v' of each tile of column c holding `mask` (bit r = row r),
+    /// at byte r*n + c.
+    ver: Vec<[u64; 4]>,
     /// `transpose[r * 32 + mask]`: the bits of row r placed as column bits (cell c*n + r).
     transpose: Vec<u32>,
-    /// `points[h * 8 + v]`: the thesis' equation (1).
-    points: [u8; 64],
+}
+
+/// Length of the run of set bits of `mask` through bit `i` (0 if bit i is clear).
+fn run_through(mask: usize, i: usize, n: usize) -> u64 {
+    if mask >> i & 1 == 0 {
+        return 0;
+    }
+    let mut len = 1;
+    let mut d = i;
+    while d > 0 && mask >> (d - 1) & 1 == 1 {
+        len += 1;
+        d -= 1;
+    }
+    d = i + 1;
+    while d < n && mask >> d & 1 == 1 {
+        len += 1;
+        d += 1;
+    }
+    len
 }
 
 impl Tables {
     fn new(n: usize) -> Self {
-        let mut run = vec![0u8; 32 * 8];
-        for mask in 0..(1usize << n) {
-            for c in 0..n {
-                if mask >> c & 1 == 0 {
-                    continue;
-                }
-                let mut len = 1;
-                let mut d = c;
-                while d > 0 && mask >> (d - 1) & 1 == 1 {
-                    len += 1;
-                    d -= 1;
-                }
-                d = c + 1;
-                while d < n && mask >> d & 1 == 1 {
-                    len += 1;
-                    d += 1;
-                }
-                run[mask * 8 + c] = len;
-            }
-        }
+        let mut hor = vec![[0u64; 4]; 32 * 8];
+        let mut ver = vec![[0u64; 4]; 32 * 8];
         let mut transpose = vec![0u32; 8 * 32];
-        for r in 0..n {
+        let put = |v: &mut [u64; 4], cell: usize, value: u64| {
+            v[cell / 8] |= value << (8 * (cell % 8));
+        };
+        for line in 0..n {
             for mask in 0..(1usize << n) {
-                let mut t = 0u32;
-                for c in 0..n {
-                    if mask >> c & 1 == 1 {
-                        t |= 1 << (c * n + r);
+                for i in 0..n {
+                    let len = run_through(mask, i, n);
+                    let part = if len >= 2 { len } else { 0 };
+                    // Row `line`, column i; and column `line`, row i.
+                    put(&mut hor[line * 32 + mask], line * n + i, part);
+                    put(&mut ver[line * 32 + mask], i * n + line, part);
+                    if mask >> i & 1 == 1 {
+                        transpose[line * 32 + mask] |= 1 << (i * n + line);
                     }
                 }
-                transpose[r * 32 + mask] = t;
-            }
-        }
-        let mut points = [0u8; 64];
-        for h in 1..8 {
-            for v in 1..8 {
-                points[h * 8 + v] = Placement {
-                    horizontal: h as u32,
-                    vertical: v as u32,
-                }
-                .score() as u8;
             }
         }
         Tables {
             n,
-            run,
+            hor,
+            ver,
             transpose,
-            points,
         }
     }
 
-    /// The points scored by the last tile on `cell` of the picture `pic` (which covers it).
+    /// The points each tile of `pic` would score if placed last, by cell (meaningful for the
+    /// cells `pic` covers).
     #[inline(always)]
-    fn points_in(&self, rows: &[u32; 5], cols: &[u32; 5], cell: usize) -> u8 {
-        let n = self.n;
-        let (r, c) = (cell / n, cell % n);
-        let h = self.run[rows[r] as usize * 8 + c] as usize;
-        let v = self.run[cols[c] as usize * 8 + r] as usize;
-        self.points[h * 8 + v]
-    }
-
-    /// The points scored by the last tile on `(r, c)` of the picture split into `rows`
-    /// and `cols` (which cover it).
-    #[inline(always)]
-    fn points_at(&self, rows: &[u32; 5], cols: &[u32; 5], r: usize, c: usize) -> u8 {
-        let h = self.run[(rows[r] as usize) * 8 + c] as usize;
-        let v = self.run[(cols[c] as usize) * 8 + r] as usize;
-        self.points[h * 8 + v]
-    }
-
-    #[inline(always)]
-    fn split(&self, pic: u32) -> ([u32; 5], [u32; 5]) {
-        match self.n {
-            1 => self.split_n::<1>(pic),
-            2 => self.split_n::<2>(pic),
-            3 => self.split_n::<3>(pic),
-            4 => self.split_n::<4>(pic),
-            _ => self.split_n::<5>(pic),
-        }
-    }
-
-    /// [`Tables::split`] for a side known at compile time (unrolled).
-    #[inline(always)]
-    fn split_n<const N: usize>(&self, pic: u32) -> ([u32; 5], [u32; 5]) {
-        let n = N;
-        let mask = (1u32 << n) - 1;
-        let mut rows = [0u32; 5];
+    fn cell_points_n<const N: usize>(&self, pic: u32) -> [u8; 32] {
+        let mask = (1u32 << N) - 1;
+        let mut acc = [0u64; 4];
         let mut t = 0u32;
-        for (r, row) in rows.iter_mut().enumerate().take(n) {
-            *row = pic >> (r * n) & mask;
-            t |= self.transpose[r * 32 + *row as usize];
+        for r in 0..N {
+            let row = (pic >> (r * N) & mask) as usize;
+            let h = &self.hor[r * 32 + row];
+            for (a, b) in acc.iter_mut().zip(h) {
+                *a += b;
+            }
+            t |= self.transpose[r * 32 + row];
         }
-        let mut cols = [0u32; 5];
-        for (c, col) in cols.iter_mut().enumerate().take(n) {
-            *col = t >> (c * n) & mask;
+        for c in 0..N {
+            let col = (t >> (c * N) & mask) as usize;
+            let v = &self.ver[c * 32 + col];
+            for (a, b) in acc.iter_mut().zip(v) {
+                *a += b;
+            }
         }
-        (rows, cols)
+        let mut out = [0u8; 32];
+        for (chunk, a) in out.chunks_exact_mut(8).zip(acc) {
+            chunk.copy_from_slice(&a.to_le_bytes());
+        }
+        out
+    }
+
+    /// [`Tables::cell_points_n`] for the side known at run time.
+    fn cell_points(&self, pic: u32) -> [u8; 32] {
+        match self.n {
+            1 => self.cell_points_n::<1>(pic),
+            2 => self.cell_points_n::<2>(pic),
+            3 => self.cell_points_n::<3>(pic),
+            4 => self.cell_points_n::<4>(pic),
+            _ => self.cell_points_n::<5>(pic),
+        }
     }
 }
 
@@ -233,9 +201,6 @@ impl Deposit {
     }
 }
 
-/// How many entries one parallel task computes.
-const CHUNK: usize = 1 << 14;
-
 impl WallDp {
     /// Runs the dynamic program from `start` to the full wall, on all threads of the current
     /// rayon pool.
@@ -245,45 +210,66 @@ impl WallDp {
             .filter(|&c| start.bits() >> c & 1 == 0)
             .collect();
         let m = free.len();
-        let binom = Binom::new();
         let tables = Tables::new(n);
         let deposit = Deposit::new(&free);
+        let low_bits = m.min(LOW_BITS.max(m.saturating_sub(HIGH_BITS)));
+        let high_bits = m - low_bits;
         let ctx = Ctx {
-            binom: &binom,
             tables: &tables,
             deposit: &deposit,
-            free_row: std::array::from_fn(|j| free.get(j).map_or(0, |&c| c as usize / n)),
-            free_col: std::array::from_fn(|j| free.get(j).map_or(0, |&c| c as usize % n)),
+            cell: std::array::from_fn(|j| free.get(j).map_or(0, |&c| c as usize)),
             base: start.bits(),
+            low_bits,
         };
-        let mut scores: Vec<Vec<[u8; 2]>> = vec![vec![[0, 0]]];
-        for k in 1..=m {
-            let mut cur = vec![[0u8; 2]; binom.c(m, k) as usize];
-            match n {
-                1 => ctx.layer::<1>(k, &scores[k - 1], &mut cur),
-                2 => ctx.layer::<2>(k, &scores[k - 1], &mut cur),
-                3 => ctx.layer::<3>(k, &scores[k - 1], &mut cur),
-                4 => ctx.layer::<4>(k, &scores[k - 1], &mut cur),
-                _ => ctx.layer::<5>(k, &scores[k - 1], &mut cur),
+        let mut blocks: Vec<Vec<[u8; 2]>> = vec![Vec::new(); 1 << high_bits];
+        for ones in 0..=high_bits as u32 {
+            let group: Vec<usize> = (0..blocks.len())
+                .filter(|h| h.count_ones() == ones)
+                .collect();
+            let done: Vec<(usize, Vec<[u8; 2]>)> = group
+                .par_iter()
+                .map(|&h| {
+                    let out = match n {
+                        1 => ctx.block::<1>(h, &blocks),
+                        2 => ctx.block::<2>(h, &blocks),
+                        3 => ctx.block::<3>(h, &blocks),
+                        4 => ctx.block::<4>(h, &blocks),
+                        _ => ctx.block::<5>(h, &blocks),
+                    };
+                    (h, out)
+                })
+                .collect();
+            for (h, out) in done {
+                blocks[h] = out;
             }
-            scores.push(cur);
         }
-        let [best_count, worst_count] = [0, 1].map(|side| ctx.count_tight(m, &scores, side));
-        let best = Extreme {
-            score: scores[m][0][0] as u32,
-            count: best_count,
-        };
-        let worst = Extreme {
-            score: scores[m][0][1] as u32,
-            count: worst_count,
-        };
-        WallDp {
+        let mut dp = WallDp {
             start,
             free,
-            scores,
-            best,
-            worst,
-        }
+            low_bits,
+            blocks,
+            best: Extreme { score: 0, count: 0 },
+            worst: Extreme { score: 0, count: 0 },
+        };
+        let full: u64 = if m == 0 { 0 } else { (1u64 << m) - 1 };
+        let [best_count, worst_count] = [0, 1].map(|side| ctx.count_tight(m, &dp, side));
+        let [hi, lo] = dp.get(full);
+        dp.best = Extreme {
+            score: hi as u32,
+            count: best_count,
+        };
+        dp.worst = Extreme {
+            score: lo as u32,
+            count: worst_count,
+        };
+        dp
+    }
+
+    /// The stored best and worst score of the subset x of the free cells.
+    #[inline(always)]
+    fn get(&self, x: u64) -> [u8; 2] {
+        let low = x & ((1u64 << self.low_bits) - 1);
+        self.blocks[(x >> self.low_bits) as usize][low as usize]
     }
 
     /// The picture the program started from.
@@ -308,9 +294,7 @@ impl WallDp {
             return None;
         }
         let x = self.subset_of(pic.bits());
-        let k = x.count_ones() as usize;
-        let rank = colex_rank(&Binom::new(), x);
-        Some(self.scores[k][rank as usize][usize::from(!best)] as u32)
+        Some(self.get(x)[usize::from(!best)] as u32)
     }
 
     fn subset_of(&self, bits: u32) -> u64 {
@@ -327,24 +311,22 @@ impl WallDp {
     /// full wall through the stored scores.
     pub fn example_order(&self, best: bool) -> TilingOrder {
         let n = self.start.side();
-        let binom = Binom::new();
         let tables = Tables::new(n);
         let m = self.free.len();
+        let side = usize::from(!best);
         let mut x: u64 = if m == 0 { 0 } else { (1u64 << m) - 1 };
         let mut reversed = Vec::with_capacity(m);
-        for k in (1..=m).rev() {
-            let side = usize::from(!best);
+        while x != 0 {
             let pic = self.start.bits() | self.cells_of(x);
-            let target = self.scores[k][colex_rank(&binom, x) as usize][side];
-            let (rows, cols) = tables.split(pic);
+            let target = self.get(x)[side];
+            let points = tables.cell_points(pic);
             let mut chosen = None;
             let mut rest = x;
             while rest != 0 {
                 let j = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let pred = x & !(1 << j);
-                let pts = tables.points_in(&rows, &cols, self.free[j] as usize);
-                if self.scores[k - 1][colex_rank(&binom, pred) as usize][side] + pts == target {
+                let pts = points[self.free[j] as usize].max(1);
+                if self.get(x & !(1 << j))[side] + pts == target {
                     chosen = Some(j);
                     break;
                 }
@@ -370,104 +352,87 @@ impl WallDp {
     }
 }
 
-fn colex_rank(binom: &Binom, x: u64) -> u32 {
-    let mut rank = 0;
-    let mut rest = x;
-    let mut i = 0;
-    while rest != 0 {
-        let p = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        i += 1;
-        rank += binom.c(p, i);
-    }
-    rank
-}
-
 struct Ctx<'a> {
-    binom: &'a Binom,
     tables: &'a Tables,
     deposit: &'a Deposit,
-    free_row: [usize; 32],
-    free_col: [usize; 32],
+    /// `cell[j]`: the cell of bit j (`free[j]`).
+    cell: [usize; 32],
     base: u32,
+    low_bits: usize,
 }
 
 impl Ctx<'_> {
-    /// Fills layer k's scores from layer k - 1's.
-    fn layer<const N: usize>(&self, k: usize, prev: &[[u8; 2]], cur: &mut [[u8; 2]]) {
-        cur.par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(chunk, out)| {
-                let mut x = self.binom.unrank((chunk * CHUNK) as u32, k);
-                for (i, slot) in out.iter_mut().enumerate() {
-                    if i > 0 {
-                        x = next_subset(x);
-                    }
-                    *slot = self.entry::<N>(k, x, (chunk * CHUNK + i) as u32, prev);
-                }
-            });
-    }
-
-    /// The best and worst score of the k-subset x from its predecessors' scores.
-    #[inline(always)]
-    fn entry<const N: usize>(&self, k: usize, x: u64, rank: u32, prev: &[[u8; 2]]) -> [u8; 2] {
-        let pic = self.base | self.deposit.map(x);
-        let (rows, cols) = self.tables.split_n::<N>(pic);
-        let mut best = 0u8;
-        let mut worst = u8::MAX;
-        self.for_each_pred(k, x, rank, |j, rank| {
-            let pts = self
-                .tables
-                .points_at(&rows, &cols, self.free_row[j], self.free_col[j]);
-            let [hi, lo] = prev[rank as usize];
-            best = best.max(hi + pts);
-            worst = worst.min(lo + pts);
-        });
-        [best, worst]
-    }
-
-    /// Calls `f(p, rank)` for every set bit p of the k-subset x (of colex rank `rank`), with
-    /// the colex rank of x minus bit p. Removing the j-th set bit p_j gives rank
-    /// sum_{i<j} C(p_i, i+1) + sum_{i>j} C(p_i, i).
-    #[inline(always)]
-    fn for_each_pred(&self, k: usize, x: u64, rank: u32, mut f: impl FnMut(usize, u32)) {
-        // One pass from the highest bit down, with rank(x) = sum_i C(p_i, i+1) known:
-        // sum_{i<j} C(p_i, i+1) = rank - sum_{i>=j} C(p_i, i+1).
-        let mut upper = 0u32; // sum_{i>=j} C(p_i, i+1)
-        let mut shifted = 0u32; // sum_{i>j} C(p_i, i)
-        let mut rest = x;
-        for j in (0..k).rev() {
-            let p = 63 - rest.leading_zeros() as usize;
-            rest &= !(1u64 << p);
-            upper += self.binom.c(p, j + 1);
-            f(p, rank - upper + shifted);
-            shifted += self.binom.c(p, j);
+    /// Computes block h, whose blocks with one high bit fewer are already in `blocks`.
+    fn block<const N: usize>(&self, h: usize, blocks: &[Vec<[u8; 2]>]) -> Vec<[u8; 2]> {
+        let lb = self.low_bits;
+        // The finished blocks holding this block's cross-block predecessors, with the bit
+        // (of x) each one lacks.
+        let mut others: [(&[[u8; 2]], usize); HIGH_BITS] = [(&[], 0); HIGH_BITS];
+        let mut n_others = 0;
+        let mut rest = h;
+        while rest != 0 {
+            let q = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            others[n_others] = (&blocks[h & !(1 << q)], lb + q);
+            n_others += 1;
         }
+        let others = &others[..n_others];
+        let size = 1usize << lb;
+        let mut out = vec![[0u8; 2]; size];
+        let high = (h as u64) << lb;
+        for low in 0..size {
+            if low == 0 && h == 0 {
+                continue; // the start itself: [0, 0]
+            }
+            let x = high | low as u64;
+            let pic = self.base | self.deposit.map(x);
+            let points = self.tables.cell_points_n::<N>(pic);
+            let mut best = 0u8;
+            let mut worst = u8::MAX;
+            let mut bits = low;
+            while bits != 0 {
+                let p = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let pts = points[self.cell[p & 31] & 31].max(1);
+                let [hi, lo] = out[low & !(1 << p)];
+                best = best.max(hi + pts);
+                worst = worst.min(lo + pts);
+            }
+            for &(prev, p) in others {
+                let pts = points[self.cell[p & 31] & 31].max(1);
+                let [hi, lo] = prev[low];
+                best = best.max(hi + pts);
+                worst = worst.min(lo + pts);
+            }
+            out[low] = [best, worst];
+        }
+        out
     }
 
     /// The number of orders from the start to the full wall whose every step is tight for
     /// `side` (0 = best, 1 = worst), walking back from the full wall over tight steps only.
-    fn count_tight(&self, m: usize, scores: &[Vec<[u8; 2]>], side: usize) -> u128 {
+    fn count_tight(&self, m: usize, dp: &WallDp, side: usize) -> u128 {
         // (subset, tight orders from it to the full wall), sorted by subset, one layer.
         let full: u64 = if m == 0 { 0 } else { (1u64 << m) - 1 };
         let mut layer: Vec<(u64, u128)> = vec![(full, 1)];
-        for k in (1..=m).rev() {
+        for _ in (1..=m).rev() {
             let mut preds: Vec<(u64, u128)> = layer
                 .par_iter()
                 .flat_map_iter(|&(x, count)| {
                     let pic = self.base | self.deposit.map(x);
-                    let (rows, cols) = self.tables.split(pic);
-                    let rank_x = colex_rank(self.binom, x);
-                    let target = scores[k][rank_x as usize][side];
+                    let points = self.tables.cell_points(pic);
+                    let target = dp.get(x)[side];
                     let mut out = Vec::new();
-                    self.for_each_pred(k, x, rank_x, |j, rank| {
-                        let pts =
-                            self.tables
-                                .points_at(&rows, &cols, self.free_row[j], self.free_col[j]);
-                        if scores[k - 1][rank as usize][side] + pts == target {
-                            out.push((x & !(1 << j), count));
+                    let mut rest = x;
+                    while rest != 0 {
+                        let j = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let pts = points[self.cell[j & 31] & 31].max(1);
+                        let pred = x & !(1 << j);
+                        if dp.get(pred)[side] + pts == target {
+                            out.push((pred, count));
                         }
-                    });
+                    }
                     out
                 })
                 .collect();
