@@ -1,22 +1,19 @@
-//! A bounded load test on loopback: 100 concurrent Azul games whose two AI seats each take
-//! 20 ms per move all finish, while a human's requests to another game keep answering within
-//! 200 ms.
+//! A bounded load test on loopback: 100 concurrent Azul games whose two AI seats each search
+//! for 20 ms per move all finish, while every one of a human's requests to another game
+//! answers within 200 ms.
 //!
-//! The AI seats compute for 1 ms and wait for the rest of their 20 ms (like an external engine
-//! answering over the text protocol), so the test measures the server, not the machine's
-//! cores: 100 games x ~75 moves of CPU-bound 20 ms searches would need ~75 s of both cores of
-//! a 2-core machine whatever the server does. The server runs with 128 AI threads so that all
-//! 100 games think at once.
+//! The AI seats are the registry's `presort` player (the blog's alpha-beta with presorting,
+//! iterative deepening under the time limit), so every AI move is a real CPU-bound search of
+//! up to 20 ms (less when the search exhausts the rest of the round sooner: about 9 ms on
+//! average here). The server runs with its default AI pool (one thinking thread per core), so
+//! both cores stay busy with searches for the whole run (100 games x about 50 AI moves,
+//! shared by two threads: about 25 s here), and the human's requests compete with them.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rand::Rng;
 use serde_json::{Value, json};
-use tessera_azul::AzulState;
-use tessera_core::{Agent, Budget, Game, GameRng};
-use tessera_web::session::{AgentFactory, AgentInfo, Kind};
 use tessera_web::{App, Config};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -24,59 +21,12 @@ const GAMES: usize = 100;
 const THINK_MS: u64 = 20;
 const HUMAN_LIMIT: Duration = Duration::from_millis(200);
 
-/// Computes for 1 ms, waits out the rest of its time budget, then plays a random legal move.
-struct BusyAgent {
-    buf: Vec<<AzulState as Game>::Action>,
-}
-
-impl Agent<AzulState> for BusyAgent {
-    fn name(&self) -> String {
-        "busy".into()
-    }
-    fn choose(
-        &mut self,
-        state: &AzulState,
-        budget: &Budget,
-        rng: &mut GameRng,
-    ) -> <AzulState as Game>::Action {
-        let start = Instant::now();
-        let end = start + budget.time.unwrap_or(Duration::from_millis(THINK_MS));
-        let mut x = 0u64;
-        while start.elapsed() < Duration::from_millis(1) {
-            for _ in 0..1000 {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-            }
-        }
-        std::hint::black_box(x);
-        std::thread::sleep(end.saturating_duration_since(Instant::now()));
-        state.legal_actions(&mut self.buf);
-        self.buf[rng.random_range(0..self.buf.len())]
-    }
-}
-
 fn app() -> Arc<App> {
-    let factory: AgentFactory<AzulState> =
-        Arc::new(|spec: &str| match spec {
-            "busy" => Ok(Box::new(BusyAgent { buf: Vec::new() }) as Box<dyn Agent<AzulState>>),
-            "random" => Ok(Box::new(tessera_core::RandomAgent::<AzulState>::new())
-                as Box<dyn Agent<AzulState>>),
-            _ => Err("busy or random".into()),
-        });
-    let kind = Kind::new(
-        factory,
-        vec![AgentInfo {
-            name: "busy".into(),
-            description: "takes its whole time budget".into(),
-        }],
-    );
     let cfg = Config {
         master_seed: 99,
-        ai_threads: 128,
         ..Config::default()
     };
-    Arc::new(App::new(&cfg).with_game("azul", Box::new(kind)))
+    Arc::new(App::new(&cfg).with_game("azul", Box::new(tessera_web::games::azul_kind())))
 }
 
 /// One HTTP/1.1 request over a fresh loopback connection.
@@ -130,7 +80,7 @@ fn hundred_ai_games_finish_and_a_human_still_gets_quick_answers() {
         let mut creators = Vec::new();
         for i in 0..GAMES {
             creators.push(tokio::spawn(async move {
-                let seat = json!({"type": "ai", "agent": "busy", "budget": {"time_ms": THINK_MS}});
+                let seat = json!({"type": "ai", "agent": "presort", "budget": {"time_ms": THINK_MS}});
                 let (st, v) = http(
                     addr,
                     "POST",
@@ -149,7 +99,7 @@ fn hundred_ai_games_finish_and_a_human_still_gets_quick_answers() {
 
         // While the AI games run, the human looks at the board and moves.
         let mut latencies = Vec::new();
-        let deadline = start + Duration::from_secs(120);
+        let deadline = start + Duration::from_secs(600);
         let mut finished_at = None;
         while Instant::now() < deadline {
             let t = Instant::now();
@@ -181,15 +131,35 @@ fn hundred_ai_games_finish_and_a_human_still_gets_quick_answers() {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let elapsed = finished_at.expect("the 100 AI games did not all finish within 120 s");
+        let elapsed = finished_at.expect("the 100 AI games did not all finish within 600 s");
         let mut moves = 0u64;
+        let (mut ai_moves, mut ai_think_ms) = (0u64, 0u64);
         for id in &ids {
-            let (st, s) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
+            let (st, s) = http(addr, "GET", &format!("/api/games/{id}?since=0"), None).await;
             assert_eq!(st, 200);
             assert_eq!(s["status"], "finished", "{}", s["failure"]);
             assert!(s["outcome"]["winners"].as_array().is_some_and(|w| !w.is_empty()));
             moves += s["step_count"].as_u64().unwrap();
+            for step in s["steps"].as_array().into_iter().flatten() {
+                if let Some(ms) = step["think_ms"].as_u64() {
+                    ai_moves += 1;
+                    ai_think_ms += ms;
+                }
+            }
         }
+        let mean_think = ai_think_ms as f64 / ai_moves.max(1) as f64;
+        eprintln!("AI moves: {ai_moves}, mean thinking time {mean_think:.1} ms");
+        // The AI seats really searched (a search that ignored its budget and answered at once
+        // would leave the CPU idle and make the test meaningless).
+        assert!(
+            ai_moves >= 40 * GAMES as u64,
+            "only {ai_moves} AI moves in {GAMES} games"
+        );
+        assert!(
+            mean_think >= 4.0,
+            "the AI seats thought {mean_think:.1} ms per move on average; expected most of \
+             their {THINK_MS} ms"
+        );
         latencies.sort();
         let worst: Vec<String> = latencies.iter().rev().take(5).map(|(l, at)| format!("{:.0} ms at {:.1} s", l.as_secs_f64() * 1e3, at.as_secs_f64())).collect();
         eprintln!("slowest human requests: {}", worst.join(", "));
@@ -203,12 +173,17 @@ fn hundred_ai_games_finish_and_a_human_still_gets_quick_answers() {
             median.as_secs_f64() * 1e3,
             max.as_secs_f64() * 1e3
         );
-        assert!(latencies.len() >= 5, "too few human requests measured");
-        // Every request of the human is measured from the client, on a machine whose two
-        // cores may be shared with other work: the bar is that 95% answer within the limit
-        // and none takes more than a second.
-        let p95 = latencies[latencies.len() * 95 / 100].0;
-        assert!(p95 < HUMAN_LIMIT, "95% of human requests should answer within {HUMAN_LIMIT:?}; the 95th percentile is {p95:?}");
-        assert!(max < Duration::from_secs(1), "a human request took {max:?} under load");
+        assert!(
+            latencies.len() >= 20,
+            "too few human requests measured: {}",
+            latencies.len()
+        );
+        // Every request of the human, measured from the client, answers within the limit.
+        assert!(
+            max <= HUMAN_LIMIT,
+            "every human request should answer within {HUMAN_LIMIT:?}; the slowest took {max:?} \
+             (slowest five: {})",
+            worst.join(", ")
+        );
     });
 }
