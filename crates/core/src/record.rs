@@ -201,6 +201,15 @@ pub struct IllegalMove {
 pub trait Observer<G: Game> {
     /// Called after each event with the state after it.
     fn on_event(&mut self, _state: &G, _event: &Event<G::Chance>) {}
+    /// Called before `player` is asked for an action in `state` (a terminal game shows the
+    /// table here).
+    fn before_action(&mut self, _state: &G, _player: PlayerId) {}
+    /// Asked after each agent's choice, before it is applied: `true` stops the game there
+    /// (the choice is not played) and [`play_game`] returns the state and record so far,
+    /// without a result. A terminal game stops this way when its human quits.
+    fn stop(&mut self) -> bool {
+        false
+    }
 }
 
 impl<G: Game> Observer<G> for () {}
@@ -257,9 +266,13 @@ pub fn play_game<G: Game>(
                 if max_actions.is_some_and(|m| actions >= m) {
                     break;
                 }
+                observer.before_action(&state, p);
                 let rng = &mut agent_rngs[p.index()];
                 let seen = state.determinize(p, rng);
                 let action = agents[p.index()].choose(&seen, budget, rng);
+                if observer.stop() {
+                    break;
+                }
                 if let Err(e) = state.try_apply(action) {
                     return Err(Box::new(IllegalMove {
                         player: p,

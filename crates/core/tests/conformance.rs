@@ -99,3 +99,91 @@ fn replay_rejects_tampered_records() {
     }
     assert!(replay::<Nim>(&rec).is_err());
 }
+
+/// Counts what `play_game` shows its observer and stops the game after a set number of
+/// choices.
+struct Watcher {
+    before: Vec<(u8, Nim)>,
+    actions_seen: usize,
+    choices: usize,
+    stop_after: usize,
+}
+
+impl tessera_core::record::Observer<Nim> for Watcher {
+    fn before_action(&mut self, state: &Nim, player: tessera_core::PlayerId) {
+        assert_eq!(state.current_player(), Some(player));
+        self.before.push((player.0, state.clone()));
+    }
+    fn stop(&mut self) -> bool {
+        self.choices += 1;
+        self.choices > self.stop_after
+    }
+    fn on_event(&mut self, _state: &Nim, event: &tessera_core::Event<<Nim as Game>::Chance>) {
+        if matches!(event, tessera_core::Event::Action { .. }) {
+            self.actions_seen += 1;
+        }
+    }
+}
+
+#[test]
+fn the_observer_sees_each_position_before_its_action_and_can_stop_the_game() {
+    let mut a = RandomAgent::<Nim>::new();
+    let mut b = RandomAgent::<Nim>::new();
+    let (full, full_rec) = play_game(
+        Nim::new(2),
+        &mut [&mut a, &mut b],
+        &Budget::default(),
+        5,
+        None,
+        &mut (),
+    )
+    .unwrap();
+    let total = full_rec
+        .events
+        .iter()
+        .filter(|e| matches!(e, tessera_core::Event::Action { .. }))
+        .count();
+    assert!(total >= 3, "the seeded game is long enough to stop inside");
+    // Not stopped: one call before each action, the same game as without an observer.
+    let mut w = Watcher {
+        before: Vec::new(),
+        actions_seen: 0,
+        choices: 0,
+        stop_after: usize::MAX,
+    };
+    let (fin, rec) = play_game(
+        Nim::new(2),
+        &mut [&mut a, &mut b],
+        &Budget::default(),
+        5,
+        None,
+        &mut w,
+    )
+    .unwrap();
+    assert_eq!((fin, &rec), (full.clone(), &full_rec));
+    assert_eq!(w.before.len(), total);
+    assert_eq!(w.actions_seen, total);
+    // Stopped after two choices: the third choice is not applied, the record has two actions
+    // and no result, and it replays to the position the observer saw before the third.
+    let mut w = Watcher {
+        before: Vec::new(),
+        actions_seen: 0,
+        choices: 0,
+        stop_after: 2,
+    };
+    let (stopped, rec) = play_game(
+        Nim::new(2),
+        &mut [&mut a, &mut b],
+        &Budget::default(),
+        5,
+        None,
+        &mut w,
+    )
+    .unwrap();
+    assert_eq!(w.actions_seen, 2);
+    assert_eq!(w.before.len(), 3);
+    assert!(!stopped.is_terminal());
+    assert_eq!(rec.result, None);
+    assert_eq!(stopped, w.before[2].1);
+    assert_eq!(replay::<Nim>(&rec).unwrap(), stopped);
+}

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use tessera_azul::scoring::{WALL_SIZE, wall_colour};
-use tessera_azul::{AzulAction, AzulState, Dest, RoundReport, Source};
-use tessera_core::record::{Event, GameRecord, GameSeeds, RECORD_FORMAT};
+use tessera_azul::{AzulAction, AzulState, Deal, Dest, RoundReport, Source};
+use tessera_core::record::{Event, GameSeeds, Observer, play_game};
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
 
 /// Arguments of `tessera play azul`.
@@ -284,6 +284,48 @@ fn load_state(text: &str) -> Result<AzulState> {
         .map_err(|e| anyhow::anyhow!("--load: {e}"))
 }
 
+/// What the terminal shows while [`play_game`] plays: the table before a human's move and at
+/// each new round, every AI move, and each round's wall tiling; it stops the game when the
+/// human quits.
+struct TerminalView<'a> {
+    seat_names: &'a [String],
+    any_human: bool,
+    shown_round: u32,
+    /// The state before the action being chosen (for its round report).
+    before: Option<AzulState>,
+}
+
+impl Observer<AzulState> for TerminalView<'_> {
+    fn before_action(&mut self, state: &AzulState, p: PlayerId) {
+        let human_to_move = self.seat_names[p.index()] == "human";
+        if self.any_human && (human_to_move || self.shown_round != state.round()) {
+            println!("\n{}", render(state, self.seat_names));
+            self.shown_round = state.round();
+        }
+        self.before = Some(state.clone());
+    }
+
+    fn stop(&mut self) -> bool {
+        QUIT.load(Ordering::SeqCst)
+    }
+
+    fn on_event(&mut self, _after: &AzulState, event: &Event<Deal>) {
+        let Event::Action { player, action } = event else {
+            return;
+        };
+        let name = &self.seat_names[player.index()];
+        if self.any_human && name != "human" {
+            println!("{player} ({name}) plays {action}");
+        }
+        // Replays the action on the state before it for the round's wall-tiling report.
+        if let (Some(mut before), Ok(a)) = (self.before.take(), action.parse::<AzulAction>())
+            && let Some(r) = before.apply_reporting(a)
+        {
+            print!("{}", render_report(&r));
+        }
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
     let seed = args.seed.unwrap_or_else(|| {
@@ -329,68 +371,28 @@ pub fn run(args: Args) -> Result<()> {
         println!("Type help for how to enter moves.");
     }
 
-    let mut record = GameRecord {
-        game: AzulState::NAME.to_string(),
-        format: RECORD_FORMAT,
-        seed: Some(seed),
-        seats: agents.iter().map(|a| a.name()).collect(),
-        initial: initial.to_string(),
-        events: Vec::new(),
-        scores: Vec::new(),
-        result: None,
+    let mut view = TerminalView {
+        seat_names: &seat_names,
+        any_human,
+        shown_round: 0,
+        before: None,
     };
-    let mut chance_rng = seeds.chance_rng();
-    let mut agent_rngs: Vec<GameRng> = PlayerId::all(n).map(|p| seeds.agent_rng(p)).collect();
-    for a in agents.iter_mut() {
-        a.reset();
+    let mut seats: Vec<&mut dyn Agent<AzulState>> = agents
+        .iter_mut()
+        .map(|a| a.as_mut() as &mut dyn Agent<AzulState>)
+        .collect();
+    let (state, record) = play_game(
+        initial,
+        &mut seats,
+        &Budget::default(),
+        seed,
+        None,
+        &mut view,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    if QUIT.load(Ordering::SeqCst) && !state.is_terminal() {
+        println!("Game stopped. Position (resume with --load):\n{state}");
     }
-    let mut state = initial;
-    let budget = Budget::default();
-    let mut shown_round = 0;
-    loop {
-        match state.turn() {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                record.scores.push(state.scores().as_slice().to_vec());
-                let deal = state.sample_chance(&mut chance_rng);
-                state
-                    .apply_chance(&deal)
-                    .map_err(|e| anyhow::anyhow!("sampled deal refused: {e}"))?;
-                record.events.push(Event::Chance { outcome: deal });
-            }
-            Turn::Player(p) => {
-                let human_to_move = seat_names[p.index()] == "human";
-                if any_human && (human_to_move || shown_round != state.round()) {
-                    println!("\n{}", render(&state, &seat_names));
-                    shown_round = state.round();
-                }
-                let a = agents[p.index()].choose(&state, &budget, &mut agent_rngs[p.index()]);
-                if QUIT.load(Ordering::SeqCst) {
-                    println!("Game stopped. Position (resume with --load):\n{state}");
-                    break;
-                }
-                if let Err(e) = state.check_action(a) {
-                    bail!(
-                        "seat {p} ({}) chose illegal move {a}: {e}",
-                        seat_names[p.index()]
-                    );
-                }
-                if any_human && !human_to_move {
-                    println!("{p} ({}) plays {a}", seat_names[p.index()]);
-                }
-                let report = state.apply_reporting(a);
-                record.events.push(Event::Action {
-                    player: p,
-                    action: a.to_string(),
-                });
-                if let Some(r) = report {
-                    print!("{}", render_report(&r));
-                }
-            }
-        }
-    }
-    record.scores.push(state.scores().as_slice().to_vec());
-    record.result = state.outcome();
     if let Some(out) = &record.result {
         println!("\n{}", render(&state, &seat_names));
         println!("Final scores:");

@@ -1,19 +1,19 @@
 //! `tessera play qwirkle`: Qwirkle in the terminal, human or bot seats.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
-use tessera_core::record::{Event, GameRecord, RECORD_FORMAT};
-use tessera_core::rng::{derive_seed, seeded};
-use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
-use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
+use tessera_core::record::{Event, Observer, play_game};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
 use tessera_qwirkle::movegen::Scored;
 use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 
 /// Arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Comma-separated seats, 2 to 4 of: human, points, smarter, lookahead.
+    /// Comma-separated seats, 2 to 4 of: human or a registry player (points, smarter,
+    /// lookahead, random, with parameters; see `tessera agents qwirkle`).
     #[arg(long, default_value = "human,points")]
     seats: String,
     /// Seed of the bag and the bots (default: from the clock, printed at the start).
@@ -27,19 +27,100 @@ pub struct Args {
     no_color: bool,
 }
 
-enum Seat {
-    Human,
-    Bot(Box<dyn Agent<Qwirkle>>),
+/// Set when a human seat quits (or its input ends).
+static QUIT: AtomicBool = AtomicBool::new(false);
+
+/// A seat's player: `human` reads moves from stdin; anything else is a registry agent
+/// (`points`, `smarter`, `lookahead`, `random`, with parameters; see `tessera agents qwirkle`).
+fn seat(name: &str, human: &HumanInput) -> Result<Box<dyn Agent<Qwirkle>>> {
+    match name.trim() {
+        "human" => Ok(Box::new(Human(human.clone()))),
+        other => tessera_arena::registry::qwirkle::registry()
+            .build(other)
+            .map_err(|e| anyhow::anyhow!("seat '{other}': {e}; or human")),
+    }
 }
 
-fn seat(name: &str) -> Result<Seat> {
-    Ok(match name.trim() {
-        "human" => Seat::Human,
-        "points" => Seat::Bot(Box::new(PointsBot::new())),
-        "smarter" => Seat::Bot(Box::new(SmarterBot::new())),
-        "lookahead" => Seat::Bot(Box::new(LookaheadBot::new())),
-        other => bail!("unknown seat '{other}'; expected human, points, smarter or lookahead"),
-    })
+/// The display settings of the human seats.
+#[derive(Clone)]
+struct HumanInput {
+    names: Vec<String>,
+    color: bool,
+    humans: usize,
+}
+
+/// A human at the keyboard.
+struct Human(HumanInput);
+
+impl Agent<Qwirkle> for Human {
+    fn name(&self) -> String {
+        "human".into()
+    }
+
+    /// Shows the player's view and reads a legal move; on `quit`, end of input or a read
+    /// error it sets [`QUIT`] (the game loop then stops before applying the returned pass).
+    fn choose(&mut self, state: &Qwirkle, _budget: &Budget, _rng: &mut GameRng) -> Move {
+        let Some(p) = state.current_player() else {
+            return Move::Pass;
+        };
+        let HumanInput {
+            names,
+            color,
+            humans,
+        } = &self.0;
+        if *humans > 1 {
+            println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
+        }
+        println!("\n{}", show_view(&state.view(p), names, *color));
+        // Standard input keeps its buffer between locks, so no typed-ahead line is lost.
+        let mut lines = std::io::stdin().lock().lines();
+        match ask_move(state, p, names, *color, &mut lines) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                QUIT.store(true, Ordering::SeqCst);
+                Move::Pass
+            }
+            Err(e) => {
+                eprintln!("reading the move failed: {e:#}");
+                QUIT.store(true, Ordering::SeqCst);
+                Move::Pass
+            }
+        }
+    }
+}
+
+/// What the terminal shows while [`play_game`] plays: each bot move with its points and each
+/// human's score; it stops the game when a human quits.
+struct Table<'a> {
+    names: &'a [String],
+    before: Option<Qwirkle>,
+}
+
+impl Observer<Qwirkle> for Table<'_> {
+    fn before_action(&mut self, state: &Qwirkle, _p: PlayerId) {
+        self.before = Some(state.clone());
+    }
+
+    fn stop(&mut self) -> bool {
+        QUIT.load(Ordering::SeqCst)
+    }
+
+    fn on_event(&mut self, after: &Qwirkle, event: &Event<Vec<Tile>>) {
+        let (Event::Action { player: p, action }, Some(before)) = (event, self.before.take())
+        else {
+            return;
+        };
+        let name = &self.names[p.index()];
+        if name == "human" {
+            println!("You scored {}.", after.scores()[*p] - before.scores()[*p]);
+        } else {
+            let pts = match action.parse::<Move>() {
+                Ok(Move::Place(pl)) => format!(" for {} points", before.placement_score(&pl)),
+                _ => String::new(),
+            };
+            println!("P{} ({name}) plays {action}{pts}", p.0 + 1);
+        }
+    }
 }
 
 fn paint(t: Tile, color: bool) -> String {
@@ -127,7 +208,6 @@ pub fn run(args: Args) -> Result<()> {
             names.len()
         );
     }
-    let mut seats: Vec<Seat> = names.iter().map(|n| seat(n)).collect::<Result<_>>()?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -135,103 +215,64 @@ pub fn run(args: Args) -> Result<()> {
             .unwrap_or(0)
     });
     let color = !args.no_color && std::io::stdout().is_terminal();
-    let humans = seats.iter().filter(|s| matches!(s, Seat::Human)).count();
+    let input = HumanInput {
+        names: names.clone(),
+        color,
+        humans: names.iter().filter(|n| *n == "human").count(),
+    };
+    let mut agents: Vec<Box<dyn Agent<Qwirkle>>> = names
+        .iter()
+        .map(|n| seat(n, &input))
+        .collect::<Result<_>>()?;
     println!(
         "Qwirkle, {} players, seed {seed}. Type 'help' for help.",
         names.len()
     );
-    let mut g = Qwirkle::new(names.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut record = GameRecord {
-        game: "qwirkle".into(),
-        format: RECORD_FORMAT,
-        seed: Some(seed),
-        seats: names.clone(),
-        initial: g.to_string(),
-        events: Vec::new(),
-        scores: Vec::new(),
-        result: None,
+    let initial = Qwirkle::new(names.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut table = Table {
+        names: &names,
+        before: None,
     };
-    let mut chance_rng = seeded(derive_seed(seed, 0));
-    let mut bot_rngs: Vec<_> = (0..names.len())
-        .map(|p| seeded(derive_seed(seed, 1 + p as u64)))
+    let mut seats: Vec<&mut dyn Agent<Qwirkle>> = agents
+        .iter_mut()
+        .map(|a| a.as_mut() as &mut dyn Agent<Qwirkle>)
         .collect();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    loop {
-        match g.turn() {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                record.scores.push(g.scores().as_slice().to_vec());
-                let drawn = g.sample_chance(&mut chance_rng);
-                g.apply_chance(&drawn)
-                    .map_err(|e| anyhow::anyhow!("draw failed: {e}"))?;
-                record.events.push(Event::Chance { outcome: drawn });
-            }
-            Turn::Player(p) => {
-                let m = match &mut seats[p.index()] {
-                    Seat::Bot(bot) => {
-                        let rng = &mut bot_rngs[p.index()];
-                        let seen = g.determinize(p, rng);
-                        let m = bot.choose(&seen, &Budget::default(), rng);
-                        let pts = match &m {
-                            Move::Place(pl) => format!(" for {} points", g.placement_score(pl)),
-                            _ => String::new(),
-                        };
-                        println!("P{} ({}) plays {m}{pts}", p.0 + 1, names[p.index()]);
-                        m
-                    }
-                    Seat::Human => {
-                        if humans > 1 {
-                            println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
-                        }
-                        println!("\n{}", show_view(&g.view(p), &names, color));
-                        match ask_move(&g, p, &names, color, &mut lines)? {
-                            Some(m) => m,
-                            None => {
-                                println!("Game stopped.");
-                                return Ok(());
-                            }
-                        }
-                    }
-                };
-                let before = g.scores()[p];
-                g.try_apply(m)
-                    .with_context(|| format!("seat P{} chose an illegal move {m}", p.0 + 1))?;
-                if matches!(seats[p.index()], Seat::Human) {
-                    println!("You scored {}.", g.scores()[p] - before);
-                }
-                record.events.push(Event::Action {
-                    player: p,
-                    action: m.to_string(),
-                });
-            }
+    let (g, record) = play_game(
+        initial,
+        &mut seats,
+        &Budget::default(),
+        seed,
+        None,
+        &mut table,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    if QUIT.load(Ordering::SeqCst) && !g.is_terminal() {
+        println!("Game stopped.");
+    } else {
+        println!("\n{}", render_board(g.board(), color));
+        match g.end() {
+            Some(End::Out(p)) => println!(
+                "P{} placed their last tile with the bag empty (+6).",
+                p.0 + 1
+            ),
+            Some(End::Blocked) => println!("Nobody can place a tile: the game is blocked."),
+            None => {}
         }
-    }
-    record.scores.push(g.scores().as_slice().to_vec());
-    record.result = g.outcome();
-    println!("\n{}", render_board(g.board(), color));
-    match g.end() {
-        Some(End::Out(p)) => println!(
-            "P{} placed their last tile with the bag empty (+6).",
-            p.0 + 1
-        ),
-        Some(End::Blocked) => println!("Nobody can place a tile: the game is blocked."),
-        None => {}
-    }
-    if let Some(o) = g.outcome() {
-        for (p, s) in o.scores.iter() {
-            println!("P{} {}: {s}", p.0 + 1, names[p.index()]);
+        if let Some(o) = g.outcome() {
+            for (p, s) in o.scores.iter() {
+                println!("P{} {}: {s}", p.0 + 1, names[p.index()]);
+            }
+            let w: Vec<String> = o.winners.iter().map(|p| format!("P{}", p.0 + 1)).collect();
+            println!(
+                "{} {}",
+                if w.len() > 1 {
+                    "Shared win:"
+                } else {
+                    "Winner:"
+                },
+                w.join(", ")
+            );
         }
-        let w: Vec<String> = o.winners.iter().map(|p| format!("P{}", p.0 + 1)).collect();
-        println!(
-            "{} {}",
-            if w.len() > 1 {
-                "Shared win:"
-            } else {
-                "Winner:"
-            },
-            w.join(", ")
-        );
     }
     if let Some(path) = args.record {
         std::fs::write(&path, serde_json::to_string_pretty(&record)?)

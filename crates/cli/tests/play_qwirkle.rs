@@ -1,0 +1,127 @@
+//! `tessera play qwirkle` driven through its stdin.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use tessera_core::Game;
+use tessera_core::record::{GameRecord, replay};
+use tessera_qwirkle::Qwirkle;
+
+type Record = GameRecord<<Qwirkle as Game>::Chance>;
+
+fn run(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["play", "qwirkle", "--no-color"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        // The game may end before all input is read; a broken pipe is fine.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_human_turn_explains_wrong_entries_scores_and_quits_keeping_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.json");
+    // Seed 3 deals P1 the hand R1 O3 O5 G6 P3 P4: the first move must place two tiles of the
+    // largest group (the oranges or the 3s).
+    let input = "foo\nR1@0,0\nhint\nO3@0,0 O5@1,0\nquit\n";
+    let (ok, out, err) = run(
+        &[
+            "--seats",
+            "human,points",
+            "--seed",
+            "3",
+            "--record",
+            path.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("Your hand (P1): R1 O3 O5 G6 P3 P4"), "{out}");
+    assert!(out.contains("Not a move"), "{out}");
+    assert!(out.contains("Illegal"), "{out}");
+    assert!(out.contains("Try O3@0,0 O5@1,0 for 2 points."), "{out}");
+    assert!(out.contains("You scored 2."), "{out}");
+    assert!(out.contains("P2 (points) plays "), "{out}");
+    assert!(out.contains("Game stopped."), "{out}");
+    // The record holds every step played before the quit and replays to that position.
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(record.seats, vec!["human", "points"]);
+    assert_eq!(record.result, None);
+    let state: Qwirkle = replay(&record).expect("the record replays");
+    assert!(!state.is_terminal());
+    assert_eq!(state.board().len(), 2 + record_tiles_of_p2(&record));
+    assert_eq!(state.scores()[tessera_core::PlayerId(0)], 2);
+}
+
+/// Tiles the second seat placed, from its one action in the record.
+fn record_tiles_of_p2(record: &Record) -> usize {
+    record
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            tessera_core::record::Event::Action { player, action } if player.0 == 1 => {
+                Some(action.matches('@').count())
+            }
+            _ => None,
+        })
+        .sum()
+}
+
+#[test]
+fn a_bot_game_runs_to_the_end_reproducibly_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bots.json");
+    let args = [
+        "--seats",
+        "points,smarter",
+        "--seed",
+        "9",
+        "--record",
+        path.to_str().unwrap(),
+    ];
+    let (ok, out, err) = run(&args, "");
+    assert!(ok, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("P1 (points) plays "), "{out}");
+    assert!(out.contains("P2 (smarter) plays "), "{out}");
+    assert!(
+        out.contains("Winner: ") || out.contains("Shared win: "),
+        "{out}"
+    );
+    let record: Record = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let fin: Qwirkle = replay(&record).expect("the record replays");
+    assert!(fin.is_terminal());
+    assert_eq!(record.result, fin.outcome());
+    // Same seed, same game.
+    let (ok2, again, _) = run(&args, "");
+    assert!(ok2);
+    assert_eq!(
+        out.replace(path.to_str().unwrap(), ""),
+        again.replace(path.to_str().unwrap(), "")
+    );
+}
+
+#[test]
+fn bad_seats_are_refused_with_a_reason() {
+    let (ok, _, err) = run(&["--seats", "human,wizard"], "");
+    assert!(!ok);
+    assert!(err.contains("seat 'wizard'"), "{err}");
+    let (ok, _, err) = run(&["--seats", "human"], "");
+    assert!(!ok);
+    assert!(err.contains("2 to 4"), "{err}");
+}
