@@ -1,6 +1,8 @@
 //! End-to-end tests in a real headless Chromium (Debian's `/usr/bin/chromium`, driven through
 //! `chromedriver` with WebDriver): a human plays a whole Azul game against a fast AI by
-//! clicking only; a Match the Tiles level is solved with the arrow keys. Screenshots go to
+//! clicking only; a Match the Tiles level is solved with the arrow keys; a Qwirkle turn is
+//! placed and a trade is made by clicking; a game record is opened and stepped through on the
+//! replay page; the results page shows a stored tournament. Screenshots go to
 //! `target/artifacts/`.
 //!
 //! Without Chromium the tests are skipped with a message, except under CI (`CI=true`), where
@@ -119,10 +121,14 @@ async fn connect(driver: &Driver) -> Client {
 }
 
 async fn start_server() -> (SocketAddr, Arc<App>) {
-    let cfg = Config {
+    start_server_with(Config {
         master_seed: 2024,
         ..Config::default()
-    };
+    })
+    .await
+}
+
+async fn start_server_with(cfg: Config) -> (SocketAddr, Arc<App>) {
     let app = Arc::new(games::standard_app(&cfg));
     let (listener, addr) = tessera_web::bind_loopback(0).await.expect("bind");
     let a = Arc::clone(&app);
@@ -482,4 +488,278 @@ fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
         screenshot(&c, "qwirkle-after-turn.png").await;
         c.close().await.unwrap();
     });
+}
+
+/// The seat-0 snapshot of the game, once it waits for the human and the page says so.
+async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String, Value) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the human never got the turn");
+        let found = match id {
+            Some(id) => Some(id.to_string()),
+            None => app
+                .sessions
+                .list()
+                .first()
+                .and_then(|g| g["id"].as_str().map(str::to_string)),
+        };
+        if let Some(id) = found {
+            let q = tessera_web::session::ViewQuery {
+                seat: Some(0),
+                ..Default::default()
+            };
+            let s = app.sessions.get(&id).unwrap().snapshot(&q).unwrap();
+            if s["waiting_for"] == "human" && text_of(c, "#status").await.starts_with("Your turn") {
+                return (id, s);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicking {css}: {e}"));
+}
+
+#[test]
+fn a_qwirkle_trade_is_made_by_clicking() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("qwirkle-trade");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/qwirkle?fast"))
+            .await
+            .unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        c.find(Locator::Css("#seed"))
+            .await
+            .unwrap()
+            .send_keys("3")
+            .await
+            .unwrap();
+        click(&c, "#start").await;
+        let (id, mut snap) = wait_for_human_turn(&c, &app, None).await;
+        // The first move of the game must place tiles; take it through the API and trade on
+        // the next turn.
+        let can_trade = |s: &Value| {
+            s["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["json"]["type"] == "trade")
+        };
+        if !can_trade(&snap) {
+            let action = snap["legal"][0]["action"].as_str().unwrap().to_string();
+            let session = app.sessions.get(&id).unwrap();
+            session
+                .play(tessera_web::session::MoveRequest { seat: 0, action })
+                .expect("the first legal move is accepted");
+            // Wait for the AI's reply and the page to show the human's turn again.
+            let deadline = Instant::now() + Duration::from_secs(60);
+            loop {
+                assert!(Instant::now() < deadline, "no second turn");
+                let (_, s) = wait_for_human_turn(&c, &app, Some(&id)).await;
+                if s["step_count"] != snap["step_count"] {
+                    snap = s;
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        assert!(can_trade(&snap), "a trade is legal now: {}", snap["legal"]);
+        let hand_before: Vec<String> = snap["view"]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        click(&c, "#trade").await;
+        click(&c, ".hand .qtile[data-slot='0']").await;
+        click(&c, ".hand .qtile[data-slot='1']").await;
+        assert!(
+            text_of(&c, "#trade").await.contains("Trade 2 tile"),
+            "the trade button counts the chosen tiles"
+        );
+        screenshot(&c, "qwirkle-trade-chosen.png").await;
+        click(&c, "#trade").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let step = loop {
+            assert!(Instant::now() < deadline, "the trade was not played");
+            let s = app
+                .sessions
+                .get(&id)
+                .unwrap()
+                .snapshot(&tessera_web::session::ViewQuery {
+                    seat: Some(0),
+                    since: Some(0),
+                    ..Default::default()
+                })
+                .unwrap();
+            let trade = s["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|st| st["player"] == 0 && st["action_json"]["type"] == "trade")
+                .cloned();
+            if let Some(t) = trade {
+                assert_eq!(s["view"]["hand"].as_array().unwrap().len(), 6);
+                break t;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        // The trade put back the two tiles clicked (the first two of the hand).
+        let action = step["action"].as_str().unwrap();
+        assert!(
+            action.contains(&hand_before[0]) && action.contains(&hand_before[1]),
+            "{action} vs hand {hand_before:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(&c, "qwirkle-after-trade.png").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_game_record_is_replayed_step_by_step() {
+    if !browser_available() {
+        return;
+    }
+    use tessera_azul::AzulState;
+    use tessera_core::{Agent, Budget, RandomAgent, record::play_game};
+    let mut a = RandomAgent::<AzulState>::new();
+    let mut b = RandomAgent::<AzulState>::new();
+    let (_, record) = play_game(
+        AzulState::new_random(2, &mut tessera_core::rng::seeded(5)),
+        &mut [&mut a as &mut dyn Agent<AzulState>, &mut b],
+        &Budget::default(),
+        77,
+        None,
+        &mut (),
+    )
+    .unwrap();
+    let dir = tempfile_dir("replay");
+    let path = dir.join("game.json");
+    std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();
+    let steps = record.events.len();
+    let final_scores: Vec<String> = record
+        .scores
+        .last()
+        .unwrap()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    run(async {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("replay");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/replay")).await.unwrap();
+        // Open the file through the page's file input, as a person would.
+        c.find(Locator::Css("#file"))
+            .await
+            .unwrap()
+            .send_keys(path.to_str().unwrap())
+            .await
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !text_of(&c, "#stepinfo").await.starts_with("step 0 /") {
+            assert!(Instant::now() < deadline, "the record did not load");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(
+            text_of(&c, "#stepinfo").await.split(" · ").next().unwrap(),
+            format!("step 0 / {steps}")
+        );
+        for _ in 0..3 {
+            click(&c, "#next").await;
+        }
+        assert!(text_of(&c, "#stepinfo").await.starts_with("step 3 /"));
+        click(&c, "#prev").await;
+        assert!(text_of(&c, "#stepinfo").await.starts_with("step 2 /"));
+        screenshot(&c, "replay-step-2.png").await;
+        click(&c, "#last").await;
+        let info = text_of(&c, "#stepinfo").await;
+        assert_eq!(
+            info,
+            format!(
+                "step {steps} / {steps} · scores {}",
+                final_scores.join(" : ")
+            )
+        );
+        screenshot(&c, "replay-last-step.png").await;
+        c.close().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempfile_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-browser-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_results_page_shows_a_stored_tournament() {
+    if !browser_available() {
+        return;
+    }
+    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
+    let dir = tempfile_dir("results");
+    let path = dir.join("results.sqlite");
+    {
+        let mut store = Store::open(&path).unwrap();
+        let params = RunParams::new("nim", &["first", "random"], 2, 10, 2, 7);
+        let driver = arena_games::driver("nim").unwrap();
+        runner::run_tournament(
+            driver.as_ref(),
+            &params,
+            &mut store,
+            &runner::RunOptions::default(),
+            &mut (),
+        )
+        .unwrap();
+    }
+    run(async {
+        let (addr, _app) = start_server_with(Config {
+            db: Some(path.clone()),
+            ..Config::default()
+        })
+        .await;
+        let driver = start_driver("results");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/results")).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !text_of(&c, "#detail pre").await.contains("random") {
+            assert!(Instant::now() < deadline, "the run's table did not appear");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let runs = text_of(&c, "#runs").await;
+        assert!(runs.contains("nim"), "{runs}");
+        assert!(runs.contains("first, random"), "{runs}");
+        assert!(runs.contains("20/20"), "{runs}");
+        assert!(text_of(&c, "#detail h2").await.starts_with("Run 1"));
+        let chart = c
+            .find(Locator::Css("#detail img"))
+            .await
+            .expect("the win-rate chart")
+            .attr("src")
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        assert!(chart.starts_with("data:image/svg+xml"), "{chart}");
+        screenshot(&c, "results-page.png").await;
+        c.close().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(&dir);
 }
