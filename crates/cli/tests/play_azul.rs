@@ -95,6 +95,8 @@ fn ai_seats_play_to_the_end_without_input() {
     assert!(ok, "{err}");
     assert!(out.contains("Final scores"), "{out}");
     assert_eq!(out.matches(" points, ").count(), 3, "{out}");
+    // Output into a pipe has no colour codes (colours are for terminals only).
+    assert!(!out.contains('\x1b'), "{out}");
     // The same seed plays the same game.
     let (_, again, _) = run(
         &[

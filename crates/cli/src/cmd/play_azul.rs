@@ -30,6 +30,36 @@ pub struct Args {
     /// Write the JSON game record here when the game ends (or is quit).
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// Plain text without colours (colours are used only when the output is a terminal).
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+/// Whether tiles are drawn in colour (set once at the start).
+static COLOR: AtomicBool = AtomicBool::new(false);
+
+/// A tile letter (B Y R K W) in its colour when colours are on: bold for a tile, dim for a
+/// lower-case letter (an empty wall cell showing which colour goes there). Other characters
+/// are returned as they are.
+fn paint(ch: char) -> String {
+    if !COLOR.load(Ordering::Relaxed) {
+        return ch.to_string();
+    }
+    let code = match ch.to_ascii_uppercase() {
+        'B' => "34",
+        'Y' => "33",
+        'R' => "31",
+        'K' => "90",
+        'W' => "97",
+        _ => return ch.to_string(),
+    };
+    let weight = if ch.is_ascii_lowercase() { "2" } else { "1" };
+    format!("\x1b[{weight};{code}m{ch}\x1b[0m")
+}
+
+/// [`paint`] for every character of `s`.
+fn paint_all(s: &str) -> String {
+    s.chars().map(paint).collect()
 }
 
 /// Set by a human seat that asked to quit (or whose input ended).
@@ -154,14 +184,14 @@ pub fn render(state: &AzulState, seats: &[String]) -> String {
         .factories()
         .iter()
         .enumerate()
-        .map(|(i, f)| format!("{}:{}", i + 1, f))
+        .map(|(i, f)| format!("{}:{}", i + 1, paint_all(&f.to_string())))
         .collect();
     out += &format!("Factories  {}\n", facs.join("  "));
     let token = if state.token_in_centre() { "1 " } else { "" };
     let centre = if state.centre().is_empty() {
         "-".to_string()
     } else {
-        state.centre().to_string()
+        paint_all(&state.centre().to_string())
     };
     out += &format!("Centre     {token}{centre}\n");
     out += &format!(
@@ -190,19 +220,19 @@ pub fn render(state: &AzulState, seats: &[String]) -> String {
             for slot in 0..=row {
                 // Lines fill from the right.
                 let filled = slot >= row + 1 - n;
-                line.push(match (filled, colour) {
+                line.push_str(&paint(match (filled, colour) {
                     (true, Some(c)) => c.letter(),
                     _ => '.',
-                });
+                }));
                 line.push(' ');
             }
             let wall: String = (0..WALL_SIZE)
                 .map(|col| {
                     let c = wall_colour(row, col).letter();
                     if b.wall_has(row, col) {
-                        format!("{c} ")
+                        format!("{} ", paint(c))
                     } else {
-                        format!("{} ", c.to_ascii_lowercase())
+                        format!("{} ", paint(c.to_ascii_lowercase()))
                     }
                 })
                 .collect();
@@ -214,7 +244,7 @@ pub fn render(state: &AzulState, seats: &[String]) -> String {
         }
         for c in b.floor().colours() {
             for _ in 0..b.floor()[c] {
-                floor.push(c.letter());
+                floor.push_str(&paint(c.letter()));
                 floor.push(' ');
             }
         }
@@ -334,6 +364,11 @@ pub fn run(args: Args) -> Result<()> {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
+    use std::io::IsTerminal;
+    COLOR.store(
+        !args.no_color && std::io::stdout().is_terminal(),
+        Ordering::Relaxed,
+    );
     let seeds = GameSeeds { seed };
     let initial = match &args.load {
         Some(text) => load_state(text)?,
