@@ -32,7 +32,7 @@ static QUIT: AtomicBool = AtomicBool::new(false);
 
 /// A seat's player: `human` reads moves from stdin; anything else is a registry agent
 /// (`points`, `smarter`, `lookahead`, `random`, with parameters; see `tessera agents qwirkle`).
-fn seat(name: &str, human: &HumanInput) -> Result<Box<dyn Agent<Qwirkle>>> {
+fn seat(name: &str, human: &HumanDisplay) -> Result<Box<dyn Agent<Qwirkle>>> {
     match name.trim() {
         "human" => Ok(Box::new(Human(human.clone()))),
         other => tessera_arena::registry::qwirkle::registry()
@@ -43,14 +43,14 @@ fn seat(name: &str, human: &HumanInput) -> Result<Box<dyn Agent<Qwirkle>>> {
 
 /// The display settings of the human seats.
 #[derive(Clone)]
-struct HumanInput {
+struct HumanDisplay {
     names: Vec<String>,
     color: bool,
     humans: usize,
 }
 
 /// A human at the keyboard.
-struct Human(HumanInput);
+struct Human(HumanDisplay);
 
 impl Agent<Qwirkle> for Human {
     fn name(&self) -> String {
@@ -63,7 +63,7 @@ impl Agent<Qwirkle> for Human {
         let Some(p) = state.current_player() else {
             return Move::Pass;
         };
-        let HumanInput {
+        let HumanDisplay {
             names,
             color,
             humans,
@@ -106,8 +106,10 @@ impl Observer<Qwirkle> for Table<'_> {
     }
 
     fn on_event(&mut self, after: &Qwirkle, event: &Event<Vec<Tile>>) {
-        let (Event::Action { player: p, action }, Some(before)) = (event, self.before.take())
-        else {
+        let Event::Action { player: p, action } = event else {
+            return;
+        };
+        let Some(before) = self.before.take() else {
             return;
         };
         let name = &self.names[p.index()];
@@ -215,7 +217,7 @@ pub fn run(args: Args) -> Result<()> {
             .unwrap_or(0)
     });
     let color = !args.no_color && std::io::stdout().is_terminal();
-    let input = HumanInput {
+    let input = HumanDisplay {
         names: names.clone(),
         color,
         humans: names.iter().filter(|n| *n == "human").count(),
