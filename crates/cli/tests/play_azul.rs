@@ -1,7 +1,6 @@
 //! `tessera play azul` driven through its stdin.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use tessera_azul::AzulState;
 use tessera_core::Game;
@@ -10,27 +9,8 @@ use tessera_core::record::{GameRecord, replay};
 type Record = GameRecord<<AzulState as Game>::Chance>;
 
 fn run(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["play", "azul"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        // The game may end before all input is read; a broken pipe is fine.
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let all: Vec<&str> = ["play", "azul"].iter().chain(args).copied().collect();
+    common::run_tessera(&all, input)
 }
 
 #[test]

@@ -336,44 +336,8 @@ fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
         let (addr, app) = start_server().await;
         let driver = start_driver("qwirkle");
         let c = connect(&driver).await;
-        c.goto(&format!("http://{addr}/qwirkle?fast"))
-            .await
-            .unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
-        c.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("3")
-            .await
-            .unwrap();
-        c.find(Locator::Css("#start"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        // Wait for the human's turn.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let (id, snap) = loop {
-            assert!(Instant::now() < deadline, "the human never got the turn");
-            if let Some(g) = app.sessions.list().first() {
-                let id = g["id"].as_str().unwrap().to_string();
-                let q = tessera_web::session::ViewQuery {
-                    seat: Some(0),
-                    ..Default::default()
-                };
-                let s = app.sessions.get(&id).unwrap().snapshot(&q).unwrap();
-                if s["waiting_for"] == "human"
-                    && text_of(&c, "#status").await.starts_with("Your turn")
-                {
-                    break (id, s);
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
+        start_qwirkle(&c, addr, "3").await;
+        let (id, snap) = wait_for_human_turn(&c, &app, None).await;
         // The spectator view and the AI seat's view hold no hand.
         let spectator = app
             .sessions
@@ -517,6 +481,25 @@ async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String
     }
 }
 
+/// Opens the Qwirkle page (fast AI replies), keeps the default seats (seat 1 human, seat 2
+/// an AI), sets the seed and starts the game.
+async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
+    c.goto(&format!("http://{addr}/qwirkle?fast"))
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Css("#seat1-type"))
+        .await
+        .unwrap();
+    c.find(Locator::Css("#seed"))
+        .await
+        .unwrap()
+        .send_keys(seed)
+        .await
+        .unwrap();
+    click(c, "#start").await;
+}
+
 async fn click(c: &Client, css: &str) {
     c.find(Locator::Css(css))
         .await
@@ -535,20 +518,7 @@ fn a_qwirkle_trade_is_made_by_clicking() {
         let (addr, app) = start_server().await;
         let driver = start_driver("qwirkle-trade");
         let c = connect(&driver).await;
-        c.goto(&format!("http://{addr}/qwirkle?fast"))
-            .await
-            .unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
-        c.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("3")
-            .await
-            .unwrap();
-        click(&c, "#start").await;
+        start_qwirkle(&c, addr, "3").await;
         let (id, mut snap) = wait_for_human_turn(&c, &app, None).await;
         // The first move of the game must place tiles; take it through the API and trade on
         // the next turn.
