@@ -415,7 +415,7 @@ impl Ctx<'_> {
         // (subset, tight orders from it to the full wall), sorted by subset, one layer.
         let full: u64 = if m == 0 { 0 } else { (1u64 << m) - 1 };
         let mut layer: Vec<(u64, u128)> = vec![(full, 1)];
-        for _ in (1..=m).rev() {
+        for _ in 0..m {
             let mut preds: Vec<(u64, u128)> = layer
                 .par_iter()
                 .flat_map_iter(|&(x, count)| {
