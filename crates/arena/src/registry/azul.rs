@@ -3,7 +3,9 @@
 //! external engines ([`crate::ext`]).
 
 use tessera_azul::AzulState;
-use tessera_azul::players::{Diagonal, Greedy, Smart, Strategic};
+use tessera_azul::players::{
+    Diagonal, Greedy, GreedyReading, Lines, Scope, Smart, Space, Strategic,
+};
 use tessera_core::GameRng;
 
 use super::{AgentEntry, ParamDoc, ParamKind, Registry, random_entry};
@@ -35,6 +37,39 @@ pub fn registry() -> Registry<AzulState> {
     Registry::new("azul", entries)
 }
 
+const GREEDY_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        name: "least",
+        kind: ParamKind::Value { default: "max" },
+        doc: "start value of the pseudocode's `least`: max (overflow branch works) or 0 (it never fires)",
+    },
+    ParamDoc {
+        name: "scope",
+        kind: ParamKind::Value { default: "move" },
+        doc: "how long `largest`, `least` and `bestMove` live: move, round or game (a stale move is replaced by the first legal one)",
+    },
+    ParamDoc {
+        name: "space",
+        kind: ParamKind::Value { default: "free" },
+        doc: "`patternLine_space`: free (empty cells) or capacity (the line's length)",
+    },
+    ParamDoc {
+        name: "keep",
+        kind: ParamKind::Value { default: "all" },
+        doc: "with scope=round|game: all three variables live that long, or only `largest` (the others fresh per move)",
+    },
+    ParamDoc {
+        name: "fallback",
+        kind: ParamKind::Value { default: "first" },
+        doc: "the move played when the loop leaves none (or a stale one): first legal, or random legal",
+    },
+    ParamDoc {
+        name: "lines",
+        kind: ParamKind::Value { default: "legal" },
+        doc: "lines the loop visits: legal, or all (a line that cannot take the colour sends the tiles to the floor)",
+    },
+];
+
 const STRATEGIC_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "diagonal",
@@ -59,20 +94,53 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
         AgentEntry {
             name: "greedy",
             summary: "thesis 4.1: the most tiles that fit a pattern line, else the least overflow",
-            params: &[ParamDoc {
-                name: "least",
-                kind: ParamKind::Value { default: "max" },
-                doc: "start value of the pseudocode's `least`: max (overflow branch works) or 0 (it never fires)",
-            }],
-            build: |spec| match spec.value("least")? {
-                None | Some("max") => Ok(Box::new(Greedy::new())),
-                Some("0") => Ok(Box::new(Greedy::least_zero())),
-                Some(other) => Err(SpecError::BadValue {
+            params: GREEDY_PARAMS,
+            build: |spec| {
+                let bad = |key: &str, value: &str, expected: &str| SpecError::BadValue {
                     agent: spec.name.clone(),
-                    key: "least".into(),
-                    value: other.into(),
-                    expected: "max or 0".into(),
-                }),
+                    key: key.into(),
+                    value: value.into(),
+                    expected: expected.into(),
+                };
+                let least_zero = match spec.value("least")? {
+                    None | Some("max") => false,
+                    Some("0") => true,
+                    Some(other) => return Err(bad("least", other, "max or 0")),
+                };
+                let scope = match spec.value("scope")? {
+                    None | Some("move") => Scope::Move,
+                    Some("round") => Scope::Round,
+                    Some("game") => Scope::Game,
+                    Some(other) => return Err(bad("scope", other, "move, round or game")),
+                };
+                let space = match spec.value("space")? {
+                    None | Some("free") => Space::Free,
+                    Some("capacity") => Space::Capacity,
+                    Some(other) => return Err(bad("space", other, "free or capacity")),
+                };
+                let lines = match spec.value("lines")? {
+                    None | Some("legal") => Lines::Legal,
+                    Some("all") => Lines::All,
+                    Some(other) => return Err(bad("lines", other, "legal or all")),
+                };
+                let keep_largest_only = match spec.value("keep")? {
+                    None | Some("all") => false,
+                    Some("largest") => true,
+                    Some(other) => return Err(bad("keep", other, "all or largest")),
+                };
+                let random_fallback = match spec.value("fallback")? {
+                    None | Some("first") => false,
+                    Some("random") => true,
+                    Some(other) => return Err(bad("fallback", other, "first or random")),
+                };
+                Ok(Box::new(Greedy::with_reading(GreedyReading {
+                    random_fallback,
+                    least_zero,
+                    scope,
+                    space,
+                    lines,
+                    keep_largest_only,
+                })))
             },
         },
         AgentEntry {

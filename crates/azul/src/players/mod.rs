@@ -34,6 +34,7 @@
 //! assert!(s.outcome().is_some());
 //! ```
 
+use rand::Rng;
 use tessera_core::{Agent, Budget, Game, GameRng};
 
 use crate::action::{AzulAction, Dest, Source};
@@ -130,6 +131,61 @@ fn considered(cands: &[Candidate]) -> impl Iterator<Item = &Candidate> {
         .filter(move |c| !any_line || matches!(c.action.dest, Dest::Line(_)))
 }
 
+/// How long the Greedy pseudocode's variables (`largest`, `least`, `bestMove`) live. The
+/// pseudocode never initialises them; in a C++ simulator they may be locals set once per
+/// call, or members of the player object set once per round or once per game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// Fresh for every move (our faithful reading).
+    #[default]
+    Move,
+    /// Reset at the start of every round.
+    Round,
+    /// Reset only when a new game starts ([`Agent::reset`] or a new round 1).
+    Game,
+}
+
+/// What the pseudocode's `patternLine_space` means.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Space {
+    /// The empty cells of the line (our faithful reading).
+    #[default]
+    Free,
+    /// The line's capacity (`j + 1`), whatever it already holds.
+    Capacity,
+}
+
+/// Which pattern lines the pseudocode's inner loop visits for a source and colour.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Lines {
+    /// Only lines the tiles may legally go to (our faithful reading).
+    #[default]
+    Legal,
+    /// All five lines; a chosen line that cannot take the colour sends the tiles to the
+    /// floor (a simulator that checks legality only when it carries the move out).
+    All,
+}
+
+/// A reading of the thesis' Greedy pseudocode: the choices it leaves open. The default is
+/// our faithful reading; docs/reproductions/azul-heuristics.md measures the others.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GreedyReading {
+    /// Start `least` at 0 (the overflow branch never fires).
+    pub least_zero: bool,
+    /// How long the variables live.
+    pub scope: Scope,
+    /// What `patternLine_space` means.
+    pub space: Space,
+    /// Which lines the loop visits.
+    pub lines: Lines,
+    /// Only `largest` lives as long as `scope` says; `least` and `bestMove` are fresh for
+    /// every move.
+    pub keep_largest_only: bool,
+    /// When the loop leaves no legal move: a uniformly random legal move instead of the
+    /// first one.
+    pub random_fallback: bool,
+}
+
 /// The thesis' Greedy player: takes the most tiles that fit completely on a pattern line;
 /// when nothing fits, the move whose tile count is closest to the line's free space (the
 /// fewest tiles on the floor).
@@ -137,13 +193,27 @@ fn considered(cands: &[Candidate]) -> impl Iterator<Item = &Candidate> {
 /// The pseudocode does not say what `least` starts at. We start it above any overflow, so
 /// the overflow branch works; [`Greedy::least_zero`] starts it at 0, as an uninitialised
 /// C++ counter often is, which switches that branch off: when nothing fits, the player
-/// takes the first legal move.
+/// takes the first legal move. [`GreedyReading`] holds this and the pseudocode's other open
+/// choices.
 #[derive(Clone, Debug, Default)]
 pub struct Greedy {
     /// Start `least` at 0 (the overflow branch never fires).
     pub least_zero: bool,
+    /// The pseudocode's other open choices (`least_zero` above wins over the one in here).
+    pub reading: GreedyReading,
     buf: Vec<AzulAction>,
     cands: Vec<Candidate>,
+    vars: GreedyVars,
+}
+
+/// The pseudocode's variables, kept between calls when the reading's scope says so.
+#[derive(Copy, Clone, Debug, Default)]
+struct GreedyVars {
+    /// The round (and game marker) they were set in; `None` before the first move.
+    round: Option<u32>,
+    largest: u8,
+    least: u8,
+    best: Option<AzulAction>,
 }
 
 impl Greedy {
@@ -160,45 +230,177 @@ impl Greedy {
         }
     }
 
+    /// A Greedy player following `reading`.
+    pub fn with_reading(reading: GreedyReading) -> Self {
+        Greedy {
+            least_zero: reading.least_zero,
+            reading,
+            ..Self::default()
+        }
+    }
+
     /// The move the pseudocode picks from `cands` (`None` if there is none).
     pub fn pick(cands: &[Candidate]) -> Option<AzulAction> {
         Self::pick_from(cands, u8::MAX)
     }
 
     fn pick_from(cands: &[Candidate], least_start: u8) -> Option<AzulAction> {
-        let mut best = None;
-        let mut largest = 0u8;
-        // `least` becomes 0 once a fitting move is found.
-        let mut least = least_start;
-        for c in considered(cands) {
+        let mut vars = GreedyVars {
+            round: None,
+            largest: 0,
+            least: least_start,
+            best: None,
+        };
+        Self::run(considered(cands), &mut vars);
+        vars.best
+    }
+
+    /// The pseudocode's loop over `cands`, reading and writing `vars`.
+    fn run<'a>(cands: impl Iterator<Item = &'a Candidate>, vars: &mut GreedyVars) {
+        for c in cands {
             if c.fits() {
-                if c.tiles > largest {
-                    largest = c.tiles;
-                    best = Some(c.action);
-                    least = 0;
+                if c.tiles > vars.largest {
+                    vars.largest = c.tiles;
+                    vars.best = Some(c.action);
+                    // `least` becomes 0 once a fitting move is found.
+                    vars.least = 0;
                 }
-            } else if least != 0 && c.mismatch() < least {
-                least = c.mismatch();
-                best = Some(c.action);
+            } else if vars.least != 0 && c.mismatch() < vars.least {
+                vars.least = c.mismatch();
+                vars.best = Some(c.action);
             }
         }
-        best
+    }
+
+    /// The name the registry gives this reading.
+    fn spec_name(&self) -> String {
+        let r = &self.reading;
+        let mut name = String::from("greedy");
+        if self.least_zero {
+            name.push_str(":least=0");
+        }
+        match r.scope {
+            Scope::Move => {}
+            Scope::Round => name.push_str(":scope=round"),
+            Scope::Game => name.push_str(":scope=game"),
+        }
+        if r.space == Space::Capacity {
+            name.push_str(":space=capacity");
+        }
+        if r.lines == Lines::All {
+            name.push_str(":lines=all");
+        }
+        if r.keep_largest_only {
+            name.push_str(":keep=largest");
+        }
+        if r.random_fallback {
+            name.push_str(":fallback=random");
+        }
+        name
+    }
+
+    /// The candidates of the `lines=all` reading: every legal source and colour on each of
+    /// the five lines, whether or not the line can take the colour.
+    fn all_lines(&mut self, state: &AzulState) {
+        let Some(p) = state.current_player() else {
+            return;
+        };
+        let board = state.board(p);
+        let legal_cands = std::mem::take(&mut self.cands);
+        let mut seen: Vec<(Source, crate::colour::Colour)> = Vec::new();
+        for c in &legal_cands {
+            let key = (c.action.source, c.action.colour);
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            for row in 0..WALL_SIZE as u8 {
+                let held = board.pattern_line(row as usize).map_or(0, |(_, k)| k);
+                self.cands.push(Candidate {
+                    action: AzulAction {
+                        source: c.action.source,
+                        colour: c.action.colour,
+                        dest: Dest::Line(row),
+                    },
+                    tiles: c.tiles,
+                    space: row + 1 - held,
+                });
+            }
+        }
     }
 }
 
 impl Agent<AzulState> for Greedy {
     fn name(&self) -> String {
-        if self.least_zero {
-            "greedy:least=0".into()
-        } else {
-            "greedy".into()
-        }
+        self.spec_name()
     }
 
-    fn choose(&mut self, state: &AzulState, _: &Budget, _: &mut GameRng) -> AzulAction {
+    fn reset(&mut self) {
+        self.vars = GreedyVars::default();
+    }
+
+    fn choose(&mut self, state: &AzulState, _: &Budget, rng: &mut GameRng) -> AzulAction {
         candidates(state, &mut self.buf, &mut self.cands);
-        let start = if self.least_zero { 0 } else { u8::MAX };
-        Self::pick_from(&self.cands, start).unwrap_or_else(|| fallback(&self.buf))
+        let reading = self.reading;
+        let least_start = if self.least_zero { 0 } else { u8::MAX };
+        if reading == GreedyReading::default() {
+            // The faithful reading, exactly as before.
+            return Self::pick_from(&self.cands, least_start)
+                .unwrap_or_else(|| fallback(&self.buf));
+        }
+        if reading.lines == Lines::All {
+            self.all_lines(state);
+        }
+        if reading.space == Space::Capacity {
+            for c in self.cands.iter_mut() {
+                if let Dest::Line(row) = c.action.dest {
+                    c.space = row + 1;
+                }
+            }
+        }
+        let round = state.round();
+        let fresh = match (reading.scope, self.vars.round) {
+            (Scope::Move, _) | (_, None) => true,
+            (Scope::Round, Some(r)) => r != round,
+            // A new game (round 1 again after a later round) resets game-long variables.
+            (Scope::Game, Some(r)) => round < r,
+        };
+        if fresh {
+            self.vars = GreedyVars {
+                round: Some(round),
+                largest: 0,
+                least: least_start,
+                best: None,
+            };
+        } else if reading.keep_largest_only {
+            self.vars.least = least_start;
+            self.vars.best = None;
+        }
+        self.vars.round = Some(round);
+        let mut vars = self.vars;
+        Self::run(considered(&self.cands), &mut vars);
+        self.vars = vars;
+        // The chosen move as the simulator would carry it out: a line that cannot take the
+        // colour sends the tiles to the floor; a stale or missing move is replaced by the
+        // first legal move.
+        let chosen = vars.best.and_then(|a| {
+            if self.buf.contains(&a) {
+                Some(a)
+            } else if reading.lines == Lines::All {
+                let floor = AzulAction {
+                    dest: Dest::Floor,
+                    ..a
+                };
+                self.buf.contains(&floor).then_some(floor)
+            } else {
+                None
+            }
+        });
+        match chosen {
+            Some(a) => a,
+            None if reading.random_fallback => self.buf[rng.random_range(0..self.buf.len())],
+            None => fallback(&self.buf),
+        }
     }
 }
 

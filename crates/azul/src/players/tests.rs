@@ -195,3 +195,143 @@ fn players_finish_games_with_two_to_four_players() {
         }
     }
 }
+
+/// Greedy under a reading of the pseudocode (docs/reproductions/azul-heuristics.md).
+fn greedy(reading: GreedyReading) -> Greedy {
+    Greedy::with_reading(reading)
+}
+
+#[test]
+fn greedy_keeping_largest_for_the_round_skips_smaller_fits_until_the_next_round() {
+    let reading = GreedyReading {
+        scope: Scope::Round,
+        keep_largest_only: true,
+        ..GreedyReading::default()
+    };
+    let mut agent = greedy(reading);
+    // Four blues fit line 5: `largest` becomes 4.
+    let first = position(
+        2,
+        ["BBBB", "RRRK", "YKWW", "YKWB", "KKRY"],
+        "-,-,-,Y1,-",
+        EMPTY_WALL,
+    );
+    assert_eq!(pick(&mut agent, &first), "1B5");
+    // Later in the same round the best fit has three reds (line 3), which is not more than
+    // 4: the fit is skipped and the overflow branch picks the smallest overflow, the
+    // first one found (three reds on line 2, one too many).
+    let later = position(
+        2,
+        ["RRRK", "YKWW", "YKWB", "KKRY", "BYWK"],
+        NO_LINES,
+        EMPTY_WALL,
+    );
+    assert_eq!(pick(&mut Greedy::new(), &later), "1R3");
+    assert_eq!(pick(&mut agent, &later), "1R2");
+    // A new round starts `largest` afresh.
+    let next_round = position(
+        3,
+        ["RRRK", "YKWW", "YKWB", "KKRY", "BYWK"],
+        NO_LINES,
+        EMPTY_WALL,
+    );
+    assert_eq!(pick(&mut agent, &next_round), "1R3");
+    // Back to a round-2 position: another round, so afresh (largest 4 again); then a new
+    // game (reset) starts afresh even in the same round number.
+    assert_eq!(pick(&mut agent, &first), "1B5");
+    assert_eq!(pick(&mut agent, &later), "1R2");
+    agent.reset();
+    assert_eq!(pick(&mut agent, &later), "1R3");
+}
+
+#[test]
+fn greedy_keeping_largest_for_the_game_keeps_it_across_rounds() {
+    let mut agent = greedy(GreedyReading {
+        scope: Scope::Game,
+        keep_largest_only: true,
+        ..GreedyReading::default()
+    });
+    let first = position(
+        2,
+        ["BBBB", "RRRK", "YKWW", "YKWB", "KKRY"],
+        "-,-,-,Y1,-",
+        EMPTY_WALL,
+    );
+    assert_eq!(pick(&mut agent, &first), "1B5");
+    let next_round = position(
+        3,
+        ["RRRK", "YKWW", "YKWB", "KKRY", "BYWK"],
+        NO_LINES,
+        EMPTY_WALL,
+    );
+    assert_eq!(pick(&mut agent, &next_round), "1R2");
+    assert_eq!(agent.name(), "greedy:scope=game:keep=largest");
+}
+
+#[test]
+fn greedy_reading_space_as_capacity_overfills_a_started_line() {
+    // Line 5 holds two blues (three cells free): four blues overflow it by one. Read as the
+    // line's capacity (5), they "fit" and are the largest group.
+    let s = position(
+        2,
+        ["BBBB", "RRRK", "YKWW", "YKWW", "KKRY"],
+        "-,-,-,Y1,B2",
+        EMPTY_WALL,
+    );
+    assert_eq!(pick(&mut Greedy::new(), &s), "2R3");
+    let mut capacity = greedy(GreedyReading {
+        space: Space::Capacity,
+        ..GreedyReading::default()
+    });
+    assert_eq!(pick(&mut capacity, &s), "1B5");
+}
+
+#[test]
+fn greedy_visiting_all_lines_sends_an_illegal_choice_to_the_floor() {
+    // Blue is already on the wall in row 5, so four blues may not go to line 5; visiting
+    // every line, Greedy still finds they "fit" there, and the simulator drops them on the
+    // floor.
+    let col = crate::scoring::wall_column(4, crate::colour::Colour::Blue);
+    let row5: String = (0..5).map(|c| if c == col { 'B' } else { '.' }).collect();
+    let wall = format!("...../...../...../...../{row5}");
+    let s = position(
+        2,
+        ["BBBB", "RRRK", "YKWW", "YKWW", "KKRY"],
+        "-,-,-,Y1,-",
+        &wall,
+    );
+    assert_eq!(pick(&mut Greedy::new(), &s), "2R3");
+    let mut all = greedy(GreedyReading {
+        lines: Lines::All,
+        ..GreedyReading::default()
+    });
+    assert_eq!(pick(&mut all, &s), "1BF");
+}
+
+#[test]
+fn greedy_fallback_when_nothing_is_chosen_is_the_first_or_a_random_legal_move() {
+    // Nothing fits (groups of four, lines with at most three free cells that can take
+    // them), and with `least` at 0 the overflow branch never fires.
+    let s = position(
+        2,
+        ["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"],
+        "-,-,-,Y1,B2",
+        EMPTY_WALL,
+    );
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    let mut first = Greedy::least_zero();
+    assert_eq!(pick(&mut first, &s), legal[0].to_string());
+    let mut random = greedy(GreedyReading {
+        least_zero: true,
+        random_fallback: true,
+        ..GreedyReading::default()
+    });
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let a = random.choose(&s, &Budget::default(), &mut seeded(seed));
+        assert!(legal.contains(&a));
+        seen.insert(a);
+    }
+    assert!(seen.len() > 1, "a random fallback varies with the seed");
+}
