@@ -17,6 +17,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use thiserror::Error;
 
 use crate::error::ArenaError;
 use crate::games::PlayedGame;
@@ -274,12 +275,16 @@ impl Store {
             .find(|r| r.params.key() == key && r.shard == shard))
     }
 
-    /// The run with id `id`.
+    /// The run with id `id`; the error names the runs the file holds.
     pub fn run(&self, id: i64) -> Result<RunInfo, ArenaError> {
-        self.runs()?
-            .into_iter()
-            .find(|r| r.id == id)
-            .ok_or_else(|| self.err(format!("has no run {id}")))
+        let runs = self.runs()?;
+        match runs.iter().position(|r| r.id == id) {
+            Some(i) => Ok(runs[i].clone()),
+            None => Err(self.err(format!(
+                "has no run {id}; {}",
+                runs_listing(&runs.iter().map(|r| r.id).collect::<Vec<_>>())
+            ))),
+        }
     }
 
     /// Stores a new run (the games of `shard`, `total` of them) and returns it.
@@ -461,6 +466,262 @@ impl Store {
         }
         Ok(out)
     }
+    /// Every stored game of run `run` (of every run with `None`) without its record, in
+    /// run then schedule order: what a listing needs, without reading the records.
+    pub fn game_summaries(&self, run: Option<i64>) -> Result<Vec<GameSummary>, ArenaError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT run, idx, tbl, series, deal, rotation, seed, seats, scores, winners,
+                        actions
+                 FROM games WHERE ?1 IS NULL OR run = ?1 ORDER BY run, idx",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([run], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, u32>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, u32>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, String>(7)?,
+                    r.get::<_, String>(8)?,
+                    r.get::<_, String>(9)?,
+                    r.get::<_, u32>(10)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (run, idx, table, series, deal, rotation, seed, seats, scores, winners, actions) =
+                row.map_err(|e| self.err(e))?;
+            let bad =
+                |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+            out.push(GameSummary {
+                run,
+                slot: Slot {
+                    index: idx as u64,
+                    table,
+                    series,
+                    deal: deal as u64,
+                    rotation,
+                    seed: seed.parse().map_err(|_| bad("seed"))?,
+                    seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
+                },
+                scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
+                winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
+                actions,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The stored game `id` with its record, or `None` if the file does not hold it
+    /// ([`Store::absent`] says what it holds instead).
+    pub fn find_game(&self, id: GameId) -> Result<Option<StoredGame>, ArenaError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT tbl, series, deal, rotation, seed, seats, scores, winners, actions, record
+                 FROM games WHERE run = ?1 AND idx = ?2",
+                params![id.run, id.index as i64],
+                |r| {
+                    Ok((
+                        r.get::<_, u32>(0)?,
+                        r.get::<_, u32>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, u32>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                        r.get::<_, u32>(8)?,
+                        r.get::<_, String>(9)?,
+                    ))
+                },
+            )
+            .optional()
+            .map_err(|e| self.err(e))?;
+        let Some((table, series, deal, rotation, seed, seats, scores, winners, actions, record)) =
+            row
+        else {
+            return Ok(None);
+        };
+        let bad = |what: &str| self.err(format!("game {id} has unreadable {what}"));
+        Ok(Some(StoredGame {
+            slot: Slot {
+                index: id.index,
+                table,
+                series,
+                deal: deal as u64,
+                rotation,
+                seed: seed.parse().map_err(|_| bad("seed"))?,
+                seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
+            },
+            game: PlayedGame {
+                scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
+                winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
+                actions,
+                record,
+            },
+        }))
+    }
+
+    /// Why the file holds no game `id`: no such run (naming the runs it holds), or no such
+    /// game in that run (naming the games stored for it).
+    pub fn absent(&self, id: GameId) -> Result<NotStored, ArenaError> {
+        let runs: Vec<i64> = self.runs()?.iter().map(|r| r.id).collect();
+        if !runs.contains(&id.run) {
+            return Ok(NotStored::Run {
+                path: self.path.clone(),
+                run: id.run,
+                runs,
+            });
+        }
+        let mut stored: Vec<u64> = self.done_indices(id.run)?.into_iter().collect();
+        stored.sort_unstable();
+        Ok(NotStored::Game {
+            path: self.path.clone(),
+            id,
+            stored,
+        })
+    }
+}
+
+/// Names one stored game: its run and its index in the run's schedule, written
+/// `RUN:INDEX` (`1:0` is the first game of run 1), as `tessera games` lists them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId {
+    /// The run's id in its file.
+    pub run: i64,
+    /// The game's index in the run's schedule, from 0.
+    pub index: u64,
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.run, self.index)
+    }
+}
+
+/// A game id that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad game id '{0}': expected RUN:INDEX, for example 1:0 (`tessera games` lists them)")]
+pub struct BadGameId(pub String);
+
+impl std::str::FromStr for GameId {
+    type Err = BadGameId;
+    fn from_str(s: &str) -> Result<Self, BadGameId> {
+        let bad = || BadGameId(s.to_string());
+        let (run, index) = s.trim().split_once(':').ok_or_else(bad)?;
+        let run: i64 = run.parse().map_err(|_| bad())?;
+        if run < 1 {
+            return Err(bad());
+        }
+        Ok(GameId {
+            run,
+            index: index.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+/// A stored game without its record: what a listing of games shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSummary {
+    /// The run it belongs to.
+    pub run: i64,
+    /// Where it sits in the run.
+    pub slot: Slot,
+    /// Final scores, seat 0 first.
+    pub scores: Vec<i32>,
+    /// Winning seats (several for a shared win).
+    pub winners: Vec<usize>,
+    /// Number of actions played.
+    pub actions: u32,
+}
+
+impl GameSummary {
+    /// The game's id.
+    pub fn id(&self) -> GameId {
+        GameId {
+            run: self.run,
+            index: self.slot.index,
+        }
+    }
+}
+
+/// Why a results file holds no game of a given id.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NotStored {
+    /// The file has no run of that id.
+    #[error("database {path} has no run {run}; {}", runs_listing(runs))]
+    Run {
+        /// The file.
+        path: String,
+        /// The run asked for.
+        run: i64,
+        /// The runs it holds.
+        runs: Vec<i64>,
+    },
+    /// The run has no stored game of that index.
+    #[error("database {path}: run {} has no stored game {}; {}", id.run, id.index, games_listing(id.run, stored))]
+    Game {
+        /// The file.
+        path: String,
+        /// The game asked for.
+        id: GameId,
+        /// The indices of the run's stored games, ascending.
+        stored: Vec<u64>,
+    },
+}
+
+fn runs_listing(runs: &[i64]) -> String {
+    match runs {
+        [] => "it holds no runs".to_string(),
+        [one] => format!("it holds run {one}"),
+        many => format!(
+            "it holds runs {}",
+            many.iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn games_listing(run: i64, stored: &[u64]) -> String {
+    if stored.is_empty() {
+        return format!("run {run} has no stored games yet");
+    }
+    format!(
+        "its stored games are {} ({} games; ids {run}:INDEX)",
+        index_ranges(stored),
+        stored.len()
+    )
+}
+
+/// Ascending indices as ranges: `[0, 1, 2, 5, 7, 8]` is `0-2, 5, 7-8`.
+pub fn index_ranges(sorted: &[u64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let start = sorted[i];
+        let mut end = start;
+        while i + 1 < sorted.len() && sorted[i + 1] == end + 1 {
+            i += 1;
+            end = sorted[i];
+        }
+        parts.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    parts.join(", ")
 }
 
 fn store_err(path: &str, e: impl std::fmt::Display) -> ArenaError {
@@ -473,4 +734,84 @@ fn store_err(path: &str, e: impl std::fmt::Display) -> ArenaError {
 fn json_list<T: std::fmt::Display>(v: &[T]) -> String {
     let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     format!("[{}]", parts.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::driver;
+    use crate::runner::{RunOptions, run_tournament};
+
+    #[test]
+    fn game_ids_parse_and_print() {
+        let id: GameId = "3:17".parse().unwrap();
+        assert_eq!(id, GameId { run: 3, index: 17 });
+        assert_eq!(id.to_string(), "3:17");
+        for bad in [
+            "", "3", "3:", ":1", "a:1", "1:b", "0:1", "-1:2", "1:-2", "1:2:3",
+        ] {
+            let e = bad.parse::<GameId>().unwrap_err();
+            assert!(e.to_string().contains("expected RUN:INDEX"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn index_ranges_compress_runs_of_indices() {
+        assert_eq!(index_ranges(&[]), "");
+        assert_eq!(index_ranges(&[4]), "4");
+        assert_eq!(index_ranges(&[0, 1, 2, 5, 7, 8]), "0-2, 5, 7-8");
+    }
+
+    #[test]
+    fn stored_games_are_listed_found_and_missing_ones_explained() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.sqlite");
+        let mut store = Store::open(&path).unwrap();
+        let params = RunParams::new("nim", &["first", "random"], 2, 3, 2, 7);
+        let d = driver("nim").unwrap();
+        run_tournament(
+            d.as_ref(),
+            &params,
+            &mut store,
+            &RunOptions::default(),
+            &mut (),
+        )
+        .unwrap();
+        drop(store);
+        let store = Store::open_read(&path).unwrap();
+        let full = store.games(1).unwrap();
+        let list = store.game_summaries(Some(1)).unwrap();
+        assert_eq!(list.len(), 6);
+        assert_eq!(store.game_summaries(None).unwrap(), list);
+        assert!(store.game_summaries(Some(2)).unwrap().is_empty());
+        // The listing agrees with the full rows, field by field.
+        for (s, g) in list.iter().zip(&full) {
+            assert_eq!(s.slot, g.slot);
+            assert_eq!(s.scores, g.game.scores);
+            assert_eq!(s.winners, g.game.winners);
+            assert_eq!(s.actions, g.game.actions);
+            let found = store.find_game(s.id()).unwrap().unwrap();
+            assert_eq!(&found, g);
+        }
+        assert_eq!(list[4].id().to_string(), "1:4");
+        assert!(
+            store
+                .find_game(GameId { run: 1, index: 6 })
+                .unwrap()
+                .is_none()
+        );
+        let e = store.absent(GameId { run: 1, index: 6 }).unwrap();
+        assert!(
+            e.to_string().contains("run 1 has no stored game 6")
+                && e.to_string().contains("stored games are 0-5 (6 games"),
+            "{e}"
+        );
+        let e = store.absent(GameId { run: 9, index: 0 }).unwrap();
+        assert!(
+            e.to_string().ends_with("has no run 9; it holds run 1"),
+            "{e}"
+        );
+        let e = store.run(9).unwrap_err().to_string();
+        assert!(e.ends_with("has no run 9; it holds run 1"), "{e}");
+    }
 }

@@ -1,5 +1,7 @@
 //! `tessera`: play, pit agents against each other, analyse and solve tile games.
 
+use std::process::ExitCode;
+
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
@@ -26,6 +28,10 @@ enum Command {
     Merge(cmd::merge::Args),
     /// Draw charts and tables from a tournament database.
     Report(cmd::report::Args),
+    /// List the games stored in a tournament database.
+    Games(cmd::games::Args),
+    /// Write one stored game's record (JSON, replayable) from a tournament database.
+    Export(cmd::export::Args),
     /// Mathematical and search analyses.
     #[command(subcommand)]
     Analyze(Analysis),
@@ -69,8 +75,37 @@ enum EngineGame {
     Azul(cmd::engine::Args),
 }
 
-fn main() -> Result<()> {
+/// Runs the command. A user error is printed as `error: ...` and one `caused by: ...` line
+/// per cause, never with a backtrace (anyhow captures one when `RUST_BACKTRACE` is set, and
+/// returning the error from `main` would print it); a panic still prints the standard panic
+/// message and its backtrace.
+fn main() -> ExitCode {
     let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprint!("{}", error_text(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `error: ...` then `caused by: ...` lines, from the error's chain of causes (a cause whose
+/// text its parent already ends with is not repeated).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut out = format!("error: {e}\n");
+    let mut shown = e.to_string();
+    for cause in e.chain().skip(1) {
+        let text = cause.to_string();
+        if !shown.ends_with(&text) {
+            out.push_str(&format!("caused by: {text}\n"));
+        }
+        shown = text;
+    }
+    out
+}
+
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Play(PlayGame::Azul(a)) => cmd::play_azul::run(a),
         Command::Play(PlayGame::Qwirkle(a)) => cmd::play_qwirkle::run(a),
@@ -79,10 +114,34 @@ fn main() -> Result<()> {
         Command::Agents(a) => cmd::agents::run(a),
         Command::Merge(a) => cmd::merge::run(a),
         Command::Report(a) => cmd::report::run(a),
+        Command::Games(a) => cmd::games::run(a),
+        Command::Export(a) => cmd::export::run(a),
         Command::Analyze(Analysis::AzulWall(a)) => cmd::analyze_wall::run(a),
         Command::Analyze(Analysis::AzulSearch(a)) => cmd::analyze_search::run(a),
         Command::Solve(SolveGame::Tiles(a)) => cmd::solve_tiles::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Engine(EngineGame::Azul(a)) => cmd::engine::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+    use anyhow::Context;
+
+    #[test]
+    fn errors_print_their_causes_once_each() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = Err::<(), _>(io)
+            .context("cannot write out.json")
+            .context("exporting game 1:0")
+            .unwrap_err();
+        assert_eq!(
+            error_text(&e),
+            "error: exporting game 1:0\ncaused by: cannot write out.json\ncaused by: no such file\n"
+        );
+        // A message that already ends with its cause's text does not repeat it.
+        let e = anyhow::Error::new(std::io::Error::other("disk full")).context("write: disk full");
+        assert_eq!(error_text(&e), "error: write: disk full\n");
     }
 }

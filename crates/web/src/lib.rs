@@ -19,6 +19,7 @@ pub mod games;
 pub mod qwirkle;
 pub mod results;
 pub mod session;
+pub mod stored;
 pub mod tiles;
 
 use std::collections::BTreeMap;
@@ -120,6 +121,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/replay", post(replay))
         .merge(tiles::routes())
         .merge(results::routes())
+        .merge(stored::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .merge(assets::routes())
         .with_state(app)

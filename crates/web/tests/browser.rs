@@ -733,3 +733,124 @@ fn the_results_page_shows_a_stored_tournament() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_every_game() {
+    if !browser_available() {
+        return;
+    }
+    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
+    let dir = tempfile_dir("stored");
+    let path = dir.join("results.sqlite");
+    {
+        let mut store = Store::open(&path).unwrap();
+        let params = RunParams::new("azul", &["random", "greedy"], 2, 2, 2, 11);
+        let driver = arena_games::driver("azul").unwrap();
+        runner::run_tournament(
+            driver.as_ref(),
+            &params,
+            &mut store,
+            &runner::RunOptions::default(),
+            &mut (),
+        )
+        .unwrap();
+    }
+    let stored = Store::open_read(&path).unwrap().games(1).unwrap();
+    assert_eq!(stored.len(), 4);
+    let game = &stored[1];
+    let record: Value = serde_json::from_str(&game.game.record).unwrap();
+    let steps = record["events"].as_array().unwrap().len();
+    let scores: Vec<String> = game.game.scores.iter().map(|s| s.to_string()).collect();
+    run(async {
+        let (addr, _app) = start_server_with(Config {
+            db: Some(path.clone()),
+            ..Config::default()
+        })
+        .await;
+        let driver = start_driver("stored");
+        let c = connect(&driver).await;
+        let wait_for_step0 = |c: Client| async move {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !text_of(&c, "#stepinfo").await.starts_with("step 0 /") {
+                assert!(
+                    Instant::now() < deadline,
+                    "the stored game did not load: {}",
+                    text_of(&c, "#status").await
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        // By URL: the replay page fetches game 1:1 from the server's database.
+        c.goto(&format!("http://{addr}/replay?game=1:1"))
+            .await
+            .unwrap();
+        wait_for_step0(c.clone()).await;
+        assert!(text_of(&c, "#source").await.starts_with("Stored game 1:1"));
+        // Step through every event to the end with the ▶ button.
+        for i in 1..=steps {
+            click(&c, "#next").await;
+            let info = text_of(&c, "#stepinfo").await;
+            assert!(info.starts_with(&format!("step {i} / {steps} ·")), "{info}");
+        }
+        assert_eq!(
+            text_of(&c, "#stepinfo").await,
+            format!("step {steps} / {steps} · scores {}", scores.join(" : "))
+        );
+        screenshot(&c, "replay-stored-last-step.png").await;
+        // A bad id is reported on the page.
+        c.goto(&format!("http://{addr}/replay?game=1:99"))
+            .await
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !text_of(&c, "#status")
+            .await
+            .contains("has no stored game 99")
+        {
+            assert!(
+                Instant::now() < deadline,
+                "{}",
+                text_of(&c, "#status").await
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+
+        // The results page lists every game of the run under its pairing, each a link.
+        c.goto(&format!("http://{addr}/results")).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while c.find(Locator::Css("#games summary")).await.is_err() {
+            assert!(Instant::now() < deadline, "the run's games did not appear");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let summary = text_of(&c, "#games summary").await;
+        assert_eq!(summary, "random vs greedy: 4 games");
+        click(&c, "#games summary").await;
+        let links = c
+            .find_all(Locator::Css("#games a.game-link"))
+            .await
+            .unwrap();
+        let mut hrefs = Vec::new();
+        for l in &links {
+            hrefs.push(l.attr("href").await.unwrap().unwrap_or_default());
+        }
+        assert_eq!(
+            hrefs,
+            [
+                "replay?game=1%3A0",
+                "replay?game=1%3A1",
+                "replay?game=1%3A2",
+                "replay?game=1%3A3"
+            ]
+        );
+        screenshot(&c, "results-games.png").await;
+        // Following a link opens that game.
+        links[1].clone().click().await.unwrap();
+        wait_for_step0(c.clone()).await;
+        assert!(
+            text_of(&c, "#stepinfo")
+                .await
+                .starts_with(&format!("step 0 / {steps} ·"))
+        );
+        c.close().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,8 @@ pub mod agents;
 pub mod analyze_search;
 pub mod analyze_wall;
 pub mod engine;
+pub mod export;
+pub mod games;
 pub mod merge;
 pub mod play_azul;
 pub mod play_qwirkle;
