@@ -289,6 +289,16 @@ fn decide(
         (None, None) => bail!("give an instance, e.g. \"(2,5,1,_,_)\", or --file PATH"),
     };
     let n = p.side();
+    let enumerating = matches!(
+        decider,
+        DeciderChoice::Closure | DeciderChoice::Patterns | DeciderChoice::All
+    );
+    if enumerating && n > MAX_PERM_SIDE {
+        bail!(
+            "deciders (a) and (b) enumerate completions and take sides up to {MAX_PERM_SIDE}; \
+             this wall has side {n} (use --decider separable, the default)"
+        );
+    }
     let shown = if n <= 40 {
         p.to_string()
     } else {
@@ -303,16 +313,7 @@ fn decide(
     if matches!(decider, DeciderChoice::Separable | DeciderChoice::All) {
         answers.push(decide_separable(&p, grid, obstruction)?);
     }
-    if matches!(
-        decider,
-        DeciderChoice::Closure | DeciderChoice::Patterns | DeciderChoice::All
-    ) {
-        if n > MAX_PERM_SIDE {
-            bail!(
-                "deciders (a) and (b) enumerate completions and take sides up to \
-                 {MAX_PERM_SIDE}; this wall has side {n} (use --decider separable)"
-            );
-        }
+    if enumerating {
         answers.extend(decide_enumerating(&p, decider)?);
     }
     if answers.iter().any(|&a| a != answers[0]) {
