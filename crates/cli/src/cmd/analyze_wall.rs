@@ -75,6 +75,24 @@ enum WallCommand {
         #[arg(long)]
         obstruction: bool,
     },
+    /// Print a random OptimalAzulTiling instance in the thesis' notation (for `decide
+    /// --file`): `yes` hides rows of a random separable permutation (always a yes-instance),
+    /// `random` hides rows of a uniform random permutation (for n >= 10 and half the rows
+    /// given almost always a no-instance).
+    Instance {
+        /// The side.
+        #[arg(long)]
+        n: usize,
+        /// How many rows keep their tile (default: half).
+        #[arg(long)]
+        keep: Option<usize>,
+        /// yes or random.
+        #[arg(long, value_enum, default_value_t = InstanceKind::Yes)]
+        kind: InstanceKind,
+        /// The seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The thesis' Table 1: yes-instances among all n! permutations by decider (a), beside
     /// the Schröder numbers, with the time each n took.
     Table1 {
@@ -139,6 +157,12 @@ pub fn run(args: Args) -> Result<()> {
             patterns_up_to,
         } => table1(max_n, plain_up_to, patterns_up_to),
         WallCommand::Compare { max_n } => compare(max_n),
+        WallCommand::Instance {
+            n,
+            keep,
+            kind,
+            seed,
+        } => instance(n, keep, kind, seed),
         WallCommand::Symmetry { n, no_brute } => symmetry(n, !no_brute),
         WallCommand::Bench { n, runs } => bench(n, runs),
     }
@@ -255,6 +279,34 @@ fn partial(wall: &str, brute: bool) -> Result<()> {
 fn order(grid: &str) -> Result<()> {
     let order = TilingOrder::from_grid(grid).context("reading the order")?;
     print!("{}", order.render());
+    Ok(())
+}
+
+/// The instance families of `instance`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum InstanceKind {
+    /// Rows of a random separable permutation hidden.
+    Yes,
+    /// Rows of a uniform random permutation hidden.
+    Random,
+}
+
+fn instance(n: usize, keep: Option<usize>, kind: InstanceKind, seed: u64) -> Result<()> {
+    if !(1..=usize::from(u16::MAX)).contains(&n) {
+        bail!("--n must be 1..=65535, got {n}");
+    }
+    let keep = keep.unwrap_or(n / 2);
+    if keep > n {
+        bail!("--keep {keep} is more than the {n} rows");
+    }
+    let mut rng = tessera_core::rng::seeded(seed);
+    let p = match kind {
+        InstanceKind::Yes => {
+            separable::hide_rows(&separable::random_separable(n, &mut rng), keep, &mut rng)?
+        }
+        InstanceKind::Random => separable::random_partial(n, keep, &mut rng)?,
+    };
+    println!("{p}");
     Ok(())
 }
 
