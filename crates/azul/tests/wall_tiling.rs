@@ -100,9 +100,9 @@ fn deciders_agree_on_every_partial_permutation() {
     assert_eq!(compare_deciders(4).unwrap().instances, 209);
 }
 
-/// The third, independent check: the dynamic program over pictures. A partial permutation
-/// with k tiles is a yes-instance exactly when the best completion of that wall scores
-/// n^3 + n^2 - n - k (the k given tiles, placed first, are lone and score 1 each).
+/// The independent check by the dynamic program over pictures, for all three deciders. A
+/// partial permutation with k tiles is a yes-instance exactly when the best completion of
+/// that wall scores n^3 + n^2 - n - k (the k given tiles, placed first, are lone and score 1 each).
 #[test]
 fn deciders_agree_with_the_dynamic_program_up_to_4x4() {
     use tessera_azul::wall::{Picture, WallDp};
@@ -134,6 +134,11 @@ fn deciders_agree_with_the_dynamic_program_up_to_4x4() {
             assert!(dp.best().score <= target, "{p}");
             assert_eq!(decide_closure(&p).unwrap().is_yes(), yes, "{p}");
             assert_eq!(decide_patterns(&p).unwrap().is_yes(), yes, "{p}");
+            assert_eq!(
+                tessera_azul::wall::separable::decide(&p).unwrap().is_yes(),
+                yes,
+                "{p}"
+            );
             checked += 1;
         }
         let expected = [2, 7, 34, 209][n - 1];

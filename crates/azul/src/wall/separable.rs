@@ -43,9 +43,10 @@ use rand::Rng;
 use super::WallError;
 use super::tiling::{Occurrence, PartialPerm, Pattern};
 
-/// The largest side decider (c) accepts: its table has n(n+1)(2n+1)/6 bits (at 1,500 that
-/// is 141 MB) and its 2-D prefix count (n+1)^2 32-bit numbers.
-pub const MAX_SEPARABLE_SIDE: usize = 1500;
+/// The largest side decider (c) accepts: its table has n(n+1)(2n+1)/6 bits (at 3,000 that
+/// is 1.1 GB of address space, zero-filled lazily, so only the pages of blocks the program
+/// visits take memory) and its 2-D prefix count (n+1)^2 32-bit numbers (36 MB).
+pub const MAX_SEPARABLE_SIDE: usize = 3000;
 
 /// How a block is split into two smaller blocks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
