@@ -37,8 +37,8 @@ fn check_yes(p: &PartialPerm, v: &Verdict) {
     // Every tree node's block holds exactly its rows' tiles, and its children split it.
     for node in done.tree() {
         let b = node.block;
-        for r in b.row..b.row + b.size {
-            let c = perm[r] as usize;
+        for (r, &c) in perm.iter().enumerate().skip(b.row).take(b.size) {
+            let c = c as usize;
             assert!((b.col..b.col + b.size).contains(&c), "{p}: {node:?}");
             let first_rows = r < b.row + node.first;
             let first_cols = match node.sum {

@@ -1,9 +1,11 @@
-//! The OptimalAzulTiling problem (thesis section 3.1.2) on n x n walls, n <= 16.
+//! The OptimalAzulTiling problem (thesis section 3.1.2): instances of any side up to
+//! [`MAX_INSTANCE_SIDE`], and the enumerating deciders and Table 1 for sides up to
+//! [`MAX_PERM_SIDE`] = 16 (the polynomial decider (c) is in [`super::separable`]).
 //!
 //! An instance is a wall with k <= n tiles in distinct rows and columns, written like the
 //! thesis as a (partial) permutation: entry i is the column of the tile in row i, `_` for an
 //! empty row, both 1-based, e.g. `(2,5,1,_,_)`. It is a yes-instance when the full wall can
-//! still score n^3 + n^2 - n without bonuses. Two deciders:
+//! still score n^3 + n^2 - n without bonuses. Two enumerating deciders:
 //!
 //! - (a) [`decide_closure`], the thesis' search: try every completion to a permutation, then
 //!   repeatedly cover empty cells that have both a horizontal and a vertical covered

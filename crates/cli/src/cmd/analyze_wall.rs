@@ -788,3 +788,66 @@ fn rayon_threads() -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAIN: Extras = Extras {
+        grid: false,
+        obstruction: false,
+        replay: false,
+    };
+
+    #[test]
+    fn decide_accepts_text_and_files_of_any_size() {
+        for (instance, choice) in [
+            ("(3,1,2,5,4)", DeciderChoice::All),
+            ("(2,5,1,_,_)", DeciderChoice::All),
+            ("(_,2,4,1,_)", DeciderChoice::Separable),
+        ] {
+            decide(Some(instance.into()), None, choice, PLAIN).unwrap();
+        }
+        // A 60 x 60 instance from a file, over several lines: too large for (a) and (b).
+        let text: String = (1..=60)
+            .map(|c| {
+                if c % 3 == 0 {
+                    "_".to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",\n");
+        let path = std::env::temp_dir().join(format!("tessera-wall-{}.txt", std::process::id()));
+        std::fs::write(&path, format!("({text})")).unwrap();
+        decide(None, Some(path.clone()), DeciderChoice::Separable, PLAIN).unwrap();
+        let err = decide(None, Some(path.clone()), DeciderChoice::Closure, PLAIN).unwrap_err();
+        assert!(err.to_string().contains("sides up to 16"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn decide_names_what_is_wrong() {
+        let err = |s: &str| {
+            format!(
+                "{:#}",
+                decide(Some(s.into()), None, DeciderChoice::Separable, PLAIN).unwrap_err()
+            )
+        };
+        assert!(err("(1,x,2)").contains("entry 2 (\"x\") is not a column"));
+        assert!(err("(1,1,_)").contains("column 1 is used twice (rows 1 and 2)"));
+        assert!(err("(1,4,2)").contains("row 2 has column 4"));
+        assert!(err("()").contains("a wall of side 0"));
+        let big = format!("({})", vec!["_"; 3001].join(","));
+        assert!(err(&big).contains("at most 3000"));
+        let missing = decide(
+            None,
+            Some("/nonexistent/tessera-wall.txt".into()),
+            DeciderChoice::Separable,
+            PLAIN,
+        )
+        .unwrap_err();
+        assert!(format!("{missing:#}").contains("reading the instance file"));
+    }
+}
