@@ -429,3 +429,54 @@ impl TilingOrder {
         out
     }
 }
+
+/// Replays a tiling order on an n x n wall of any side (cells as (row, column), 0-based,
+/// starting from the empty wall) with the same rule as [`Picture::placement`], walking
+/// along the row and the column of every new tile, and returns the total score without
+/// bonuses. The reference scorer for walls larger than [`MAX_SIDE`] (O(n) per tile); tested
+/// against [`Picture::placement`] on small walls.
+pub fn score_cells(n: usize, cells: &[(u16, u16)]) -> Result<u64, WallError> {
+    let mut covered = vec![false; n * n];
+    let is = |covered: &[bool], r: usize, c: usize| r < n && c < n && covered[r * n + c];
+    let mut total = 0u64;
+    for &(row, col) in cells {
+        let (row, col) = (row as usize, col as usize);
+        if row >= n || col >= n {
+            return Err(WallError::CellOutOfRange { n, row, col });
+        }
+        if covered[row * n + col] {
+            return Err(WallError::CellCovered { row, col });
+        }
+        let mut horizontal = 1;
+        let mut c = col;
+        while c > 0 && is(&covered, row, c - 1) {
+            horizontal += 1;
+            c -= 1;
+        }
+        c = col + 1;
+        while is(&covered, row, c) {
+            horizontal += 1;
+            c += 1;
+        }
+        let mut vertical = 1;
+        let mut r = row;
+        while r > 0 && is(&covered, r - 1, col) {
+            vertical += 1;
+            r -= 1;
+        }
+        r = row + 1;
+        while is(&covered, r, col) {
+            vertical += 1;
+            r += 1;
+        }
+        covered[row * n + col] = true;
+        total += u64::from(
+            Placement {
+                horizontal,
+                vertical,
+            }
+            .score(),
+        );
+    }
+    Ok(total)
+}

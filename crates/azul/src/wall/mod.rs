@@ -4,7 +4,9 @@
 //! - [`dp`]: the dynamic program over all pictures (best/worst score and exact counts of the
 //!   orders reaching them, from the empty wall or any partial wall);
 //! - [`brute`]: the same figures by enumerating every order (small walls), the cross-check;
-//! - [`tiling`]: the OptimalAzulTiling problem, its two deciders and Table 1;
+//! - [`tiling`]: the OptimalAzulTiling problem, its two enumerating deciders and Table 1;
+//! - [`separable`]: decider (c), the same problem in polynomial time (O(n^4)), with a
+//!   completion and an optimal order for yes-instances;
 //! - [`symmetry`]: pictures up to the 8 symmetries of the square (Burnside and brute force).
 //!
 //! ```
@@ -17,6 +19,7 @@
 pub mod brute;
 pub mod dp;
 pub mod grid;
+pub mod separable;
 pub mod symmetry;
 pub mod tiling;
 

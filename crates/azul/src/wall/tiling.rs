@@ -1,9 +1,11 @@
-//! The OptimalAzulTiling problem (thesis section 3.1.2) on n x n walls, n <= 16.
+//! The OptimalAzulTiling problem (thesis section 3.1.2): instances of any side up to
+//! [`MAX_INSTANCE_SIDE`], and the enumerating deciders and Table 1 for sides up to
+//! [`MAX_PERM_SIDE`] = 16 (the polynomial decider (c) is in [`super::separable`]).
 //!
 //! An instance is a wall with k <= n tiles in distinct rows and columns, written like the
 //! thesis as a (partial) permutation: entry i is the column of the tile in row i, `_` for an
 //! empty row, both 1-based, e.g. `(2,5,1,_,_)`. It is a yes-instance when the full wall can
-//! still score n^3 + n^2 - n without bonuses. Two deciders:
+//! still score n^3 + n^2 - n without bonuses. Two enumerating deciders:
 //!
 //! - (a) [`decide_closure`], the thesis' search: try every completion to a permutation, then
 //!   repeatedly cover empty cells that have both a horizontal and a vertical covered
@@ -22,50 +24,57 @@ use rayon::prelude::*;
 
 use super::WallError;
 
-/// The largest wall side the permutation tools accept (rows are 16-bit masks).
+/// The largest wall side the enumerating tools accept (deciders (a) and (b), Table 1,
+/// completions: rows are 16-bit masks).
 pub const MAX_PERM_SIDE: usize = 16;
+
+/// The largest wall side an instance may have (columns are 16-bit numbers); the polynomial
+/// decider has its own, smaller limit ([`super::separable::MAX_SEPARABLE_SIDE`]).
+pub const MAX_INSTANCE_SIDE: usize = u16::MAX as usize;
 
 /// A wall with at most one tile per row and per column.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PartialPerm {
     /// `cols[row]` = the column (from 0) of the row's tile, if any.
-    cols: Vec<Option<u8>>,
+    cols: Vec<Option<u16>>,
 }
 
 impl PartialPerm {
     /// From 0-based columns per row; columns must be distinct and below n = `cols.len()`.
-    pub fn new(cols: Vec<Option<u8>>) -> Result<Self, WallError> {
+    pub fn new(cols: Vec<Option<u16>>) -> Result<Self, WallError> {
         let n = cols.len();
-        if n == 0 || n > MAX_PERM_SIDE {
+        if n == 0 || n > MAX_INSTANCE_SIDE {
             return Err(WallError::Parse(format!(
-                "a wall of side {n}: expected 1 to {MAX_PERM_SIDE} rows"
+                "a wall of side {n}: expected 1 to {MAX_INSTANCE_SIDE} rows"
             )));
         }
-        let mut used = 0u32;
+        let mut row_of = vec![None; n];
         for (r, c) in cols.iter().enumerate() {
             if let Some(c) = *c {
-                if c as usize >= n {
+                let Some(slot) = row_of.get_mut(c as usize) else {
                     return Err(WallError::Parse(format!(
                         "row {} has column {}, but the wall has only {n} columns",
                         r + 1,
-                        c + 1
+                        c as usize + 1
                     )));
-                }
-                if used >> c & 1 == 1 {
+                };
+                if let Some(first) = *slot {
                     return Err(WallError::Parse(format!(
-                        "column {} is used twice (row {}): tiles must be in distinct columns",
-                        c + 1,
+                        "column {} is used twice (rows {} and {}): tiles must be in distinct \
+                         columns",
+                        c as usize + 1,
+                        first + 1,
                         r + 1
                     )));
                 }
-                used |= 1 << c;
+                *slot = Some(r);
             }
         }
         Ok(PartialPerm { cols })
     }
 
     /// A complete permutation from 0-based columns.
-    pub fn complete(perm: &[u8]) -> Result<Self, WallError> {
+    pub fn complete(perm: &[u16]) -> Result<Self, WallError> {
         PartialPerm::new(perm.iter().map(|&c| Some(c)).collect())
     }
 
@@ -75,7 +84,7 @@ impl PartialPerm {
     }
 
     /// The column of row `r`'s tile.
-    pub fn col(&self, r: usize) -> Option<u8> {
+    pub fn col(&self, r: usize) -> Option<u16> {
         self.cols.get(r).copied().flatten()
     }
 
@@ -85,26 +94,44 @@ impl PartialPerm {
     }
 
     /// The columns per row if every row has a tile.
-    pub fn as_complete(&self) -> Option<Vec<u8>> {
+    pub fn as_complete(&self) -> Option<Vec<u16>> {
         self.cols.iter().copied().collect()
     }
 
+    /// The columns per row (0-based, `None` for an empty row).
+    pub fn cols(&self) -> &[Option<u16>] {
+        &self.cols
+    }
+
+    /// The partial permutation without the tile of row `r` (the row and its column become
+    /// empty).
+    pub fn without_row(&self, r: usize) -> PartialPerm {
+        let mut cols = self.cols.clone();
+        if let Some(c) = cols.get_mut(r) {
+            *c = None;
+        }
+        PartialPerm { cols }
+    }
+
     fn used_cols(&self) -> u32 {
+        debug_assert!(self.side() <= MAX_PERM_SIDE);
         self.cols.iter().flatten().fold(0, |m, &c| m | 1 << c)
     }
 
     /// Every completion to a permutation (the empty rows filled with the unused columns in
-    /// every way), in lexicographic order; `f` returns false to stop.
-    pub fn for_each_completion(&self, mut f: impl FnMut(&[u8]) -> bool) {
+    /// every way), in lexicographic order; `f` returns false to stop. Only for sides up to
+    /// [`MAX_PERM_SIDE`] (an error otherwise).
+    pub fn for_each_completion(&self, mut f: impl FnMut(&[u16]) -> bool) -> Result<(), WallError> {
+        check_perm_side(self.side())?;
         let n = self.side();
-        let mut perm: Vec<u8> = self.cols.iter().map(|c| c.unwrap_or(0)).collect();
+        let mut perm: Vec<u16> = self.cols.iter().map(|c| c.unwrap_or(0)).collect();
         let empty: Vec<usize> = (0..n).filter(|&r| self.cols[r].is_none()).collect();
         fn go(
             i: usize,
             empty: &[usize],
             free: u32,
-            perm: &mut Vec<u8>,
-            f: &mut dyn FnMut(&[u8]) -> bool,
+            perm: &mut Vec<u16>,
+            f: &mut dyn FnMut(&[u16]) -> bool,
         ) -> bool {
             if i == empty.len() {
                 return f(perm);
@@ -113,7 +140,7 @@ impl PartialPerm {
             while rest != 0 {
                 let c = rest.trailing_zeros();
                 rest &= rest - 1;
-                perm[empty[i]] = c as u8;
+                perm[empty[i]] = c as u16;
                 if !go(i + 1, empty, free & !(1 << c), perm, f) {
                     return false;
                 }
@@ -122,6 +149,7 @@ impl PartialPerm {
         }
         let free = ((1u32 << n) - 1) & !self.used_cols();
         go(0, &empty, free, &mut perm, &mut f);
+        Ok(())
     }
 }
 
@@ -145,8 +173,9 @@ impl fmt::Display for PartialPerm {
 impl FromStr for PartialPerm {
     type Err = WallError;
 
-    /// Parses the thesis' notation: 1-based columns per row separated by commas or spaces,
-    /// `_`, `.`, `-` or `0` for an empty row, optionally in parentheses: `(2,5,1,_,_)`.
+    /// Parses the thesis' notation: 1-based columns per row separated by commas or spaces
+    /// (newlines too, so a file can hold a large instance), `_`, `.`, `-` or `0` for an empty
+    /// row, optionally in parentheses: `(2,5,1,_,_)`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let inner = s.trim().trim_start_matches('(').trim_end_matches(')');
         let mut cols = Vec::new();
@@ -154,20 +183,22 @@ impl FromStr for PartialPerm {
             .split(|ch: char| ch == ',' || ch.is_whitespace())
             .filter(|t| !t.is_empty())
         {
+            let row = cols.len() + 1;
             match tok {
                 "_" | "." | "-" | "0" | "\u{2294}" => cols.push(None),
                 t => {
                     let c: usize = t.parse().map_err(|_| {
                         WallError::Parse(format!(
-                            "{t:?} in {s:?} is not a column: expected 1..n or _ for an empty row"
+                            "entry {row} ({t:?}) is not a column: expected a number 1..n or _ \
+                             for an empty row"
                         ))
                     })?;
-                    if c == 0 || c > MAX_PERM_SIDE {
+                    if c == 0 || c > MAX_INSTANCE_SIDE {
                         return Err(WallError::Parse(format!(
-                            "column {c} in {s:?} is out of range 1..={MAX_PERM_SIDE}"
+                            "entry {row}: column {c} is out of range 1..={MAX_INSTANCE_SIDE}"
                         )));
                     }
-                    cols.push(Some((c - 1) as u8));
+                    cols.push(Some((c - 1) as u16));
                 }
             }
         }
@@ -329,7 +360,7 @@ pub struct Occurrence {
 
 /// The first occurrence of 2413 or 3142 among the tiles of `p` (rows with tiles only).
 pub fn find_pattern(p: &PartialPerm) -> Option<Occurrence> {
-    let pts: Vec<(usize, u8)> = (0..p.side())
+    let pts: Vec<(usize, u16)> = (0..p.side())
         .filter_map(|r| p.col(r).map(|c| (r, c)))
         .collect();
     let m = pts.len();
@@ -366,7 +397,7 @@ pub enum Decision {
     /// the wall (every one of those tiles has a horizontal and a vertical neighbour).
     Closes {
         /// The completed permutation (0-based columns per row).
-        completion: Vec<u8>,
+        completion: Vec<u16>,
         /// The closure's tiles in order (row, col), 0-based.
         order: Vec<(u8, u8)>,
     },
@@ -375,19 +406,19 @@ pub enum Decision {
         /// How many completions were tried.
         completions: u64,
         /// The first completion and where its closure stopped.
-        example: Option<(Vec<u8>, Board)>,
+        example: Option<(Vec<u16>, Board)>,
     },
     /// Decider (b) yes: a completion with neither pattern.
     Separable {
         /// The completed permutation (0-based columns per row).
-        completion: Vec<u8>,
+        completion: Vec<u16>,
     },
     /// Decider (b) no: every completion contains a pattern.
     Blocked {
         /// An occurrence among the given tiles, if there is one (then every completion has it).
         in_given: Option<Occurrence>,
         /// The first completion and one of its occurrences.
-        example: Option<(Vec<u8>, Occurrence)>,
+        example: Option<(Vec<u16>, Occurrence)>,
     },
 }
 
@@ -398,8 +429,9 @@ impl Decision {
     }
 }
 
-/// Decider (a): the thesis' search over completions with the closure rule.
-pub fn decide_closure(p: &PartialPerm) -> Decision {
+/// Decider (a): the thesis' search over completions with the closure rule (sides up to
+/// [`MAX_PERM_SIDE`]; it tries up to (n - k)! completions).
+pub fn decide_closure(p: &PartialPerm) -> Result<Decision, WallError> {
     let n = p.side();
     let mut found = None;
     let mut tried = 0u64;
@@ -420,40 +452,42 @@ pub fn decide_closure(p: &PartialPerm) -> Decision {
             example = Some((perm.to_vec(), closed));
         }
         true
-    });
-    match found {
+    })?;
+    Ok(match found {
         Some((completion, order)) => Decision::Closes { completion, order },
         None => Decision::Stuck {
             completions: tried,
             example,
         },
-    }
+    })
 }
 
 /// Decider (b): is there a completion avoiding 2413 and 3142? Completions are built row by
-/// row and abandoned as soon as the tiles placed so far contain a pattern.
-pub fn decide_patterns(p: &PartialPerm) -> Decision {
+/// row and abandoned as soon as the tiles placed so far contain a pattern (sides up to
+/// [`MAX_PERM_SIDE`]).
+pub fn decide_patterns(p: &PartialPerm) -> Result<Decision, WallError> {
+    check_perm_side(p.side())?;
     if let Some(occ) = find_pattern(p) {
         let mut example = None;
         p.for_each_completion(|perm| {
             example = Some(perm.to_vec());
             false
-        });
-        return Decision::Blocked {
+        })?;
+        return Ok(Decision::Blocked {
             in_given: Some(occ),
             example: example.map(|perm| (perm, occ)),
-        };
+        });
     }
     let n = p.side();
     let empty: Vec<usize> = (0..n).filter(|&r| p.col(r).is_none()).collect();
-    fn go(i: usize, empty: &[usize], cur: &mut PartialPerm) -> Option<Vec<u8>> {
+    fn go(i: usize, empty: &[usize], cur: &mut PartialPerm) -> Option<Vec<u16>> {
         if i == empty.len() {
             return cur.as_complete();
         }
         let free = ((1u32 << cur.side()) - 1) & !cur.used_cols();
         let mut rest = free;
         while rest != 0 {
-            let c = rest.trailing_zeros() as u8;
+            let c = rest.trailing_zeros() as u16;
             rest &= rest - 1;
             cur.cols[empty[i]] = Some(c);
             if find_pattern(cur).is_none()
@@ -466,7 +500,7 @@ pub fn decide_patterns(p: &PartialPerm) -> Decision {
         None
     }
     let mut cur = p.clone();
-    match go(0, &empty, &mut cur) {
+    Ok(match go(0, &empty, &mut cur) {
         Some(completion) => Decision::Separable { completion },
         None => {
             let mut example = None;
@@ -475,13 +509,13 @@ pub fn decide_patterns(p: &PartialPerm) -> Decision {
                     example = find_pattern(&c).map(|o| (perm.to_vec(), o));
                 }
                 false
-            });
+            })?;
             Decision::Blocked {
                 in_given: None,
                 example,
             }
         }
-    }
+    })
 }
 
 /// Table 1 by decider (a), plainly: every one of the n! permutations is built row by row and
@@ -611,7 +645,7 @@ pub fn count_separable(n: usize) -> Result<u64, WallError> {
         let mut rest = free;
         let mut total = 0;
         while rest != 0 {
-            let c = rest.trailing_zeros() as u8;
+            let c = rest.trailing_zeros() as u16;
             rest &= rest - 1;
             cur.cols[k] = Some(c);
             if !creates_pattern(cur, k) {
@@ -675,18 +709,20 @@ pub struct Comparison {
     pub yes_closure: u64,
     /// Yes-instances by decider (b).
     pub yes_patterns: u64,
+    /// Yes-instances by decider (c), the polynomial one ([`super::separable`]).
+    pub yes_separable: u64,
     /// Instances where the deciders disagree (up to 20 kept).
     pub disagreements: Vec<PartialPerm>,
     /// The number of disagreements.
     pub disagreement_count: u64,
 }
 
-/// Runs both deciders on every partial permutation of side n (parallel over instances).
-pub fn compare_deciders(n: usize) -> Result<Comparison, WallError> {
+/// Every partial permutation of side n (each row gets a column or nothing, columns
+/// distinct; sum over k of C(n,k)^2 k! of them), sides up to [`MAX_PERM_SIDE`].
+pub fn all_partial_perms(n: usize) -> Result<Vec<PartialPerm>, WallError> {
     check_perm_side(n)?;
-    // Every partial permutation: each row gets a column or nothing, columns distinct.
     let mut all = Vec::new();
-    fn generate(r: usize, used: u32, cur: &mut Vec<Option<u8>>, out: &mut Vec<PartialPerm>) {
+    fn generate(r: usize, used: u32, cur: &mut Vec<Option<u16>>, out: &mut Vec<PartialPerm>) {
         let n = cur.len();
         if r == n {
             out.push(PartialPerm { cols: cur.clone() });
@@ -694,7 +730,7 @@ pub fn compare_deciders(n: usize) -> Result<Comparison, WallError> {
         }
         cur[r] = None;
         generate(r + 1, used, cur, out);
-        for c in 0..n as u8 {
+        for c in 0..n as u16 {
             if used >> c & 1 == 0 {
                 cur[r] = Some(c);
                 generate(r + 1, used | 1 << c, cur, out);
@@ -703,19 +739,33 @@ pub fn compare_deciders(n: usize) -> Result<Comparison, WallError> {
         cur[r] = None;
     }
     generate(0, 0, &mut vec![None; n], &mut all);
-    let results: Vec<(bool, bool)> = all
+    Ok(all)
+}
+
+/// Runs the three deciders on every partial permutation of side n (parallel over
+/// instances); a disagreement is any instance where they do not all agree.
+pub fn compare_deciders(n: usize) -> Result<Comparison, WallError> {
+    let all = all_partial_perms(n)?;
+    let results: Vec<(bool, bool, bool)> = all
         .par_iter()
-        .map(|p| (decide_closure(p).is_yes(), decide_patterns(p).is_yes()))
-        .collect();
+        .map(|p| {
+            Ok((
+                decide_closure(p)?.is_yes(),
+                decide_patterns(p)?.is_yes(),
+                super::separable::decide(p)?.is_yes(),
+            ))
+        })
+        .collect::<Result<_, WallError>>()?;
     let mut cmp = Comparison {
         n,
         instances: all.len() as u64,
         ..Comparison::default()
     };
-    for (p, &(a, b)) in all.iter().zip(&results) {
+    for (p, &(a, b, c)) in all.iter().zip(&results) {
         cmp.yes_closure += u64::from(a);
         cmp.yes_patterns += u64::from(b);
-        if a != b {
+        cmp.yes_separable += u64::from(c);
+        if a != b || a != c {
             cmp.disagreement_count += 1;
             if cmp.disagreements.len() < 20 {
                 cmp.disagreements.push(p.clone());

@@ -5,10 +5,12 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use tessera_azul::wall::brute::{BruteForce, MAX_FREE_CELLS};
 use tessera_azul::wall::dp::FULL_WALL_BONUS_5;
+use tessera_azul::wall::grid::score_cells;
+use tessera_azul::wall::separable::{self, Obstruction, Verdict};
 use tessera_azul::wall::symmetry::{brute_orbits, burnside};
 use tessera_azul::wall::tiling::{
-    Decision, PartialPerm, compare_deciders, count_separable, count_yes_plain, count_yes_pruned,
-    decide_closure, decide_patterns, schroder,
+    Decision, MAX_PERM_SIDE, PartialPerm, compare_deciders, count_separable, count_yes_plain,
+    count_yes_pruned, decide_closure, decide_patterns, schroder,
 };
 use tessera_azul::wall::{Picture, TilingOrder, WallDp};
 
@@ -50,11 +52,50 @@ enum WallCommand {
         /// The grid of placement numbers.
         grid: String,
     },
-    /// Decide an OptimalAzulTiling instance with both deciders and show why. INSTANCE: the
-    /// thesis' notation, 1-based columns per row, '_' for an empty row: "(2,5,1,_,_)".
+    /// Decide an OptimalAzulTiling instance and show why. INSTANCE: the thesis' notation,
+    /// 1-based columns per row, '_' for an empty row: "(2,5,1,_,_)" (any side up to 3000
+    /// with the default decider). Yes: a completion and an optimal tiling order, replayed by
+    /// the wall scorer. No: an obstruction.
     Decide {
-        /// The instance.
-        instance: String,
+        /// The instance (or use --file).
+        #[arg(required_unless_present = "file", conflicts_with = "file")]
+        instance: Option<String>,
+        /// Read the instance from this file (same notation; line breaks allowed).
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
+        /// Which decider: separable = (c), polynomial (default); closure = (a) and patterns =
+        /// (b), the thesis' searches over all completions (sides up to 16); all = all three.
+        #[arg(long, value_enum, default_value_t = DeciderChoice::Separable)]
+        decider: DeciderChoice,
+        /// Print the order's grid of placement numbers even for sides above 20.
+        #[arg(long)]
+        grid: bool,
+        /// Search a no-instance's obstruction even for sides above 200 (one decider run
+        /// per given tile).
+        #[arg(long)]
+        obstruction: bool,
+        /// Replay the order with the wall scorer even for sides above 1000 (the reference
+        /// scorer walks rows and columns: O(n^3)).
+        #[arg(long)]
+        replay: bool,
+    },
+    /// Print a random OptimalAzulTiling instance in the thesis' notation (for `decide
+    /// --file`): `yes` hides rows of a random separable permutation (always a yes-instance),
+    /// `random` hides rows of a uniform random permutation (for n >= 10 and half the rows
+    /// given almost always a no-instance).
+    Instance {
+        /// The side.
+        #[arg(long)]
+        n: usize,
+        /// How many rows keep their tile (default: half).
+        #[arg(long)]
+        keep: Option<usize>,
+        /// yes or random.
+        #[arg(long, value_enum, default_value_t = InstanceKind::Yes)]
+        kind: InstanceKind,
+        /// The seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// The thesis' Table 1: yes-instances among all n! permutations by decider (a), beside
     /// the Schröder numbers, with the time each n took.
@@ -70,7 +111,8 @@ enum WallCommand {
         #[arg(long, default_value_t = 9)]
         patterns_up_to: usize,
     },
-    /// Both deciders on every partial permutation of side 1..=max-n; lists disagreements.
+    /// All three deciders on every partial permutation of side 1..=max-n; lists
+    /// disagreements.
     Compare {
         /// The largest side.
         #[arg(long, default_value_t = 8)]
@@ -106,13 +148,35 @@ pub fn run(args: Args) -> Result<()> {
         } => scores(n, brute, !no_orders),
         WallCommand::Partial { wall, brute } => partial(&wall, brute),
         WallCommand::Order { grid } => order(&grid),
-        WallCommand::Decide { instance } => decide(&instance),
+        WallCommand::Decide {
+            instance,
+            file,
+            decider,
+            grid,
+            obstruction,
+            replay,
+        } => decide(
+            instance,
+            file,
+            decider,
+            Extras {
+                grid,
+                obstruction,
+                replay,
+            },
+        ),
         WallCommand::Table1 {
             max_n,
             plain_up_to,
             patterns_up_to,
         } => table1(max_n, plain_up_to, patterns_up_to),
         WallCommand::Compare { max_n } => compare(max_n),
+        WallCommand::Instance {
+            n,
+            keep,
+            kind,
+            seed,
+        } => instance(n, keep, kind, seed),
         WallCommand::Symmetry { n, no_brute } => symmetry(n, !no_brute),
         WallCommand::Bench { n, runs } => bench(n, runs),
     }
@@ -232,110 +296,316 @@ fn order(grid: &str) -> Result<()> {
     Ok(())
 }
 
-fn decide(instance: &str) -> Result<()> {
-    let p: PartialPerm = instance.parse().context("reading the instance")?;
+/// The instance families of `instance`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum InstanceKind {
+    /// Rows of a random separable permutation hidden.
+    Yes,
+    /// Rows of a uniform random permutation hidden.
+    Random,
+}
+
+fn instance(n: usize, keep: Option<usize>, kind: InstanceKind, seed: u64) -> Result<()> {
+    if !(1..=usize::from(u16::MAX)).contains(&n) {
+        bail!("--n must be 1..=65535, got {n}");
+    }
+    let keep = keep.unwrap_or(n / 2);
+    if keep > n {
+        bail!("--keep {keep} is more than the {n} rows");
+    }
+    let mut rng = tessera_core::rng::seeded(seed);
+    let p = match kind {
+        InstanceKind::Yes => {
+            separable::hide_rows(&separable::random_separable(n, &mut rng), keep, &mut rng)?
+        }
+        InstanceKind::Random => separable::random_partial(n, keep, &mut rng)?,
+    };
+    println!("{p}");
+    Ok(())
+}
+
+/// Which decider `decide` runs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DeciderChoice {
+    /// Decider (c): the polynomial dynamic program over blocks.
+    Separable,
+    /// Decider (a): every completion, closure rule.
+    Closure,
+    /// Decider (b): every completion, pattern test.
+    Patterns,
+    /// All three, checked against each other.
+    All,
+}
+
+fn decide(
+    instance: Option<String>,
+    file: Option<std::path::PathBuf>,
+    decider: DeciderChoice,
+    extras: Extras,
+) -> Result<()> {
+    let p: PartialPerm = match (&instance, &file) {
+        (Some(text), _) => text.parse().context("reading the instance")?,
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading the instance file {}", path.display()))?;
+            text.parse()
+                .with_context(|| format!("reading the instance in {}", path.display()))?
+        }
+        (None, None) => bail!("give an instance, e.g. \"(2,5,1,_,_)\", or --file PATH"),
+    };
     let n = p.side();
+    let enumerating = matches!(
+        decider,
+        DeciderChoice::Closure | DeciderChoice::Patterns | DeciderChoice::All
+    );
+    if enumerating && n > MAX_PERM_SIDE {
+        bail!(
+            "deciders (a) and (b) enumerate completions and take sides up to {MAX_PERM_SIDE}; \
+             this wall has side {n} (use --decider separable, the default)"
+        );
+    }
+    let shown = if n <= 40 {
+        p.to_string()
+    } else {
+        format!("({n} rows)")
+    };
     println!(
-        "instance {p}: {n}x{n} wall, {} tiles; target n^3+n^2-n = {}",
+        "instance {shown}: {n}x{n} wall, {} tiles; target n^3+n^2-n = {}",
         p.tiles(),
         n * n * n + n * n - n
     );
-    let show_perm = |perm: &[u8]| -> String {
+    let mut answers = Vec::new();
+    if matches!(decider, DeciderChoice::Separable | DeciderChoice::All) {
+        answers.push(decide_separable(&p, extras)?);
+    }
+    if enumerating {
+        answers.extend(decide_enumerating(&p, decider)?);
+    }
+    if answers.iter().any(|&a| a != answers[0]) {
+        bail!("the deciders disagree on {p}");
+    }
+    Ok(())
+}
+
+/// What `decide` shows beyond the answer, for large walls.
+#[derive(Clone, Copy, Debug)]
+struct Extras {
+    grid: bool,
+    obstruction: bool,
+    replay: bool,
+}
+
+/// Decider (c) with its witness; returns the answer.
+fn decide_separable(p: &PartialPerm, extras: Extras) -> Result<bool> {
+    let n = p.side();
+    let t = Instant::now();
+    let verdict = separable::decide(p).context("decider (c)")?;
+    let took = t.elapsed();
+    match &verdict {
+        Verdict::Yes(done) => {
+            let completion = PartialPerm::complete(done.perm()).context("the completion")?;
+            println!(
+                "decider (c), separable completion by dynamic program: YES ({took:.2?}). \
+                 Complete to {}",
+                if n <= 40 {
+                    completion.to_string()
+                } else {
+                    format!("the permutation below ({n} entries)")
+                }
+            );
+            if n > 40 {
+                println!("{completion}");
+            }
+            let target = (n * n * n + n * n - n) as u64;
+            let score = if n <= 1000 || extras.replay {
+                Some(score_cells(n, done.order()).context("replaying the order")?)
+            } else {
+                None
+            };
+            println!(
+                "tiling order: the {n} tiles of the completion first, then {} more, each with \
+                 a horizontal and a vertical neighbour; {}",
+                n * n - n,
+                match score {
+                    Some(s) if s == target =>
+                        format!("replayed by the wall scorer it scores {s} = n^3+n^2-n, optimal"),
+                    Some(s) => format!("replayed by the wall scorer it scores {s}: NOT optimal"),
+                    None => "not replayed (add --replay: O(n^3) steps)".to_string(),
+                }
+            );
+            if n <= 20 || extras.grid {
+                print_order_grid(n, done.order());
+            } else {
+                println!("(add --grid to print the {n}x{n} grid of placement numbers)");
+            }
+            if let Some(s) = score
+                && s != target
+            {
+                bail!("the order scores {s}, not {target}");
+            }
+        }
+        Verdict::No => {
+            println!(
+                "decider (c), separable completion by dynamic program: NO ({took:.2?}). No \
+                 completion avoids 2413 and 3142."
+            );
+            if n <= 200 || extras.obstruction {
+                let t = Instant::now();
+                match separable::minimal_obstruction(p).context("the obstruction")? {
+                    Some(Obstruction::Pattern(occ)) => println!(
+                        "obstruction ({:.2?}): the given tiles in rows {} (columns {}) form {}, \
+                         so every completion contains it",
+                        t.elapsed(),
+                        occ.rows.map(|r| (r + 1).to_string()).join(", "),
+                        occ.rows
+                            .map(|r| p.col(r).map_or("_".into(), |c| (c + 1).to_string()))
+                            .join(", "),
+                        occ.pattern
+                    ),
+                    Some(Obstruction::Tiles(rows)) => println!(
+                        "obstruction ({:.2?}): the given tiles avoid 2413 and 3142, but already \
+                         the {} tiles in rows {} (columns {}), with every other row empty, \
+                         cannot be completed on this wall, and dropping any one of them makes \
+                         it completable",
+                        t.elapsed(),
+                        rows.len(),
+                        rows.iter()
+                            .map(|r| (r + 1).to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        rows.iter()
+                            .map(|&r| p.col(r).map_or("_".into(), |c| (c + 1).to_string()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None => bail!("decider (c) said no, but the obstruction search found none"),
+                }
+            } else {
+                println!("(add --obstruction to search for one: a decider run per given tile)");
+            }
+        }
+    }
+    Ok(verdict.is_yes())
+}
+
+fn print_order_grid(n: usize, order: &[(u16, u16)]) {
+    let mut grid = vec![0usize; n * n];
+    for (k, &(r, c)) in order.iter().enumerate() {
+        grid[r as usize * n + c as usize] = k + 1;
+    }
+    let width = (n * n).to_string().len() + 1;
+    for r in 0..n {
+        let row: String = (0..n)
+            .map(|c| format!("{:>width$}", grid[r * n + c]))
+            .collect();
+        println!("{row}");
+    }
+}
+
+/// Deciders (a) and/or (b); returns their answers.
+fn decide_enumerating(p: &PartialPerm, which: DeciderChoice) -> Result<Vec<bool>> {
+    let p = p.clone();
+    let n = p.side();
+    let show_perm = |perm: &[u16]| -> String {
         PartialPerm::complete(perm).map_or_else(|_| format!("{perm:?}"), |q| q.to_string())
     };
-    let t = Instant::now();
-    let a = decide_closure(&p);
-    let ta = t.elapsed();
-    match &a {
-        Decision::Closes { completion, order } => {
-            println!(
-                "decider (a), closure search: YES ({ta:.2?}). Complete to {}, then cover, in \
-                 this order, cells that each have a horizontal and a vertical neighbour:",
-                show_perm(completion)
-            );
-            let mut grid = vec![0usize; n * n];
-            let mut k = n;
-            for &(r, c) in order {
-                k += 1;
-                grid[r as usize * n + c as usize] = k;
-            }
-            for r in 0..n {
-                let row: Vec<String> = (0..n)
-                    .map(|c| {
-                        let v = grid[r * n + c];
-                        if v == 0 {
-                            format!("{:>4}", "*")
-                        } else {
-                            format!("{v:>4}")
-                        }
-                    })
-                    .collect();
-                println!("{}", row.join(""));
-            }
-            println!(
-                "(* = the {n} first tiles, one per row and column, placed first in any order)"
-            );
-        }
-        Decision::Stuck {
-            completions,
-            example,
-        } => {
-            println!(
-                "decider (a), closure search: NO ({ta:.2?}). None of the {completions} \
-                 completions closes the wall."
-            );
-            if let Some((perm, board)) = example {
+    let mut answers = Vec::new();
+    if which != DeciderChoice::Patterns {
+        let t = Instant::now();
+        let a = decide_closure(&p)?;
+        let ta = t.elapsed();
+        match &a {
+            Decision::Closes { completion, order } => {
                 println!(
-                    "e.g. {} closes only to {} ({} of {} cells)",
-                    show_perm(perm),
-                    board,
-                    board.count(),
-                    n * n
+                    "decider (a), closure search: YES ({ta:.2?}). Complete to {}, then cover, in \
+                     this order, cells that each have a horizontal and a vertical neighbour:",
+                    show_perm(completion)
+                );
+                let mut grid = vec![0usize; n * n];
+                let mut k = n;
+                for &(r, c) in order {
+                    k += 1;
+                    grid[r as usize * n + c as usize] = k;
+                }
+                for r in 0..n {
+                    let row: Vec<String> = (0..n)
+                        .map(|c| {
+                            let v = grid[r * n + c];
+                            if v == 0 {
+                                format!("{:>4}", "*")
+                            } else {
+                                format!("{v:>4}")
+                            }
+                        })
+                        .collect();
+                    println!("{}", row.join(""));
+                }
+                println!(
+                    "(* = the {n} first tiles, one per row and column, placed first in any order)"
                 );
             }
-        }
-        _ => {}
-    }
-    let t = Instant::now();
-    let b = decide_patterns(&p);
-    let tb = t.elapsed();
-    match &b {
-        Decision::Separable { completion } => println!(
-            "decider (b), patterns: YES ({tb:.2?}). {} contains neither 2413 nor 3142.",
-            show_perm(completion)
-        ),
-        Decision::Blocked { in_given, example } => {
-            if let Some(occ) = in_given {
+            Decision::Stuck {
+                completions,
+                example,
+            } => {
                 println!(
-                    "decider (b), patterns: NO ({tb:.2?}). The given tiles in rows {} \
-                     (columns {}) form {}, so every completion contains it.",
-                    occ.rows.map(|r| (r + 1).to_string()).join(", "),
-                    occ.rows
-                        .map(|r| p.col(r).map_or("_".into(), |c| (c + 1).to_string()))
-                        .join(", "),
-                    occ.pattern
+                    "decider (a), closure search: NO ({ta:.2?}). None of the {completions} \
+                     completions closes the wall."
                 );
-            } else {
-                println!(
-                    "decider (b), patterns: NO ({tb:.2?}). Every completion contains 2413 or \
-                     3142."
-                );
-                if let Some((perm, occ)) = example {
+                if let Some((perm, board)) = example {
                     println!(
-                        "e.g. {} has {} in rows {}",
+                        "e.g. {} closes only to {} ({} of {} cells)",
                         show_perm(perm),
-                        occ.pattern,
-                        occ.rows.map(|r| (r + 1).to_string()).join(", ")
+                        board,
+                        board.count(),
+                        n * n
                     );
                 }
             }
+            _ => {}
         }
-        _ => {}
+        answers.push(a.is_yes());
     }
-    if a.is_yes() != b.is_yes() {
-        bail!("the deciders disagree on {p}: a counterexample to the conjecture");
+    if which != DeciderChoice::Closure {
+        let t = Instant::now();
+        let b = decide_patterns(&p)?;
+        let tb = t.elapsed();
+        match &b {
+            Decision::Separable { completion } => println!(
+                "decider (b), patterns: YES ({tb:.2?}). {} contains neither 2413 nor 3142.",
+                show_perm(completion)
+            ),
+            Decision::Blocked { in_given, example } => {
+                if let Some(occ) = in_given {
+                    println!(
+                        "decider (b), patterns: NO ({tb:.2?}). The given tiles in rows {} \
+                         (columns {}) form {}, so every completion contains it.",
+                        occ.rows.map(|r| (r + 1).to_string()).join(", "),
+                        occ.rows
+                            .map(|r| p.col(r).map_or("_".into(), |c| (c + 1).to_string()))
+                            .join(", "),
+                        occ.pattern
+                    );
+                } else {
+                    println!(
+                        "decider (b), patterns: NO ({tb:.2?}). Every completion contains 2413 or \
+                         3142."
+                    );
+                    if let Some((perm, occ)) = example {
+                        println!(
+                            "e.g. {} has {} in rows {}",
+                            show_perm(perm),
+                            occ.pattern,
+                            occ.rows.map(|r| (r + 1).to_string()).join(", ")
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+        answers.push(b.is_yes());
     }
-    Ok(())
+    Ok(answers)
 }
 
 fn table1(max_n: usize, plain_up_to: usize, patterns_up_to: usize) -> Result<()> {
@@ -408,18 +678,19 @@ fn compare(max_n: usize) -> Result<()> {
         bail!("--max-n must be 1..=10 (n = 8 has 1.4 million partial permutations), got {max_n}");
     }
     println!(
-        "{:>3} {:>12} {:>10} {:>10} {:>14} {:>10}",
-        "n", "instances", "yes (a)", "yes (b)", "disagreements", "time"
+        "{:>3} {:>12} {:>10} {:>10} {:>10} {:>14} {:>10}",
+        "n", "instances", "yes (a)", "yes (b)", "yes (c)", "disagreements", "time"
     );
     let mut total = 0;
     for n in 1..=max_n {
         let t = Instant::now();
         let cmp = compare_deciders(n)?;
         println!(
-            "{n:>3} {:>12} {:>10} {:>10} {:>14} {:>10}",
+            "{n:>3} {:>12} {:>10} {:>10} {:>10} {:>14} {:>10}",
             cmp.instances,
             cmp.yes_closure,
             cmp.yes_patterns,
+            cmp.yes_separable,
             cmp.disagreement_count,
             format!("{:.2?}", t.elapsed())
         );
@@ -516,4 +787,67 @@ fn rayon_threads() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAIN: Extras = Extras {
+        grid: false,
+        obstruction: false,
+        replay: false,
+    };
+
+    #[test]
+    fn decide_accepts_text_and_files_of_any_size() {
+        for (instance, choice) in [
+            ("(3,1,2,5,4)", DeciderChoice::All),
+            ("(2,5,1,_,_)", DeciderChoice::All),
+            ("(_,2,4,1,_)", DeciderChoice::Separable),
+        ] {
+            decide(Some(instance.into()), None, choice, PLAIN).unwrap();
+        }
+        // A 60 x 60 instance from a file, over several lines: too large for (a) and (b).
+        let text: String = (1..=60)
+            .map(|c| {
+                if c % 3 == 0 {
+                    "_".to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",\n");
+        let path = std::env::temp_dir().join(format!("tessera-wall-{}.txt", std::process::id()));
+        std::fs::write(&path, format!("({text})")).unwrap();
+        decide(None, Some(path.clone()), DeciderChoice::Separable, PLAIN).unwrap();
+        let err = decide(None, Some(path.clone()), DeciderChoice::Closure, PLAIN).unwrap_err();
+        assert!(err.to_string().contains("sides up to 16"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn decide_names_what_is_wrong() {
+        let err = |s: &str| {
+            format!(
+                "{:#}",
+                decide(Some(s.into()), None, DeciderChoice::Separable, PLAIN).unwrap_err()
+            )
+        };
+        assert!(err("(1,x,2)").contains("entry 2 (\"x\") is not a column"));
+        assert!(err("(1,1,_)").contains("column 1 is used twice (rows 1 and 2)"));
+        assert!(err("(1,4,2)").contains("row 2 has column 4"));
+        assert!(err("()").contains("a wall of side 0"));
+        let big = format!("({})", vec!["_"; 3001].join(","));
+        assert!(err(&big).contains("at most 3000"));
+        let missing = decide(
+            None,
+            Some("/nonexistent/tessera-wall.txt".into()),
+            DeciderChoice::Separable,
+            PLAIN,
+        )
+        .unwrap_err();
+        assert!(format!("{missing:#}").contains("reading the instance file"));
+    }
 }
