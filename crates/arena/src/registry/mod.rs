@@ -36,6 +36,7 @@ use thiserror::Error;
 use crate::spec::{AgentSpec, SpecError};
 
 pub mod azul;
+pub mod azul_augur;
 pub mod azul_search;
 pub mod nim;
 pub mod qwirkle;
