@@ -7,7 +7,9 @@
 //! conditional logit: `P(p wins) = exp(v[p]) / sum over q of exp(v[q])`, which for two
 //! players is the logistic regression `P(p0 wins) = sigmoid(w_b . (f(p0) - f(p1)))`. The
 //! weights are fitted to the results of self-play games ([`TrainingRow`], fitted by
-//! `tessera train azul-augur`), and shipped in `crates/azul/weights/augur-v1.json`.
+//! `tessera train azul-augur`), and shipped in `crates/azul/weights/`: `augur-v1.json`
+//! (fitted on self-play of `strong`) and `augur-v2.json` (fitted on self-play of `augur`
+//! with v1; the default). Each file records the command that regenerates it.
 //!
 //! Values are logits in thousandths. A finished game is exact: the winner gets
 //! [`WIN_VALUE`] (20 logits, far above any learned value) plus 10 per point, the others
@@ -207,7 +209,9 @@ pub enum WeightsError {
     #[error("weights file is not valid JSON of the augur format")]
     Json(#[source] serde_json::Error),
     /// Wrong format name or version.
-    #[error("weights file has format '{format}' version {version}: expected 'tessera-azul-augur' version {FORMAT_VERSION}")]
+    #[error(
+        "weights file has format '{format}' version {version}: expected 'tessera-azul-augur' version {FORMAT_VERSION}"
+    )]
     Format {
         /// The format found.
         format: String,
@@ -263,8 +267,22 @@ impl WeightsFile {
     }
 }
 
-/// The shipped weights file's text.
-pub const SHIPPED_WEIGHTS: &str = include_str!("../weights/augur-v1.json");
+/// The shipped weights files, by version name.
+pub const SHIPPED: [(&str, &str); 2] = [
+    ("v1", include_str!("../weights/augur-v1.json")),
+    ("v2", include_str!("../weights/augur-v2.json")),
+];
+
+/// The default version.
+pub const DEFAULT_VERSION: &str = "v2";
+
+/// The default shipped weights file's text.
+pub const SHIPPED_WEIGHTS: &str = SHIPPED[1].1;
+
+/// The text of shipped version `name` (`v1`, `v2`).
+pub fn shipped_weights(name: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
 
 /// The learned win-chance evaluator (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
@@ -284,15 +302,19 @@ impl AugurEval {
         AugurEval { w }
     }
 
-    /// The evaluator with the shipped weights.
+    /// The evaluator with the default shipped weights.
     pub fn shipped() -> Self {
-        match WeightsFile::parse(SHIPPED_WEIGHTS) {
-            Ok(f) => AugurEval::new(&f),
-            // A test checks the shipped file; all-zero weights would still play legally.
-            Err(_) => AugurEval {
-                w: [[0.0; NUM_FEATURES]; NUM_STAGES],
-            },
-        }
+        Self::version(DEFAULT_VERSION).unwrap_or(AugurEval {
+            // A test checks the shipped files; all-zero weights would still play legally.
+            w: [[0.0; NUM_FEATURES]; NUM_STAGES],
+        })
+    }
+
+    /// The evaluator with shipped version `name`, or `None` if there is no such version
+    /// (or its file is broken, which a test rules out).
+    pub fn version(name: &str) -> Option<Self> {
+        let f = WeightsFile::parse(shipped_weights(name)?).ok()?;
+        Some(AugurEval::new(&f))
     }
 
     /// The linear score of one player's features at a stage, in logits.
@@ -360,7 +382,9 @@ pub struct TrainingRow {
 
 /// A malformed training row.
 #[derive(Debug, Error, PartialEq, Eq)]
-#[error("training row '{line}' is malformed: {detail} (expected 'GAME PLY STAGE LABEL' and {NUM_FEATURES} numbers)")]
+#[error(
+    "training row '{line}' is malformed: {detail} (expected 'GAME PLY STAGE LABEL' and {NUM_FEATURES} numbers)"
+)]
 pub struct RowError {
     /// The line.
     pub line: String,
@@ -472,14 +496,26 @@ mod tests {
 
     #[test]
     fn shipped_weights_load() {
-        let f = WeightsFile::parse(SHIPPED_WEIGHTS).unwrap();
-        assert_eq!(f.stages.len(), NUM_STAGES);
-        assert!(f.training.games > 0, "trained weights, not a placeholder");
-        // A point of projected score is worth something at every stage.
-        for w in &f.stages {
-            assert!(w[0] > 0.0, "{w:?}");
+        for (name, text) in SHIPPED {
+            let f = WeightsFile::parse(text).unwrap();
+            assert_eq!(f.stages.len(), NUM_STAGES);
+            assert!(
+                f.training.games > 0,
+                "{name}: trained weights, not a placeholder"
+            );
+            assert!(f.training.command.starts_with("tessera train azul-augur"));
+            // A point of projected score is worth something at every stage.
+            for w in &f.stages {
+                assert!(w[0] > 0.0, "{name}: {w:?}");
+            }
+            assert_eq!(Some(AugurEval::new(&f)), AugurEval::version(name));
         }
-        assert_eq!(AugurEval::new(&f), AugurEval::shipped());
+        assert_eq!(
+            AugurEval::version(DEFAULT_VERSION),
+            Some(AugurEval::shipped())
+        );
+        assert_ne!(AugurEval::version("v1"), AugurEval::version("v2"));
+        assert!(AugurEval::version("v9").is_none());
     }
 
     #[test]
@@ -552,7 +588,12 @@ mod tests {
                 }
             }
         }
-        for bad in ["", "1 2 3", "1 2 9 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0", "x 2 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0"] {
+        for bad in [
+            "",
+            "1 2 3",
+            "1 2 9 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+            "x 2 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+        ] {
             assert!(TrainingRow::parse(bad).is_err(), "{bad}");
         }
     }

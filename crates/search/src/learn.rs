@@ -303,7 +303,11 @@ mod tests {
             }
         }
         for a in 0..3 {
-            assert!((w[a] - fit.weights[a]).abs() < 1e-4, "{w:?} {:?}", fit.weights);
+            assert!(
+                (w[a] - fit.weights[a]).abs() < 1e-4,
+                "{w:?} {:?}",
+                fit.weights
+            );
         }
         // The optimum beats a perturbed point on the regularised objective.
         let obj = |w: &[f64]| {
@@ -322,7 +326,11 @@ mod tests {
             d.push(&[1.0, f64::from(i)], 0.5);
         }
         let fit = fit_logistic(&d, 1e-3, 20);
-        assert!(fit.weights.iter().all(|w| w.abs() < 1e-9), "{:?}", fit.weights);
+        assert!(
+            fit.weights.iter().all(|w| w.abs() < 1e-9),
+            "{:?}",
+            fit.weights
+        );
         assert!((fit.log_loss - std::f64::consts::LN_2).abs() < 1e-9);
         let d2 = synthetic(&[0.1, 1.0], 500, 3);
         assert_eq!(fit_logistic(&d2, 1e-3, 20), fit_logistic(&d2, 1e-3, 20));

@@ -7,12 +7,10 @@
 use std::time::Duration;
 
 use tessera_azul::AzulState;
-use tessera_azul::augur::AugurEval;
+use tessera_azul::augur::{AugurEval, DEFAULT_VERSION};
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, Turn};
-use tessera_search::adversarial::{
-    Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value,
-};
+use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
 
 use super::{AgentEntry, ParamDoc, ParamKind};
 use crate::spec::{AgentSpec, SpecError};
@@ -46,7 +44,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 4] = [
+const PARAMS: [ParamDoc; 5] = [
     ParamDoc {
         name: "time",
         kind: ParamKind::Value { default: "100ms" },
@@ -66,6 +64,11 @@ const PARAMS: [ParamDoc; 4] = [
         name: "samples",
         kind: ParamKind::Value { default: "0" },
         doc: "0: the round's end is a leaf; K > 0: search past it, averaging K sampled refills",
+    },
+    ParamDoc {
+        name: "weights",
+        kind: ParamKind::Value { default: "v2" },
+        doc: "shipped weights: v1 (fitted on strong's self-play) or v2 (on augur-v1's)",
     },
 ];
 
@@ -94,6 +97,16 @@ fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
         depth,
         time: spec.duration("time")?,
         nodes,
+    })
+}
+
+fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
+    let name = spec.value("weights")?.unwrap_or(DEFAULT_VERSION);
+    AugurEval::version(name).ok_or_else(|| SpecError::BadValue {
+        agent: spec.name.clone(),
+        key: "weights".into(),
+        value: name.into(),
+        expected: "v1 or v2".into(),
     })
 }
 
@@ -139,7 +152,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         build: |spec| {
             Ok(Box::new(augur_player(
                 &spec.text,
-                AugurEval::shipped(),
+                weights(spec)?,
                 limits(spec)?,
                 samples(spec)?,
             )))
@@ -206,14 +219,16 @@ mod tests {
         assert!(d.nodes > 10 * p.nodes, "{p:?} vs {d:?}");
         // Same position, same seed, same node budget: same move.
         for s in all.iter().step_by(11) {
-            let x = reg
-                .build("augur:nodes=4000:samples=2")
-                .unwrap()
-                .choose(s, &Default::default(), &mut seeded(21));
-            let y = reg
-                .build("augur:nodes=4000:samples=2")
-                .unwrap()
-                .choose(s, &Default::default(), &mut seeded(21));
+            let x = reg.build("augur:nodes=4000:samples=2").unwrap().choose(
+                s,
+                &Default::default(),
+                &mut seeded(21),
+            );
+            let y = reg.build("augur:nodes=4000:samples=2").unwrap().choose(
+                s,
+                &Default::default(),
+                &mut seeded(21),
+            );
             assert_eq!(x, y);
         }
     }
@@ -228,9 +243,11 @@ mod tests {
             "augur:multi=maxn",
             "augur:samples=100",
             "augur:samples=-1",
+            "augur:weights=v7",
         ] {
             assert!(reg.build(bad).is_err(), "{bad}");
         }
+        assert!(reg.build("augur:weights=v1:nodes=100").is_ok());
         let mut a = reg.build("augur:depth=2").unwrap();
         let s = &positions()[0];
         a.choose(s, &Default::default(), &mut seeded(1));

@@ -153,7 +153,7 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
             }
         }
         played += 1;
-        if played % 50 == 0 {
+        if played.is_multiple_of(50) {
             eprintln!(
                 "{played} games, {} rows, {:.0} s",
                 all.len(),
@@ -188,7 +188,9 @@ fn read_rows(path: &PathBuf) -> Result<Vec<TrainingRow>> {
 }
 
 fn datasets(rows: &[TrainingRow], keep: impl Fn(&TrainingRow) -> bool) -> Vec<Dataset> {
-    let mut sets: Vec<Dataset> = (0..NUM_STAGES).map(|_| Dataset::new(NUM_FEATURES)).collect();
+    let mut sets: Vec<Dataset> = (0..NUM_STAGES)
+        .map(|_| Dataset::new(NUM_FEATURES))
+        .collect();
     let mut x = [0.0f64; NUM_FEATURES];
     for r in rows.iter().filter(|r| keep(r)) {
         for (xi, d) in x.iter_mut().zip(r.diff) {
@@ -221,7 +223,11 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
             a.seed, a.games, a.player, a.epsilon, a.l2
         ),
         seed: a.seed,
-        games: rows.iter().map(|r| r.game).collect::<std::collections::BTreeSet<_>>().len() as u64,
+        games: rows
+            .iter()
+            .map(|r| r.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len() as u64,
         player: a.player.clone(),
         rows: Vec::new(),
         log_loss: Vec::new(),
