@@ -549,12 +549,13 @@ mod tests {
         assert_eq!(f[1], 0.0, "no bonus yet");
         assert_eq!(f[13], 3.0, "three tiles on the projected wall");
         assert_eq!(f[10], 1.0, "one tile on an unfinished line");
-        assert_eq!(f[12], 0.0, "player 1 is to move");
+        assert_eq!(f[12], 1.0, "player 0 is to move");
         let g = player_features(&s, PlayerId(1));
         assert_eq!(g[0], 8.0);
-        assert_eq!(g[12], 1.0);
+        assert_eq!(g[12], 0.0);
         assert_eq!(g[8], 0.0, "an empty wall promises no adjacency");
-        assert_eq!(stage(&s), 4);
+        // Row 0 of player 0's projected wall holds 2 tiles: at least 3 more rounds.
+        assert_eq!(stage(&s), 3);
     }
 
     #[test]
