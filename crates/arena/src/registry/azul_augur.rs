@@ -162,7 +162,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
 
 #[cfg(test)]
 mod tests {
-    use tessera_core::{Agent, Game, PlayerId, Turn, rng::seeded};
+    use tessera_core::{Game, PlayerId, Turn, rng::seeded};
 
     use crate::registry::azul::registry;
 
@@ -208,8 +208,7 @@ mod tests {
         // so depth 4 sees at most one ply; with samples it goes into the next round.
         let last = all
             .iter()
-            .filter(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
-            .next_back()
+            .rfind(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
             .unwrap();
         let mut plain = reg.build("augur:depth=4").unwrap();
         let mut deep = reg.build("augur:depth=4:samples=2").unwrap();
