@@ -27,12 +27,14 @@
 //! Module owners while the crate is being built (keep to your own files):
 //! - `wall`: the thesis' wall analysis;
 //! - `eval`: evaluators for search players;
+//! - `augur`: the learned win-chance evaluator (weights in `weights/`);
 //! - `players`: the thesis' heuristic players (Greedy, Smart, Strategic);
 //! - everything else: the rules engine, notation and records.
 
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod augur;
 pub mod colour;
 pub mod eval;
 pub mod notation;

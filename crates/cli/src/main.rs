@@ -40,6 +40,8 @@ enum Command {
     Solve(SolveGame),
     /// Serve the browser UI and JSON API.
     Serve(cmd::serve::Args),
+    /// Regenerate learned weights from self-play (azul-augur).
+    Train(cmd::train::Args),
     /// Speak the engine protocol on stdin/stdout.
     #[command(subcommand)]
     Engine(EngineGame),
@@ -120,6 +122,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyze(Analysis::AzulSearch(a)) => cmd::analyze_search::run(a),
         Command::Solve(SolveGame::Tiles(a)) => cmd::solve_tiles::run(a),
         Command::Serve(a) => cmd::serve::run(a),
+        Command::Train(a) => cmd::train::run(a),
         Command::Engine(EngineGame::Azul(a)) => cmd::engine::run(a),
     }
 }

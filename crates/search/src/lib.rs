@@ -5,10 +5,12 @@
 //! - [`adversarial`]: minimax, alpha-beta, alpha-beta with presorting, iterative deepening
 //!   under time / node / depth limits, a transposition table, expectimax over sampled chance,
 //!   paranoid and max^n for 3-4 players, and [`adversarial::SearchAgent`] to play with them.
+//! - [`learn`]: logistic regression on game results (for learned evaluators).
 //! - `single`: single-agent solvers over [`tessera_core::Puzzle`] (BFS, DFS, IDDFS, greedy,
 //!   A*, IDA*) with statistics.
 
 #![warn(missing_docs)]
 
 pub mod adversarial;
+pub mod learn;
 pub mod single;

@@ -33,6 +33,7 @@ pub fn registry() -> Registry<AzulState> {
     let mut entries = vec![random_entry()];
     entries.extend(heuristic_entries());
     entries.extend(super::azul_search::entries());
+    entries.extend(super::azul_augur::entries());
     entries.extend(crate::ext::entries());
     Registry::new("azul", entries)
 }

@@ -9,6 +9,7 @@
 //! |---|---|
 //! | `registry/azul.rs` | Azul: `random` and the thesis' heuristic players |
 //! | `registry/azul_search.rs` | Azul: search players |
+//! | `registry/azul_augur.rs` | Azul: `augur` (learned win-chance evaluator) |
 //! | `registry/qwirkle.rs` | Qwirkle: bots (and the game's [`crate::ArenaGame`] impl) |
 //! | `registry/nim.rs` | the Nim test game |
 //! | `ext.rs` | external engines over the text protocol |
@@ -36,6 +37,7 @@ use thiserror::Error;
 use crate::spec::{AgentSpec, SpecError};
 
 pub mod azul;
+pub mod azul_augur;
 pub mod azul_search;
 pub mod nim;
 pub mod qwirkle;

@@ -14,3 +14,4 @@ pub mod report;
 pub mod serve;
 pub mod solve_tiles;
 pub mod tournament;
+pub mod train;

@@ -1,0 +1,255 @@
+//! Azul: `augur`, the search player that values positions by the chance of winning the game
+//! ([`tessera_azul::augur::AugurEval`], learned from self-play) instead of a round's score
+//! margin. The search is `strong`'s (presort + transposition table + partial last iteration).
+//! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
+//! `tessera_search::adversarial`.
+
+use std::time::Duration;
+
+use tessera_azul::AzulState;
+use tessera_azul::augur::{AugurEval, DEFAULT_VERSION};
+use tessera_azul::eval::state_key;
+use tessera_core::{Game, PerPlayer, Turn};
+use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
+
+use super::{AgentEntry, ParamDoc, ParamKind};
+use crate::spec::{AgentSpec, SpecError};
+
+/// [`AugurEval`] as a search evaluator, with state keys for the transposition table. With
+/// `past_round` the end of a round is not a leaf: the search averages sampled refills and
+/// goes on into the next round (expectimax over samples).
+#[derive(Clone, Debug)]
+pub struct AugurEvaluator {
+    /// The evaluator.
+    pub eval: AugurEval,
+    /// Search through the refill at the round's end.
+    pub past_round: bool,
+}
+
+impl Evaluator<AzulState> for AugurEvaluator {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.eval.values(s)
+    }
+
+    fn is_leaf(&self, s: &AzulState) -> bool {
+        match s.turn() {
+            Turn::Player(_) => false,
+            Turn::Chance => !self.past_round,
+            Turn::Terminal => true,
+        }
+    }
+
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(state_key(s))
+    }
+}
+
+const PARAMS: [ParamDoc; 5] = [
+    ParamDoc {
+        name: "time",
+        kind: ParamKind::Value { default: "100ms" },
+        doc: "time per move (iterative deepening); the default applies when no limit is given",
+    },
+    ParamDoc {
+        name: "depth",
+        kind: ParamKind::Value { default: "none" },
+        doc: "deepest iteration in plies",
+    },
+    ParamDoc {
+        name: "nodes",
+        kind: ParamKind::Value { default: "none" },
+        doc: "node budget per move (reproducible)",
+    },
+    ParamDoc {
+        name: "samples",
+        kind: ParamKind::Value { default: "0" },
+        doc: "0: the round's end is a leaf; K > 0: search past it, averaging K sampled refills",
+    },
+    ParamDoc {
+        name: "weights",
+        kind: ParamKind::Value { default: "v2" },
+        doc: "shipped weights: v1 (fitted on strong's self-play) or v2 (on augur-v1's)",
+    },
+];
+
+/// Default time per move when neither the name nor the caller gives a limit.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
+    let depth = match spec.value("depth")? {
+        None => None,
+        Some(_) => {
+            let d = spec.u64("depth", 0)?;
+            if d == 0 || d > 200 {
+                return Err(SpecError::Invalid {
+                    agent: spec.name.clone(),
+                    detail: format!("depth={d}: expected 1-200"),
+                });
+            }
+            Some(d as u32)
+        }
+    };
+    let nodes = match spec.value("nodes")? {
+        None => None,
+        Some(_) => Some(spec.u64("nodes", 0)?.max(1)),
+    };
+    Ok(Limits {
+        depth,
+        time: spec.duration("time")?,
+        nodes,
+    })
+}
+
+fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
+    let name = spec.value("weights")?.unwrap_or(DEFAULT_VERSION);
+    AugurEval::version(name).ok_or_else(|| SpecError::BadValue {
+        agent: spec.name.clone(),
+        key: "weights".into(),
+        value: name.into(),
+        expected: "v1 or v2".into(),
+    })
+}
+
+fn samples(spec: &AgentSpec) -> Result<u32, SpecError> {
+    let k = spec.u64("samples", 0)?;
+    if k > 64 {
+        return Err(SpecError::Invalid {
+            agent: spec.name.clone(),
+            detail: format!("samples={k}: expected 0-64"),
+        });
+    }
+    Ok(k as u32)
+}
+
+/// The `augur` player with its own limits; `samples` > 0 searches past the round's end
+/// averaging that many sampled refills.
+pub fn augur_player(
+    name: &str,
+    eval: AugurEval,
+    limits: Limits,
+    samples: u32,
+) -> SearchAgent<AzulState, AugurEvaluator> {
+    let mut config = SearchConfig::new(Algorithm::Presort);
+    config.tt_log2 = 20;
+    config.use_partial = true;
+    config.chance_samples = samples.max(1);
+    let eval = AugurEvaluator {
+        eval,
+        past_round: samples > 0,
+    };
+    SearchAgent::new(name, eval, config, limits).with_default_limits(Limits {
+        time: Some(DEFAULT_TIME),
+        ..Limits::default()
+    })
+}
+
+/// The `augur` entry.
+pub fn entries() -> Vec<AgentEntry<AzulState>> {
+    vec![AgentEntry {
+        name: "augur",
+        summary: "strong's search valuing positions by a learned chance of winning the game (self-play logistic regression)",
+        params: &PARAMS,
+        build: |spec| {
+            Ok(Box::new(augur_player(
+                &spec.text,
+                weights(spec)?,
+                limits(spec)?,
+                samples(spec)?,
+            )))
+        },
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use tessera_core::{Game, PlayerId, Turn, rng::seeded};
+
+    use crate::registry::azul::registry;
+
+    /// Positions from a seeded game between two random players.
+    fn positions() -> Vec<tessera_azul::AzulState> {
+        let mut rng = seeded(8);
+        let mut s = tessera_azul::AzulState::new(2, PlayerId(0));
+        let mut out = Vec::new();
+        while s.turn() != Turn::Terminal {
+            if s.turn() == Turn::Chance {
+                let d = s.sample_chance(&mut rng);
+                s.apply_chance(&d).unwrap();
+            } else {
+                out.push(s.clone());
+                let a = s.random_action(&mut rng).unwrap();
+                s.apply(a);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn augur_plays_legally_and_is_deterministic_under_a_node_budget() {
+        let reg = registry();
+        for (i, s) in positions().iter().enumerate().step_by(7) {
+            let mut a = reg.build("augur:nodes=3000").unwrap();
+            let mut b = reg.build("augur:nodes=3000").unwrap();
+            let x = a.choose(s, &Default::default(), &mut seeded(i as u64));
+            let y = b.choose(s, &Default::default(), &mut seeded(99));
+            s.check_action(x).unwrap();
+            assert_eq!(x, y, "position {i}: same position, same move");
+            // The same agent asked again (its table now warm) still plays the same move.
+            let z = a.choose(s, &Default::default(), &mut seeded(5));
+            assert_eq!(x, z, "position {i}: repeat");
+        }
+    }
+
+    #[test]
+    fn past_the_round_end_the_search_goes_on_and_stays_reproducible() {
+        let reg = registry();
+        let all = positions();
+        // The last decision of the first round: without samples the round's end is a leaf,
+        // so depth 4 sees at most one ply; with samples it goes into the next round.
+        let last = all
+            .iter()
+            .rfind(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
+            .unwrap();
+        let mut plain = reg.build("augur:depth=4").unwrap();
+        let mut deep = reg.build("augur:depth=4:samples=2").unwrap();
+        plain.choose(last, &Default::default(), &mut seeded(3));
+        deep.choose(last, &Default::default(), &mut seeded(3));
+        let (p, d) = (plain.last_info().unwrap(), deep.last_info().unwrap());
+        assert!(d.nodes > 10 * p.nodes, "{p:?} vs {d:?}");
+        // Same position, same seed, same node budget: same move.
+        for s in all.iter().step_by(11) {
+            let x = reg.build("augur:nodes=4000:samples=2").unwrap().choose(
+                s,
+                &Default::default(),
+                &mut seeded(21),
+            );
+            let y = reg.build("augur:nodes=4000:samples=2").unwrap().choose(
+                s,
+                &Default::default(),
+                &mut seeded(21),
+            );
+            assert_eq!(x, y);
+        }
+    }
+
+    #[test]
+    fn augur_refuses_bad_parameters() {
+        let reg = registry();
+        for bad in [
+            "augur:depth=0",
+            "augur:nodes=x",
+            "augur:time=soon",
+            "augur:multi=maxn",
+            "augur:samples=100",
+            "augur:samples=-1",
+            "augur:weights=v7",
+        ] {
+            assert!(reg.build(bad).is_err(), "{bad}");
+        }
+        assert!(reg.build("augur:weights=v1:nodes=100").is_ok());
+        let mut a = reg.build("augur:depth=2").unwrap();
+        let s = &positions()[0];
+        a.choose(s, &Default::default(), &mut seeded(1));
+        assert_eq!(a.last_info().unwrap().depth, 2);
+    }
+}

@@ -1,0 +1,601 @@
+//! `augur`'s evaluator: the chance of winning the game, learned from self-play.
+//!
+//! Each player gets a linear score `v[p] = w_b . f(p)` over the features [`FEATURE_NAMES`]
+//! of its board as it would be if the round ended now (the projected wall and score, as in
+//! [`crate::eval::StrongEval`]), with one weight vector per game stage `b` ([`stage`]: the
+//! game ends with this round, or 1, 2, 3, 4+ rounds are left after it). The scores form a
+//! conditional logit: `P(p wins) = exp(v[p]) / sum over q of exp(v[q])`, which for two
+//! players is the logistic regression `P(p0 wins) = sigmoid(w_b . (f(p0) - f(p1)))`. The
+//! weights are fitted to the results of self-play games ([`TrainingRow`], fitted by
+//! `tessera train azul-augur`), and shipped in `crates/azul/weights/`: `augur-v1.json`
+//! (fitted on self-play of `strong`) and `augur-v2.json` (fitted on self-play of `augur`
+//! with v1; the default). Each file records the command that regenerates it.
+//!
+//! Values are logits in thousandths. A finished game is exact: the winner gets
+//! [`WIN_VALUE`] (20 logits, far above any learned value) plus 10 per point, the others
+//! 10 per point, so a search prefers a certain win to any uncertain position and then the
+//! larger margin.
+//!
+//! ```
+//! use tessera_azul::{AzulState, augur::AugurEval};
+//! use tessera_core::{Game, PlayerId, rng::seeded};
+//! let mut s = AzulState::new(2, PlayerId(0));
+//! let deal = s.sample_chance(&mut seeded(1));
+//! s.apply_chance(&deal).unwrap();
+//! let eval = AugurEval::shipped();
+//! let p = eval.win_probability(&s, PlayerId(0));
+//! assert!(p > 0.3 && p < 0.7, "an even start: {p}");
+//! ```
+
+use serde::{Deserialize, Serialize};
+use tessera_core::{Game, PerPlayer, PlayerId};
+use thiserror::Error;
+
+use crate::colour::Colour;
+use crate::scoring::{
+    WALL_SIZE, cell_bit, colour_mask, column_mask, placement_score, row_mask, wall_bonus,
+    wall_column,
+};
+use crate::state::{AzulState, Phase};
+
+/// Features per player.
+pub const NUM_FEATURES: usize = 14;
+
+/// Game stages, each with its own weights: 0 = the game ends with this round; 1-4 = rounds
+/// left after this one (4 = four or more).
+pub const NUM_STAGES: usize = 5;
+
+/// The features, in order.
+pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
+    "projected_score",
+    "projected_bonus",
+    "rows_with_4",
+    "rows_with_3",
+    "columns_with_4",
+    "columns_with_3",
+    "colours_with_4",
+    "colours_with_3",
+    "adjacency_tenths",
+    "partial_line_points",
+    "partial_line_tiles",
+    "first_next_round",
+    "to_move",
+    "wall_tiles",
+];
+
+/// The value of a certain win, in thousandths of a logit.
+pub const WIN_VALUE: i32 = 20_000;
+
+/// Version of the weights file format.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The features of every player of a state that is not over, and its stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    /// The stage (0 = last round, 1-4 = rounds left after this one).
+    pub stage: usize,
+    /// Features per player.
+    pub features: PerPlayer<[f32; NUM_FEATURES]>,
+}
+
+/// The game stage of a state and the projected walls it was read from.
+pub fn stage(s: &AzulState) -> usize {
+    let mut max_row = 0;
+    for b in s.boards() {
+        let w = b.projected_wall();
+        for r in 0..WALL_SIZE {
+            max_row = max_row.max((w & row_mask(r)).count_ones());
+        }
+    }
+    if max_row >= 5 {
+        0
+    } else {
+        (5 - max_row).clamp(1, 4) as usize
+    }
+}
+
+/// Counts of units (rows, columns, colours) of a wall with exactly 4 and exactly 3 tiles.
+fn near(wall: u32, masks: impl Iterator<Item = u32>) -> (u32, u32) {
+    let (mut four, mut three) = (0, 0);
+    for m in masks {
+        match (wall & m).count_ones() {
+            4 => four += 1,
+            3 => three += 1,
+            _ => {}
+        }
+    }
+    (four, three)
+}
+
+/// The features of player `p` (see [`FEATURE_NAMES`]).
+pub fn player_features(s: &AzulState, p: PlayerId) -> [f32; NUM_FEATURES] {
+    let b = s.board(p);
+    let wall = b.projected_wall();
+    let (r4, r3) = near(wall, (0..WALL_SIZE).map(row_mask));
+    let (c4, c3) = near(wall, (0..WALL_SIZE).map(column_mask));
+    let (k4, k3) = near(wall, Colour::ALL.iter().map(|&c| colour_mask(c)));
+    let mut adj = 0u32;
+    for r in 0..WALL_SIZE {
+        for c in 0..WALL_SIZE {
+            if wall & cell_bit(r, c) == 0 {
+                adj += placement_score(wall, r, c) - 1;
+            }
+        }
+    }
+    let (mut line_pts, mut line_tiles) = (0.0f32, 0u32);
+    for row in 0..WALL_SIZE {
+        if let Some((c, cnt)) = b.pattern_line(row)
+            && !b.line_is_full(row)
+        {
+            let pts = placement_score(wall, row, wall_column(row, c)) as f32;
+            line_pts += pts * f32::from(cnt) / (row as f32 + 1.0);
+            line_tiles += u32::from(cnt);
+        }
+    }
+    let (first, to_move) = match s.phase() {
+        Phase::Draft => (
+            f32::from(u8::from(b.has_token())),
+            f32::from(u8::from(s.current_player() == Some(p))),
+        ),
+        _ => (f32::from(u8::from(s.starting_player() == p)), 0.0),
+    };
+    [
+        s.projected_score(p) as f32,
+        wall_bonus(wall) as f32,
+        r4 as f32,
+        r3 as f32,
+        c4 as f32,
+        c3 as f32,
+        k4 as f32,
+        k3 as f32,
+        adj as f32 / 10.0,
+        line_pts,
+        line_tiles as f32,
+        first,
+        to_move,
+        wall.count_ones() as f32,
+    ]
+}
+
+/// The features of a state, or `None` when the game is over (its value is exact).
+pub fn position(s: &AzulState) -> Option<Position> {
+    if s.phase() == Phase::Over {
+        return None;
+    }
+    Some(Position {
+        stage: stage(s),
+        features: PerPlayer::from_fn(s.num_players(), |p| player_features(s, p)),
+    })
+}
+
+/// Training details kept with the weights, so a file says how to regenerate it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrainingInfo {
+    /// The command that produced the file.
+    pub command: String,
+    /// Master seed of the self-play games.
+    pub seed: u64,
+    /// Self-play games.
+    pub games: u64,
+    /// The self-play player (registry spec).
+    pub player: String,
+    /// Positions (training rows) per stage.
+    pub rows: Vec<u64>,
+    /// Mean log loss per stage on the training rows.
+    pub log_loss: Vec<f64>,
+    /// L2 regularisation used.
+    pub l2: f64,
+}
+
+/// A weights file: weights per stage, feature names (checked on load) and how they were made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WeightsFile {
+    /// Always `tessera-azul-augur`.
+    pub format: String,
+    /// [`FORMAT_VERSION`].
+    pub version: u32,
+    /// [`FEATURE_NAMES`], in order.
+    pub features: Vec<String>,
+    /// One weight per feature for each of the [`NUM_STAGES`] stages.
+    pub stages: Vec<Vec<f64>>,
+    /// How the weights were trained.
+    pub training: TrainingInfo,
+}
+
+/// Why a weights file cannot be used.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// Not JSON of the expected shape.
+    #[error("weights file is not valid JSON of the augur format")]
+    Json(#[source] serde_json::Error),
+    /// Wrong format name or version.
+    #[error(
+        "weights file has format '{format}' version {version}: expected 'tessera-azul-augur' version {FORMAT_VERSION}"
+    )]
+    Format {
+        /// The format found.
+        format: String,
+        /// The version found.
+        version: u32,
+    },
+    /// The features or the stage count differ from this build's.
+    #[error("weights file does not fit this build: {0}")]
+    Shape(String),
+}
+
+impl WeightsFile {
+    /// A file from weights per stage.
+    pub fn new(stages: Vec<Vec<f64>>, training: TrainingInfo) -> Self {
+        WeightsFile {
+            format: "tessera-azul-augur".into(),
+            version: FORMAT_VERSION,
+            features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+            stages,
+            training,
+        }
+    }
+
+    /// Parses and checks a file's text.
+    pub fn parse(text: &str) -> Result<Self, WeightsError> {
+        let f: WeightsFile = serde_json::from_str(text).map_err(WeightsError::Json)?;
+        if f.format != "tessera-azul-augur" || f.version != FORMAT_VERSION {
+            return Err(WeightsError::Format {
+                format: f.format,
+                version: f.version,
+            });
+        }
+        if f.features != FEATURE_NAMES {
+            return Err(WeightsError::Shape(format!(
+                "features {:?}, expected {:?}",
+                f.features, FEATURE_NAMES
+            )));
+        }
+        if f.stages.len() != NUM_STAGES
+            || f.stages.iter().any(|w| w.len() != NUM_FEATURES)
+            || f.stages.iter().flatten().any(|w| !w.is_finite())
+        {
+            return Err(WeightsError::Shape(format!(
+                "expected {NUM_STAGES} stages of {NUM_FEATURES} finite weights"
+            )));
+        }
+        Ok(f)
+    }
+
+    /// The file as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// The shipped weights files, by version name.
+pub const SHIPPED: [(&str, &str); 2] = [
+    ("v1", include_str!("../weights/augur-v1.json")),
+    ("v2", include_str!("../weights/augur-v2.json")),
+];
+
+/// The default version.
+pub const DEFAULT_VERSION: &str = "v2";
+
+/// The default shipped weights file's text.
+pub const SHIPPED_WEIGHTS: &str = SHIPPED[1].1;
+
+/// The text of shipped version `name` (`v1`, `v2`).
+pub fn shipped_weights(name: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// The learned win-chance evaluator (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AugurEval {
+    w: [[f32; NUM_FEATURES]; NUM_STAGES],
+}
+
+impl AugurEval {
+    /// The evaluator of a checked weights file.
+    pub fn new(file: &WeightsFile) -> Self {
+        let mut w = [[0.0; NUM_FEATURES]; NUM_STAGES];
+        for (s, ws) in file.stages.iter().enumerate().take(NUM_STAGES) {
+            for (i, &x) in ws.iter().enumerate().take(NUM_FEATURES) {
+                w[s][i] = x as f32;
+            }
+        }
+        AugurEval { w }
+    }
+
+    /// The evaluator with the default shipped weights.
+    pub fn shipped() -> Self {
+        Self::version(DEFAULT_VERSION).unwrap_or(AugurEval {
+            // A test checks the shipped files; all-zero weights would still play legally.
+            w: [[0.0; NUM_FEATURES]; NUM_STAGES],
+        })
+    }
+
+    /// The evaluator with shipped version `name`, or `None` if there is no such version
+    /// (or its file is broken, which a test rules out).
+    pub fn version(name: &str) -> Option<Self> {
+        let f = WeightsFile::parse(shipped_weights(name)?).ok()?;
+        Some(AugurEval::new(&f))
+    }
+
+    /// The linear score of one player's features at a stage, in logits.
+    #[inline]
+    pub fn score(&self, stage: usize, f: &[f32; NUM_FEATURES]) -> f32 {
+        let w = &self.w[stage.min(NUM_STAGES - 1)];
+        let mut v = 0.0;
+        for i in 0..NUM_FEATURES {
+            v += w[i] * f[i];
+        }
+        v
+    }
+
+    /// A value per player in thousandths of a logit (see the module docs).
+    pub fn values(&self, s: &AzulState) -> PerPlayer<i32> {
+        let n = s.num_players();
+        if s.phase() == Phase::Over {
+            let winners = s.outcome().map(|o| o.winners).unwrap_or_default();
+            return PerPlayer::from_fn(n, |p| {
+                let win = if winners.contains(&p) { WIN_VALUE } else { 0 };
+                win + 10 * s.board(p).score()
+            });
+        }
+        let st = stage(s);
+        PerPlayer::from_fn(n, |p| {
+            (self.score(st, &player_features(s, p)) * 1000.0).round() as i32
+        })
+    }
+
+    /// The chance that `p` wins: the conditional logit over the players' scores (exact, 0 or
+    /// 1 or a share of a tie, once the game is over).
+    pub fn win_probability(&self, s: &AzulState, p: PlayerId) -> f64 {
+        if let Some(o) = s.outcome() {
+            return if o.winners.contains(&p) {
+                1.0 / o.winners.len() as f64
+            } else {
+                0.0
+            };
+        }
+        let v = self.values(s);
+        let mine = f64::from(v[p]) / 1000.0;
+        let total: f64 = v
+            .iter()
+            .map(|(_, &x)| (f64::from(x) / 1000.0 - mine).exp())
+            .sum();
+        1.0 / total
+    }
+}
+
+/// One training row: a two-player position's feature differences (player 0 minus player 1)
+/// and the final result for player 0 (1 win, 0 loss, 0.5 shared).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingRow {
+    /// Index of the self-play game in its run.
+    pub game: u64,
+    /// Position number within the game.
+    pub ply: u32,
+    /// The position's stage.
+    pub stage: usize,
+    /// Player 0's result.
+    pub label: f64,
+    /// Feature differences, player 0 minus player 1.
+    pub diff: [f32; NUM_FEATURES],
+}
+
+/// A malformed training row.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error(
+    "training row '{line}' is malformed: {detail} (expected 'GAME PLY STAGE LABEL' and {NUM_FEATURES} numbers)"
+)]
+pub struct RowError {
+    /// The line.
+    pub line: String,
+    /// What is wrong.
+    pub detail: String,
+}
+
+impl TrainingRow {
+    /// The row of a two-player position (`None` once the game is over).
+    pub fn of(s: &AzulState, game: u64, ply: u32, label: f64) -> Option<Self> {
+        let pos = position(s)?;
+        let (a, b) = (&pos.features[PlayerId(0)], &pos.features[PlayerId(1)]);
+        Some(TrainingRow {
+            game,
+            ply,
+            stage: pos.stage,
+            label,
+            diff: std::array::from_fn(|i| a[i] - b[i]),
+        })
+    }
+
+    /// One line of text: `GAME PLY STAGE LABEL F0 .. F13`.
+    pub fn to_line(&self) -> String {
+        let mut out = format!("{} {} {} {}", self.game, self.ply, self.stage, self.label);
+        for x in self.diff {
+            out.push(' ');
+            out.push_str(&x.to_string());
+        }
+        out
+    }
+
+    /// Parses a line written by [`TrainingRow::to_line`].
+    pub fn parse(line: &str) -> Result<Self, RowError> {
+        let err = |detail: String| RowError {
+            line: line.chars().take(80).collect(),
+            detail,
+        };
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        if parts.len() != 4 + NUM_FEATURES {
+            return Err(err(format!("{} fields", parts.len())));
+        }
+        let game = parts[0]
+            .parse()
+            .map_err(|_| err(format!("game '{}'", parts[0])))?;
+        let ply = parts[1]
+            .parse()
+            .map_err(|_| err(format!("ply '{}'", parts[1])))?;
+        let stage: usize = parts[2]
+            .parse()
+            .map_err(|_| err(format!("stage '{}'", parts[2])))?;
+        if stage >= NUM_STAGES {
+            return Err(err(format!("stage {stage} (0-{})", NUM_STAGES - 1)));
+        }
+        let label: f64 = parts[3]
+            .parse()
+            .map_err(|_| err(format!("label '{}'", parts[3])))?;
+        if !(0.0..=1.0).contains(&label) {
+            return Err(err(format!("label {label} (0-1)")));
+        }
+        let mut diff = [0.0f32; NUM_FEATURES];
+        for (i, d) in diff.iter_mut().enumerate() {
+            *d = parts[4 + i]
+                .parse()
+                .ok()
+                .filter(|x: &f32| x.is_finite())
+                .ok_or_else(|| err(format!("feature {i} '{}'", parts[4 + i])))?;
+        }
+        Ok(TrainingRow {
+            game,
+            ply,
+            stage,
+            label,
+            diff,
+        })
+    }
+}
+
+/// The result of a finished two-player game for player 0 (1 win, 0 loss, 0.5 shared).
+pub fn label_for_player0(s: &AzulState) -> Option<f64> {
+    let o = s.outcome()?;
+    Some(if o.winners.contains(&PlayerId(0)) {
+        1.0 / o.winners.len() as f64
+    } else {
+        0.0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::{Turn, rng::seeded};
+
+    fn playout(seed: u64) -> Vec<AzulState> {
+        let mut rng = seeded(seed);
+        let mut s = AzulState::new(2, PlayerId(0));
+        let mut out = Vec::new();
+        while s.turn() != Turn::Terminal {
+            if s.turn() == Turn::Chance {
+                let d = s.sample_chance(&mut rng);
+                s.apply_chance(&d).unwrap();
+            } else {
+                let a = s.random_action(&mut rng).unwrap();
+                s.apply(a);
+            }
+            out.push(s.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn shipped_weights_load() {
+        for (name, text) in SHIPPED {
+            let f = WeightsFile::parse(text).unwrap();
+            assert_eq!(f.stages.len(), NUM_STAGES);
+            assert!(
+                f.training.games > 0,
+                "{name}: trained weights, not a placeholder"
+            );
+            assert!(f.training.command.starts_with("tessera train azul-augur"));
+            // A point of projected score is worth something at every stage.
+            for w in &f.stages {
+                assert!(w[0] > 0.0, "{name}: {w:?}");
+            }
+            assert_eq!(Some(AugurEval::new(&f)), AugurEval::version(name));
+        }
+        assert_eq!(
+            AugurEval::version(DEFAULT_VERSION),
+            Some(AugurEval::shipped())
+        );
+        assert_ne!(AugurEval::version("v1"), AugurEval::version("v2"));
+        assert!(AugurEval::version("v9").is_none());
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        assert!(matches!(
+            WeightsFile::parse("{"),
+            Err(WeightsError::Json(_))
+        ));
+        let mut f = WeightsFile::parse(SHIPPED_WEIGHTS).unwrap();
+        f.version = 99;
+        let e = WeightsFile::parse(&f.to_json()).unwrap_err();
+        assert!(e.to_string().contains("version 99"), "{e}");
+        let mut f = WeightsFile::parse(SHIPPED_WEIGHTS).unwrap();
+        f.stages.pop();
+        assert!(matches!(
+            WeightsFile::parse(&f.to_json()),
+            Err(WeightsError::Shape(_))
+        ));
+    }
+
+    #[test]
+    fn worked_features() {
+        // Player 0: score 3, yellow and white lines full (they score 2 each beside the blue
+        // tile), red line 1 of 3, one floor tile; player 1: 8 points, empty board.
+        let text = "2 2 play 1 1 BBYR/-/-/-/- 1 17,17,18,20,18 0,0,0,0,0 \
+            3:Y1,W2,Y1,-,-:B..../...../...../...../.....:R \
+            8:-,-,-,-,-:...../...../...../...../.....:-";
+        let s: AzulState = text.parse().unwrap();
+        let f = player_features(&s, PlayerId(0));
+        assert_eq!(f[0], 6.0, "projected score");
+        assert_eq!(f[1], 0.0, "no bonus yet");
+        assert_eq!(f[13], 3.0, "three tiles on the projected wall");
+        assert_eq!(f[10], 1.0, "one tile on an unfinished line");
+        assert_eq!(f[12], 1.0, "player 0 is to move");
+        let g = player_features(&s, PlayerId(1));
+        assert_eq!(g[0], 8.0);
+        assert_eq!(g[12], 0.0);
+        assert_eq!(g[8], 0.0, "an empty wall promises no adjacency");
+        // Row 0 of player 0's projected wall holds 2 tiles: at least 3 more rounds.
+        assert_eq!(stage(&s), 3);
+    }
+
+    #[test]
+    fn finished_games_are_exact_and_rows_round_trip() {
+        let eval = AugurEval::shipped();
+        for seed in 0..4 {
+            let states = playout(seed);
+            let last = states.last().unwrap();
+            let o = last.outcome().unwrap();
+            let v = eval.values(last);
+            for p in PlayerId::all(2) {
+                let win = o.winners.contains(&p);
+                assert_eq!(v[p] >= WIN_VALUE, win);
+                let pr = eval.win_probability(last, p);
+                assert!(if win { pr > 0.0 } else { pr == 0.0 });
+            }
+            let label = label_for_player0(last).unwrap();
+            for (i, s) in states.iter().enumerate() {
+                if let Some(row) = TrainingRow::of(s, seed, i as u32, label) {
+                    let back = TrainingRow::parse(&row.to_line()).unwrap();
+                    assert_eq!(back, row);
+                    // Probabilities of the two players sum to one.
+                    let a = eval.win_probability(s, PlayerId(0));
+                    let b = eval.win_probability(s, PlayerId(1));
+                    assert!((a + b - 1.0).abs() < 1e-9);
+                    // The two-player logit equals the weights times the differences.
+                    let z = eval.score(row.stage, &row.diff);
+                    let v = eval.values(s);
+                    let got = f64::from(v[PlayerId(0)] - v[PlayerId(1)]) / 1000.0;
+                    assert!((got - f64::from(z)).abs() < 0.01, "{got} vs {z}");
+                }
+            }
+        }
+        for bad in [
+            "",
+            "1 2 3",
+            "1 2 9 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+            "x 2 1 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+        ] {
+            assert!(TrainingRow::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

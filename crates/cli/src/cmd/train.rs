@@ -1,0 +1,258 @@
+//! `tessera train azul-augur`: regenerate `augur`'s win-chance weights from a seed.
+//!
+//! Two steps, so self-play scales out like a tournament:
+//! 1. self-play: `--seed S --games N [--shard K/N] --data rows-K.txt` plays the games of
+//!    slice K (game `i` belongs to slice `i mod N + 1`; each game from its own seed
+//!    `derive_seed(S, i)`, a fresh player per game, so a slice's games do not depend on the
+//!    others) and writes one training row per position;
+//! 2. fit: `--fit rows-1.txt,rows-2.txt --out weights.json` reads the slices (in any order:
+//!    rows are sorted by game and position first), fits one logistic regression per game
+//!    stage, prints held-out figures (games with `i mod 10 = 9` left out) and writes the
+//!    weights fitted on every row.
+//!
+//! Without `--fit`, with `--out` and the whole run (`--shard 1/1`), both steps run at once.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use rand::Rng;
+use tessera_arena::schedule::Shard;
+use tessera_azul::AzulState;
+use tessera_azul::augur::{
+    NUM_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, label_for_player0,
+};
+use tessera_core::rng::{derive_seed, seeded};
+use tessera_core::{Budget, Game, Turn};
+use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
+
+/// Arguments of `tessera train`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  tessera train azul-augur --seed 1 --games 2000 --data rows.txt --out crates/azul/weights/augur-v1.json
+  tessera train azul-augur --seed 1 --games 2000 --shard 2/4 --data rows-2.txt
+  tessera train azul-augur --fit rows-1.txt,rows-2.txt,rows-3.txt,rows-4.txt --seed 1 --games 2000 --out augur.json")]
+pub struct Args {
+    /// What to train: azul-augur.
+    pub model: String,
+    /// Master seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Self-play games in the whole run (all slices).
+    #[arg(long, default_value_t = 2000)]
+    pub games: u64,
+    /// Play only slice K of N of the games, e.g. 2/8.
+    #[arg(long, default_value = "1/1")]
+    pub shard: String,
+    /// The self-play player (any Azul registry spec; use a node budget for reproducibility).
+    #[arg(long, default_value = "strong:nodes=1500")]
+    pub player: String,
+    /// Chance of a uniformly random move instead of the player's (for varied positions).
+    #[arg(long, default_value_t = 0.05)]
+    pub epsilon: f64,
+    /// The training rows file to write (self-play).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Fit from these comma-separated row files instead of playing.
+    #[arg(long)]
+    pub fit: Option<String>,
+    /// The weights file to write.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// L2 regularisation of the fit.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f64,
+}
+
+/// Runs `tessera train`.
+pub fn run(a: Args) -> Result<()> {
+    if a.model != "azul-augur" {
+        bail!("unknown model '{}': expected azul-augur", a.model);
+    }
+    if !(0.0..=1.0).contains(&a.epsilon) {
+        bail!("--epsilon {}: expected a probability in 0-1", a.epsilon);
+    }
+    if !(a.l2 >= 0.0 && a.l2.is_finite()) {
+        bail!("--l2 {}: expected a number >= 0", a.l2);
+    }
+    if let Some(list) = &a.fit {
+        let out = a
+            .out
+            .as_ref()
+            .context("--fit needs --out FILE for the weights")?;
+        let files: Vec<PathBuf> = list.split(',').map(|s| PathBuf::from(s.trim())).collect();
+        let mut rows = Vec::new();
+        for f in &files {
+            rows.extend(read_rows(f)?);
+        }
+        return fit_and_write(&a, rows, out);
+    }
+    let data = a
+        .data
+        .as_ref()
+        .context("self-play needs --data FILE for the training rows (or --fit FILES)")?;
+    let shard: Shard = a.shard.parse()?;
+    let rows = self_play(&a, shard, data)?;
+    if let Some(out) = &a.out {
+        if shard != Shard::ALL {
+            bail!("--out with --shard {shard}: fit the merged slices with --fit instead");
+        }
+        fit_and_write(&a, rows, out)?;
+    }
+    Ok(())
+}
+
+/// Plays the slice's games, writes their rows to `path` and returns them.
+fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>> {
+    let registry = tessera_arena::registry::azul::registry();
+    // Check the spec once, with a clear error.
+    registry
+        .build(&a.player)
+        .with_context(|| format!("--player {}", a.player))?;
+    let file = std::fs::File::create(path)
+        .with_context(|| format!("cannot create the rows file {}", path.display()))?;
+    let mut w = BufWriter::new(file);
+    let mut all = Vec::new();
+    let start = std::time::Instant::now();
+    let mut played = 0u64;
+    for game in 0..a.games {
+        if game % u64::from(shard.count) != u64::from(shard.index - 1) {
+            continue;
+        }
+        let mut agents = [registry.build(&a.player)?, registry.build(&a.player)?];
+        let mut rng = seeded(derive_seed(a.seed, game));
+        let mut s = AzulState::new_random(2, &mut rng);
+        let mut states = Vec::new();
+        let budget = Budget::default();
+        while s.turn() != Turn::Terminal {
+            match s.turn() {
+                Turn::Chance => {
+                    let d = s.sample_chance(&mut rng);
+                    s.apply_chance(&d)
+                        .map_err(|e| anyhow::anyhow!("self-play deal: {e}"))?;
+                }
+                Turn::Player(p) => {
+                    let act = if rng.random::<f64>() < a.epsilon {
+                        s.random_action(&mut rng)
+                            .context("a player to move has a legal action")?
+                    } else {
+                        agents[p.index()].choose(&s, &budget, &mut rng)
+                    };
+                    s.apply(act);
+                }
+                Turn::Terminal => {}
+            }
+            states.push(s.clone());
+        }
+        let label = label_for_player0(&s).context("a finished game has a result")?;
+        for (ply, st) in states.iter().enumerate() {
+            if let Some(row) = TrainingRow::of(st, game, ply as u32, label) {
+                writeln!(w, "{}", row.to_line())?;
+                all.push(row);
+            }
+        }
+        played += 1;
+        if played.is_multiple_of(50) {
+            eprintln!(
+                "{played} games, {} rows, {:.0} s",
+                all.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    w.flush()?;
+    eprintln!(
+        "slice {shard}: {played} games, {} rows written to {} in {:.0} s",
+        all.len(),
+        path.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(all)
+}
+
+fn read_rows(path: &PathBuf) -> Result<Vec<TrainingRow>> {
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot open the rows file {}", path.display()))?;
+    let mut rows = Vec::new();
+    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        rows.push(
+            TrainingRow::parse(&line).with_context(|| format!("{}:{}", path.display(), i + 1))?,
+        );
+    }
+    Ok(rows)
+}
+
+fn datasets(rows: &[TrainingRow], keep: impl Fn(&TrainingRow) -> bool) -> Vec<Dataset> {
+    let mut sets: Vec<Dataset> = (0..NUM_STAGES)
+        .map(|_| Dataset::new(NUM_FEATURES))
+        .collect();
+    let mut x = [0.0f64; NUM_FEATURES];
+    for r in rows.iter().filter(|r| keep(r)) {
+        for (xi, d) in x.iter_mut().zip(r.diff) {
+            *xi = f64::from(d);
+        }
+        sets[r.stage].push(&x, r.label);
+    }
+    sets
+}
+
+fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<()> {
+    if rows.is_empty() {
+        bail!("no training rows");
+    }
+    rows.sort_by_key(|r| (r.game, r.ply));
+    rows.dedup_by_key(|r| (r.game, r.ply));
+    let held = |r: &TrainingRow| r.game % 10 == 9;
+    let train = datasets(&rows, |r| !held(r));
+    let test = datasets(&rows, held);
+    let all = datasets(&rows, |_| true);
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "stage | rows | held-out rows | held-out log loss | held-out accuracy | log loss (all rows)"
+    );
+    let mut stages = Vec::new();
+    let mut info = TrainingInfo {
+        command: format!(
+            "tessera train azul-augur --seed {} --games {} --player {} --epsilon {} --l2 {}",
+            a.seed, a.games, a.player, a.epsilon, a.l2
+        ),
+        seed: a.seed,
+        games: rows
+            .iter()
+            .map(|r| r.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len() as u64,
+        player: a.player.clone(),
+        rows: Vec::new(),
+        log_loss: Vec::new(),
+        l2: a.l2,
+    };
+    for st in 0..NUM_STAGES {
+        let held_fit = fit_logistic(&train[st], a.l2, 50);
+        let (tl, ta) = evaluate_logistic(&test[st], &held_fit.weights);
+        let fit = fit_logistic(&all[st], a.l2, 50);
+        let _ = writeln!(
+            report,
+            "{st} | {} | {} | {tl:.4} | {:.1}% | {:.4}",
+            all[st].len(),
+            test[st].len(),
+            100.0 * ta,
+            fit.log_loss
+        );
+        info.rows.push(all[st].len() as u64);
+        info.log_loss.push(fit.log_loss);
+        stages.push(fit.weights);
+    }
+    print!("{report}");
+    let file = WeightsFile::new(stages, info);
+    std::fs::write(out, file.to_json() + "\n")
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!("weights written to {}", out.display());
+    Ok(())
+}

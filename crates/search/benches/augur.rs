@@ -1,0 +1,134 @@
+//! `augur` against `strong`: the same search (presort + table) with the learned win-chance
+//! evaluator or `StrongEval`, from the first turn of three seeded two-player games to depth 3,
+//! plus the evaluators alone on positions of a seeded game. Throughput = nodes visited
+//! (search) or positions evaluated (evaluators).
+//!
+//! Run: `cargo bench -p tessera-search --bench augur`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tessera_azul::AzulState;
+use tessera_azul::augur::AugurEval;
+use tessera_azul::eval::{StrongEval, state_key};
+use tessera_core::record::GameSeeds;
+use tessera_core::rng::seeded;
+use tessera_core::{Game, PerPlayer, Turn};
+use tessera_search::adversarial::{Algorithm, Evaluator, SearchConfig, Searcher, Value};
+
+struct Strong(StrongEval);
+impl Evaluator<AzulState> for Strong {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.values(s)
+    }
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(state_key(s))
+    }
+}
+
+struct Augur(AugurEval);
+impl Evaluator<AzulState> for Augur {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.values(s)
+    }
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(state_key(s))
+    }
+}
+
+fn first_turn(seed: u64) -> AzulState {
+    let seeds = GameSeeds { seed };
+    let mut s = AzulState::new_random(2, &mut seeds.setup_rng());
+    let d = s.sample_chance(&mut seeds.chance_rng());
+    s.apply_chance(&d).expect("sampled deal");
+    s
+}
+
+fn config() -> SearchConfig {
+    let mut c = SearchConfig::new(Algorithm::Presort);
+    c.tt_log2 = 20;
+    c.use_partial = true;
+    c
+}
+
+fn game_positions() -> Vec<AzulState> {
+    let mut rng = seeded(4);
+    let mut s = AzulState::new_random(2, &mut rng);
+    let mut out = Vec::new();
+    while s.turn() != Turn::Terminal {
+        if s.turn() == Turn::Chance {
+            let d = s.sample_chance(&mut rng);
+            s.apply_chance(&d).expect("sampled deal");
+        } else {
+            let a = s.random_action(&mut rng).expect("a legal move");
+            s.apply(a);
+        }
+        out.push(s.clone());
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let positions: Vec<AzulState> = (1..=3).map(first_turn).collect();
+    let mut g = c.benchmark_group("augur_nodes");
+    g.sample_size(10);
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| {
+            Searcher::new(Augur(AugurEval::shipped()), config())
+                .search_depth(p, 3)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("augur_d3", |b| {
+        let mut s = Searcher::new(Augur(AugurEval::shipped()), config());
+        b.iter(|| {
+            for p in &positions {
+                black_box(s.search_depth(black_box(p), 3));
+            }
+        })
+    });
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| {
+            Searcher::new(Strong(StrongEval::default()), config())
+                .search_depth(p, 3)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("strong_d3", |b| {
+        let mut s = Searcher::new(Strong(StrongEval::default()), config());
+        b.iter(|| {
+            for p in &positions {
+                black_box(s.search_depth(black_box(p), 3));
+            }
+        })
+    });
+    g.finish();
+
+    let states = game_positions();
+    let mut g = c.benchmark_group("augur_eval");
+    g.throughput(Throughput::Elements(states.len() as u64));
+    let augur = AugurEval::shipped();
+    g.bench_function("augur_values", |b| {
+        b.iter(|| {
+            for s in &states {
+                black_box(augur.values(black_box(s)));
+            }
+        })
+    });
+    let strong = StrongEval::default();
+    g.bench_function("strong_values", |b| {
+        b.iter(|| {
+            for s in &states {
+                black_box(strong.values(black_box(s)));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
