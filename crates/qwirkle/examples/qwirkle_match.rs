@@ -5,7 +5,7 @@
 //! ```
 //! Deal `i` uses seed `derive_seed(SEED, i)` and is played twice with the seats swapped.
 //! Prints wins (ties count half) with a 95% Wilson interval, mean scores, and the time per
-//! move of each bot over whole games (median and 90th percentile).
+//! move of each bot over whole games (median, 90th percentile and maximum).
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +14,7 @@ use tessera_core::rng::derive_seed;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
+use tessera_qwirkle::mc::MonteCarloBot;
 
 struct Timed {
     inner: Box<dyn Agent<Qwirkle>>,
@@ -37,7 +38,17 @@ fn make(name: &str) -> Box<dyn Agent<Qwirkle>> {
         "points" => Box::new(PointsBot::new()),
         "smarter" => Box::new(SmarterBot::new()),
         "lookahead" => Box::new(LookaheadBot::new()),
+        "montecarlo" => Box::new(MonteCarloBot::new()),
         other => {
+            // montecarlo:N (N worlds per move)
+            if let Some(n) = other
+                .strip_prefix("montecarlo:")
+                .and_then(|n| n.parse::<u64>().ok())
+            {
+                let mut bot = MonteCarloBot::new();
+                bot.limits = Budget::nodes(n.max(1));
+                return Box::new(bot);
+            }
             // lookahead:C,S,R,L,N
             if let Some(rest) = other.strip_prefix("lookahead:") {
                 let v: Vec<f64> = rest.split(',').filter_map(|x| x.parse().ok()).collect();
@@ -53,7 +64,9 @@ fn make(name: &str) -> Box<dyn Agent<Qwirkle>> {
                     ));
                 }
             }
-            eprintln!("unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N");
+            eprintln!(
+                "unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N, montecarlo, montecarlo:N"
+            );
             std::process::exit(2);
         }
     }
@@ -159,10 +172,12 @@ fn main() {
         let moves = t.times.len();
         let med = quantile(&mut t.times, 0.5);
         let p90 = quantile(&mut t.times, 0.9);
+        let max = quantile(&mut t.times, 1.0);
         println!(
-            "  {name}: {moves} moves, time per move median {:.1} us, p90 {:.1} us",
+            "  {name}: {moves} moves, time per move median {:.1} us, p90 {:.1} us, max {:.1} us",
             med.as_secs_f64() * 1e6,
-            p90.as_secs_f64() * 1e6
+            p90.as_secs_f64() * 1e6,
+            max.as_secs_f64() * 1e6
         );
     }
 }

@@ -27,6 +27,7 @@ pub mod action;
 pub mod board;
 pub mod bots;
 pub mod error;
+pub mod mc;
 pub mod movegen;
 pub mod state;
 pub mod tile;

@@ -1,9 +1,11 @@
 //! Qwirkle in the arena (owned by the qwirkle room): the game's [`ArenaGame`] impl and its
 //! bots `random`, `points`, `smarter` and `lookahead`.
 
+use tessera_core::Budget;
 use tessera_core::GameRng;
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, LookaheadConfig, PointsBot, SmarterBot};
+use tessera_qwirkle::mc::{MonteCarloBot, MonteCarloConfig};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Registry, random_entry};
 use crate::games::{ArenaGame, GameDriver};
@@ -57,6 +59,62 @@ const LOOKAHEAD_PARAMS: &[ParamDoc] = &[
     },
 ];
 
+const MONTECARLO_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        name: "candidates",
+        kind: ParamKind::Value { default: "10" },
+        doc: "placements examined (the best by immediate points)",
+    },
+    ParamDoc {
+        name: "plies",
+        kind: ParamKind::Value { default: "4" },
+        doc: "turns played out after each candidate (every player plays its highest-scoring placement)",
+    },
+    ParamDoc {
+        name: "worlds",
+        kind: ParamKind::Value { default: "32" },
+        doc: "sampled worlds per move when neither time nor nodes is given",
+    },
+    ParamDoc {
+        name: "time",
+        kind: ParamKind::Value { default: "none" },
+        doc: "time per move: worlds are added until it is spent",
+    },
+    ParamDoc {
+        name: "nodes",
+        kind: ParamKind::Value { default: "none" },
+        doc: "exactly this many worlds per move (reproducible)",
+    },
+];
+
+fn montecarlo(spec: &crate::spec::AgentSpec) -> Result<MonteCarloBot, SpecError> {
+    let d = MonteCarloConfig::default();
+    let positive = |key: &str, default: usize| -> Result<usize, SpecError> {
+        let v = spec.u64(key, default as u64)?;
+        if v == 0 || v > 10_000 {
+            return Err(SpecError::Invalid {
+                agent: spec.name.clone(),
+                detail: format!("{key}={v}: expected 1-10000"),
+            });
+        }
+        Ok(v as usize)
+    };
+    let mut bot = MonteCarloBot::with_config(MonteCarloConfig {
+        candidates: positive("candidates", d.candidates)?,
+        plies: positive("plies", d.plies)?,
+        worlds: positive("worlds", d.worlds)?,
+    });
+    bot.limits = Budget {
+        time: spec.duration("time")?,
+        nodes: match spec.value("nodes")? {
+            None => None,
+            Some(_) => Some(spec.u64("nodes", 1)?.max(1)),
+        },
+        depth: None,
+    };
+    Ok(bot)
+}
+
 /// The Qwirkle players.
 pub fn registry() -> Registry<Qwirkle> {
     Registry::new(
@@ -74,6 +132,12 @@ pub fn registry() -> Registry<Qwirkle> {
                 summary: "the seed's smarter bot: fewest Qwirkle chances, then points, then fewest killed lines",
                 params: &[],
                 build: |_| Ok(Box::new(SmarterBot::new())),
+            },
+            AgentEntry {
+                name: "montecarlo",
+                summary: "determinized Monte Carlo: each of the best placements played out 4 turns in sampled worlds, valued by the score margin",
+                params: MONTECARLO_PARAMS,
+                build: |spec| Ok(Box::new(montecarlo(spec)?)),
             },
             AgentEntry {
                 name: "lookahead",

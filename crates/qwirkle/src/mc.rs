@@ -1,0 +1,317 @@
+//! A determinized Monte Carlo player for Qwirkle (`montecarlo`): every candidate placement is
+//! played out for a few turns in sampled worlds and valued by the score margin it leads to.
+//!
+//! A *world* fixes everything the mover cannot see (the other hands and the bag's order,
+//! resampled with [`Game::determinize`]) and the chance stream of the play-out. Every
+//! candidate is played out in the same worlds (common random numbers), so candidates are
+//! compared on equal luck. After the candidate, every player (the mover too) plays the
+//! highest-scoring placement (the `points` policy, ties to the first in generation order)
+//! for `plies` turns, drawing from the world's bag; the value is the mover's score minus the
+//! best other score at the end of the play-out (final scores, with the +6, if the game ends
+//! inside it). Worlds are added until the budget runs out: `nodes=N` plays exactly `N`
+//! worlds (reproducible), a time budget plays worlds until the time is spent, and without
+//! either the configured default count is played.
+
+use std::time::Instant;
+
+use rand::Rng;
+use rand::seq::SliceRandom;
+use tessera_core::rng::seeded;
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
+
+use crate::action::Move;
+use crate::bots::fallback_move;
+use crate::movegen::Scored;
+use crate::state::{Phase, Qwirkle};
+
+/// Settings of the [`MonteCarloBot`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MonteCarloConfig {
+    /// Placements examined (the best by immediate points).
+    pub candidates: usize,
+    /// Turns played out after the candidate (all players, the mover included).
+    pub plies: usize,
+    /// Worlds per decision when the budget sets neither nodes nor time.
+    pub worlds: usize,
+}
+
+impl Default for MonteCarloConfig {
+    fn default() -> Self {
+        MonteCarloConfig {
+            candidates: 10,
+            plies: 4,
+            worlds: 32,
+        }
+    }
+}
+
+/// The determinized Monte Carlo player (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct MonteCarloBot {
+    /// Settings.
+    pub config: MonteCarloConfig,
+    /// The bot's own limits (from its registry name); used instead of the caller's budget
+    /// when any is set.
+    pub limits: Budget,
+    cands: Vec<Scored>,
+    scratch: Vec<Scored>,
+    totals: Vec<f64>,
+    info: Option<SearchInfo>,
+}
+
+impl MonteCarloBot {
+    /// A bot with the default settings.
+    pub fn new() -> Self {
+        MonteCarloBot::default()
+    }
+
+    /// A bot with the given settings.
+    pub fn with_config(config: MonteCarloConfig) -> Self {
+        MonteCarloBot {
+            config,
+            ..MonteCarloBot::default()
+        }
+    }
+}
+
+/// Plays `plies` turns of the `points` policy from `s` (chance from `rng`); returns the
+/// number of placements generated.
+fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
+    let mut turns = 0;
+    let mut nodes = 0;
+    loop {
+        match s.turn() {
+            Turn::Terminal => return nodes,
+            Turn::Chance => {
+                let draw = s.sample_chance(rng);
+                if s.apply_chance(&draw).is_err() {
+                    // A draw sampled from the state itself always applies; stop if not.
+                    return nodes;
+                }
+            }
+            Turn::Player(_) => {
+                if turns == plies {
+                    return nodes;
+                }
+                turns += 1;
+                s.scored_placements(buf);
+                nodes += 1;
+                let mut best: Option<&Scored> = None;
+                for c in buf.iter() {
+                    if best.is_none_or(|b| c.score > b.score) {
+                        best = Some(c);
+                    }
+                }
+                let m = match best {
+                    Some(b) => Move::Place(b.placement),
+                    None => fallback_move(s, rng),
+                };
+                s.apply(m);
+            }
+        }
+    }
+}
+
+/// The mover's score minus the best other score.
+fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
+    let scores = s.scores();
+    let mine = scores[me];
+    let best_other = PlayerId::all(s.num_players())
+        .filter(|&p| p != me)
+        .map(|p| scores[p])
+        .max()
+        .unwrap_or(0);
+    f64::from(mine - best_other)
+}
+
+impl Agent<Qwirkle> for MonteCarloBot {
+    fn name(&self) -> String {
+        let d = MonteCarloConfig::default();
+        let c = self.config;
+        let mut name = String::from("montecarlo");
+        if c.candidates != d.candidates {
+            name.push_str(&format!(":candidates={}", c.candidates));
+        }
+        if c.plies != d.plies {
+            name.push_str(&format!(":plies={}", c.plies));
+        }
+        if c.worlds != d.worlds {
+            name.push_str(&format!(":worlds={}", c.worlds));
+        }
+        if let Some(t) = self.limits.time {
+            name.push_str(&format!(":time={}ms", t.as_millis()));
+        }
+        if let Some(n) = self.limits.nodes {
+            name.push_str(&format!(":nodes={n}"));
+        }
+        name
+    }
+
+    fn choose(&mut self, state: &Qwirkle, budget: &Budget, rng: &mut GameRng) -> Move {
+        let start = Instant::now();
+        let Phase::Play { player: me } = state.phase() else {
+            return Move::Pass;
+        };
+        state.scored_placements(&mut self.cands);
+        if self.cands.is_empty() {
+            return fallback_move(state, rng);
+        }
+        // Best candidates by immediate score; exact ties in random order.
+        self.cands.shuffle(rng);
+        self.cands.sort_by_key(|s| std::cmp::Reverse(s.score));
+        if state.first_move_size().is_some() || self.cands.len() == 1 {
+            return Move::Place(self.cands[0].placement);
+        }
+        let k = self.config.candidates.max(1).min(self.cands.len());
+        let own = self.limits;
+        let budget = if own.nodes.is_some() || own.time.is_some() {
+            &own
+        } else {
+            budget
+        };
+        let deadline = budget.deadline_from(start);
+        let world_limit = match (budget.nodes, budget.time) {
+            (Some(n), _) => n.max(1),
+            (None, Some(_)) => u64::MAX,
+            (None, None) => self.config.worlds.max(1) as u64,
+        };
+        self.totals.clear();
+        self.totals.resize(k, 0.0);
+        let mut worlds = 0u64;
+        let mut nodes = 0u64;
+        while worlds < world_limit {
+            let world_seed: u64 = rng.random();
+            let base = state.determinize(me, &mut seeded(world_seed));
+            for i in 0..k {
+                let mut s = base.clone();
+                s.apply(Move::Place(self.cands[i].placement));
+                // The same chance stream for every candidate.
+                let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
+                nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
+                self.totals[i] += margin(&s, me);
+            }
+            worlds += 1;
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        // The best mean; ties go to the higher immediate score (earlier candidate).
+        let mut best = 0;
+        for i in 1..k {
+            if self.totals[i] > self.totals[best] {
+                best = i;
+            }
+        }
+        self.info = Some(SearchInfo {
+            depth: self.config.plies as u32,
+            nodes,
+            leaves: worlds * k as u64,
+            value: Some(self.totals[best] / worlds.max(1) as f64),
+            elapsed: start.elapsed(),
+        });
+        Move::Place(self.cands[best].placement)
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.info.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dealt(seed: u64, players: usize) -> Qwirkle {
+        let mut g = Qwirkle::new(players).unwrap_or_else(|e| panic!("{e}"));
+        let deal = g.sample_chance(&mut seeded(seed));
+        g.apply_chance(&deal).unwrap_or_else(|e| panic!("{e}"));
+        g
+    }
+
+    /// Plays `moves` turns with the points policy to reach a middle-game position.
+    fn middle_game(seed: u64, moves: usize) -> Qwirkle {
+        let mut g = dealt(seed, 2);
+        let mut buf = Vec::new();
+        play_out(&mut g, moves, &mut seeded(seed + 1), &mut buf);
+        // Leave the position at a player's turn.
+        while g.turn() == Turn::Chance {
+            let d = g.sample_chance(&mut seeded(seed + 2));
+            g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        g
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_same_move_for_the_same_seed() {
+        let g = middle_game(11, 6);
+        assert!(matches!(g.turn(), Turn::Player(_)));
+        let budget = Budget::nodes(8);
+        let a = MonteCarloBot::new().choose(&g, &budget, &mut seeded(5));
+        let b = MonteCarloBot::new().choose(&g, &budget, &mut seeded(5));
+        assert_eq!(a, b);
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        assert!(legal.contains(&a));
+    }
+
+    #[test]
+    fn the_node_budget_is_the_number_of_worlds() {
+        let g = middle_game(3, 8);
+        let mut bot = MonteCarloBot::new();
+        bot.choose(&g, &Budget::nodes(5), &mut seeded(1));
+        let info = bot.last_info().unwrap_or_default();
+        let mut all = Vec::new();
+        g.scored_placements(&mut all);
+        let k = bot.config.candidates.min(all.len()) as u64;
+        assert_eq!(info.leaves, 5 * k, "5 worlds x {k} candidates");
+        assert!(
+            info.nodes >= info.leaves,
+            "every play-out generates placements"
+        );
+    }
+
+    #[test]
+    fn a_placement_that_ends_the_game_with_the_last_tiles_is_taken() {
+        // Play points-vs-points games until the bag is empty and the mover can go out with
+        // clearly the best score; going out scores +6 and ends the game, which every
+        // play-out sees.
+        for seed in 0..40 {
+            let mut g = dealt(seed, 2);
+            let mut rng = seeded(seed + 100);
+            let mut buf = Vec::new();
+            while g.turn() != Turn::Terminal {
+                if let Turn::Player(p) = g.turn()
+                    && g.bag().total() == 0
+                {
+                    g.scored_placements(&mut buf);
+                    let hand = g.hand(p).len();
+                    let outs: Vec<i32> = buf
+                        .iter()
+                        .filter(|s| s.placement.len() == hand)
+                        .map(|s| s.score)
+                        .collect();
+                    let best_other = buf
+                        .iter()
+                        .filter(|s| s.placement.len() < hand)
+                        .map(|s| s.score)
+                        .max()
+                        .unwrap_or(0);
+                    // Going out scores more than any other placement (its points plus 6)
+                    // and leaves the opponent no turn.
+                    if let Some(&out) = outs.iter().max()
+                        && out + 6 > best_other + 2
+                    {
+                        let m = MonteCarloBot::new().choose(&g, &Budget::nodes(4), &mut rng);
+                        let Move::Place(pl) = m else {
+                            panic!("expected a placement, got {m}");
+                        };
+                        assert_eq!(pl.len(), hand, "seed {seed}: going out is clearly best");
+                        return;
+                    }
+                }
+                play_out(&mut g, 1, &mut rng, &mut buf);
+            }
+        }
+        panic!("no position where going out is clearly best in 40 games");
+    }
+}
