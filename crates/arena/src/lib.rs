@@ -32,6 +32,7 @@ pub mod ext;
 pub mod games;
 pub mod merge;
 pub mod pentanomial;
+pub mod ratings;
 pub mod registry;
 pub mod report;
 pub mod runner;

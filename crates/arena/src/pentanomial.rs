@@ -223,13 +223,21 @@ mod tests {
         close(e.score, 0.55, 1e-12);
         close(e.variance, 0.0975, 1e-12);
         close(e.std_error, 0.098_742_088_290_657_49, 1e-12);
-        close(e.score_interval.0, 0.55 - 1.959_963_984_540_054 * 0.098_742_088_290_657_49, 1e-12);
+        close(
+            e.score_interval.0,
+            0.55 - 1.959_963_984_540_054 * 0.098_742_088_290_657_49,
+            1e-12,
+        );
         close(e.score_interval.0, 0.356_469_1, 1e-6);
         close(e.score_interval.1, 0.743_530_9, 1e-6);
         close(e.elo, 34.860_070_287_560_08, 1e-6);
         close(e.elo_interval.0, logistic_elo(0.356_469_1), 1e-3);
         close(e.elo_interval.1, logistic_elo(0.743_530_9), 1e-3);
-        close(e.nelo, 0.05 / (2.0f64 * 0.0975).sqrt() * 347.435_585_522_601_46, 1e-9);
+        close(
+            e.nelo,
+            0.05 / (2.0f64 * 0.0975).sqrt() * 347.435_585_522_601_46,
+            1e-9,
+        );
         close(e.nelo, 39.339_333, 1e-5);
     }
 

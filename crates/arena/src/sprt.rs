@@ -40,7 +40,9 @@ pub enum EloModel {
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum SprtError {
     /// alpha or beta outside (0, 1), or alpha + beta ≥ 1.
-    #[error("SPRT error rates alpha={alpha}, beta={beta}: each must lie strictly between 0 and 1 and their sum below 1")]
+    #[error(
+        "SPRT error rates alpha={alpha}, beta={beta}: each must lie strictly between 0 and 1 and their sum below 1"
+    )]
     Rates {
         /// The false-positive rate given.
         alpha: f64,
@@ -48,7 +50,9 @@ pub enum SprtError {
         beta: f64,
     },
     /// elo0 not below elo1, or not finite.
-    #[error("SPRT hypotheses elo0={elo0}, elo1={elo1}: both must be finite numbers with elo0 < elo1")]
+    #[error(
+        "SPRT hypotheses elo0={elo0}, elo1={elo1}: both must be finite numbers with elo0 < elo1"
+    )]
     Hypotheses {
         /// H0's Elo.
         elo0: f64,
@@ -241,8 +245,9 @@ fn mle_t_value(p: &[f64; 5], t: f64) -> Option<[f64; 5]> {
     for _ in 0..100 {
         let (mu, var) = mean_var(&q, &A);
         let sigma = var.sqrt();
-        let b: [f64; 5] =
-            std::array::from_fn(|i| A[i] - 0.5 - t * sigma * (1.0 + ((mu - A[i]) / sigma).powi(2)) / 2.0);
+        let b: [f64; 5] = std::array::from_fn(|i| {
+            A[i] - 0.5 - t * sigma * (1.0 + ((mu - A[i]) / sigma).powi(2)) / 2.0
+        });
         let x = secular(p, &b)?;
         let next: [f64; 5] = std::array::from_fn(|i| p[i] / (1.0 + x * b[i]));
         let change = (0..5).map(|i| (next[i] - q[i]).abs()).fold(0.0, f64::max);
@@ -329,11 +334,19 @@ mod tests {
         let counts = [400, 2000, 5000, 2100, 500];
         let p = SprtParams::new(0.0, 5.0, 0.05, 0.05, EloModel::Logistic).unwrap();
         close(p.llr(&counts), 5.841_598_213_996_522, 1e-7);
-        close(llr_normal_approx(0.0, 5.0, &counts), 5.841_323_607_941_319, 1e-9);
+        close(
+            llr_normal_approx(0.0, 5.0, &counts),
+            5.841_323_607_941_319,
+            1e-9,
+        );
         let small = [1, 2, 3, 2, 2];
         let p = SprtParams::new(0.0, 2.0, 0.05, 0.05, EloModel::Logistic).unwrap();
         close(p.llr(&small), 0.014_155_375_103_976_02, 1e-9);
-        close(llr_normal_approx(0.0, 2.0, &small), 0.014_335_175_625_059_128, 1e-12);
+        close(
+            llr_normal_approx(0.0, 2.0, &small),
+            0.014_335_175_625_059_128,
+            1e-12,
+        );
     }
 
     /// The constrained maximiser really is one: it is a distribution with the required mean,
@@ -418,7 +431,8 @@ mod tests {
         let mut rng = seeded(seed);
         let (mut h0, mut h1) = (0u64, 0u64);
         for _ in 0..runs {
-            let outcomes = std::iter::repeat_with(|| draw_bucket(&mut rng, &cumulative)).take(100_000);
+            let outcomes =
+                std::iter::repeat_with(|| draw_bucket(&mut rng, &cumulative)).take(100_000);
             match run_sequential(params, outcomes).decision {
                 Decision::AcceptH0 => h0 += 1,
                 Decision::AcceptH1 => h1 += 1,
@@ -440,8 +454,14 @@ mod tests {
         let limit = 0.05 + 3.0 * (0.05f64 * 0.95 / runs as f64).sqrt();
         let (_, false_positive) = acceptance_rates(&params, 0.0, runs, 11);
         let (false_negative, _) = acceptance_rates(&params, 40.0, runs, 12);
-        assert!(false_positive <= limit, "H1 accepted in {false_positive} of runs at elo0");
-        assert!(false_negative <= limit, "H0 accepted in {false_negative} of runs at elo1");
+        assert!(
+            false_positive <= limit,
+            "H1 accepted in {false_positive} of runs at elo0"
+        );
+        assert!(
+            false_negative <= limit,
+            "H0 accepted in {false_negative} of runs at elo1"
+        );
         // And the test has power: far from elo0 it nearly always accepts H1.
         let (_, power) = acceptance_rates(&params, 80.0, 200, 13);
         assert!(power > 0.97, "{power}");
@@ -457,12 +477,17 @@ mod tests {
             cumulative[i] += cumulative[i - 1];
         }
         let mut rng = seeded(5);
-        let outcomes: Vec<usize> = (0..50_000).map(|_| draw_bucket(&mut rng, &cumulative)).collect();
+        let outcomes: Vec<usize> = (0..50_000)
+            .map(|_| draw_bucket(&mut rng, &cumulative))
+            .collect();
         let mut consumed = 0u64;
-        let run = run_sequential(&params, outcomes.iter().map(|&b| {
-            consumed += 1;
-            b
-        }));
+        let run = run_sequential(
+            &params,
+            outcomes.iter().map(|&b| {
+                consumed += 1;
+                b
+            }),
+        );
         assert_eq!(run.decision, Decision::AcceptH1);
         assert_eq!(consumed, run.pairs);
         assert!(run.pairs < 5_000, "{}", run.pairs);
