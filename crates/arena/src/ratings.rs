@@ -109,36 +109,50 @@ impl Ratings {
     }
 }
 
-/// Per-player points `W_i` and games matrix `n_ij` (draws as half points).
-fn tally(
-    players: usize,
-    pairings: &[Pairing],
-) -> Result<(Vec<f64>, Vec<Vec<f64>>, Vec<Vec<f64>>), RatingError> {
-    let mut points = vec![0.0; players];
-    let mut scored = vec![vec![0.0; players]; players];
-    let mut games = vec![vec![0.0; players]; players];
-    for p in pairings {
-        for idx in [p.a, p.b] {
-            if idx >= players || p.a == p.b {
-                return Err(RatingError::BadPlayer {
-                    index: idx,
-                    players,
-                });
+/// Points and games between every two players (draws as half points).
+struct Tally {
+    /// `W_i`: points of player `i` over all its games.
+    points: Vec<f64>,
+    /// `scored[i][j]`: points of `i` against `j`.
+    scored: Vec<Vec<f64>>,
+    /// `games[i][j]`: games between `i` and `j`.
+    games: Vec<Vec<f64>>,
+}
+
+impl Tally {
+    fn new(players: usize) -> Tally {
+        Tally {
+            points: vec![0.0; players],
+            scored: vec![vec![0.0; players]; players],
+            games: vec![vec![0.0; players]; players],
+        }
+    }
+
+    /// `n` games between `a` and `b` in which `a` scored `wa` points.
+    fn add(&mut self, a: usize, b: usize, wa: f64, n: f64) -> Result<(), RatingError> {
+        let players = self.points.len();
+        for index in [a, b] {
+            if index >= players || a == b {
+                return Err(RatingError::BadPlayer { index, players });
             }
         }
-        let n = (p.wins + p.draws + p.losses) as f64;
-        let (wa, wb) = (
-            p.wins as f64 + 0.5 * p.draws as f64,
-            p.losses as f64 + 0.5 * p.draws as f64,
-        );
-        points[p.a] += wa;
-        points[p.b] += wb;
-        scored[p.a][p.b] += wa;
-        scored[p.b][p.a] += wb;
-        games[p.a][p.b] += n;
-        games[p.b][p.a] += n;
+        self.points[a] += wa;
+        self.points[b] += n - wa;
+        self.scored[a][b] += wa;
+        self.scored[b][a] += n - wa;
+        self.games[a][b] += n;
+        self.games[b][a] += n;
+        Ok(())
     }
-    Ok((points, scored, games))
+}
+
+fn tally(players: usize, pairings: &[Pairing]) -> Result<Tally, RatingError> {
+    let mut t = Tally::new(players);
+    for p in pairings {
+        let n = (p.wins + p.draws + p.losses) as f64;
+        t.add(p.a, p.b, p.wins as f64 + 0.5 * p.draws as f64, n)?;
+    }
+    Ok(t)
 }
 
 /// Every player reaches every other along edges "scored a point against" and back
@@ -179,8 +193,99 @@ pub fn fit(
             players,
         });
     }
-    let (points, scored, games) = tally(players, pairings)?;
-    check_connected(&scored)?;
+    let t = tally(players, pairings)?;
+    let (elo, iterations) = maximise(&t, anchor, anchor_elo)?;
+    let covariance = covariance(&elo, &t.games, anchor, None);
+    Ok(Ratings::new(elo, covariance, iterations))
+}
+
+/// Deals played twice with the seats swapped, between two players, from `a`'s side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PairedPairing {
+    /// First player (index).
+    pub a: usize,
+    /// Second player (index).
+    pub b: usize,
+    /// Pentanomial counts for `a`: pairs scoring 0, ½, 1, 1½, 2 points.
+    pub counts: [u64; 5],
+}
+
+/// Pair-aware ratings: the same maximum-likelihood ratings as [`fit`] (they depend only on
+/// points and games), but the covariance is the *sandwich* `I⁻¹ J I⁻¹`, where `J` is the
+/// observed variance of the score equations with the pair as the independent unit:
+/// pairing `(a, b)` contributes `Σ_k c_k (k/2 - 2 p_ab)²` (pair points about their fitted
+/// mean). With independent games this equals the Fisher information on average; when the two
+/// games of a deal are correlated it gives the right, different, error.
+pub fn fit_paired(
+    players: usize,
+    pairings: &[PairedPairing],
+    anchor: usize,
+    anchor_elo: f64,
+) -> Result<Ratings, RatingError> {
+    if anchor >= players {
+        return Err(RatingError::BadPlayer {
+            index: anchor,
+            players,
+        });
+    }
+    let mut t = Tally::new(players);
+    for p in pairings {
+        let pairs: u64 = p.counts.iter().sum();
+        let half_points: u64 = p
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| k as u64 * c)
+            .sum();
+        t.add(p.a, p.b, half_points as f64 / 2.0, 2.0 * pairs as f64)?;
+    }
+    let (elo, iterations) = maximise(&t, anchor, anchor_elo)?;
+    let mut j = vec![vec![0.0; players]; players];
+    for p in pairings {
+        let expected = 2.0 * win_probability(elo[p.a] - elo[p.b]);
+        let v: f64 = p
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| c as f64 * (k as f64 / 2.0 - expected).powi(2))
+            .sum();
+        j[p.a][p.a] += v;
+        j[p.b][p.b] += v;
+        j[p.a][p.b] -= v;
+        j[p.b][p.a] -= v;
+    }
+    let covariance = covariance(&elo, &t.games, anchor, Some(&j));
+    Ok(Ratings::new(elo, covariance, iterations))
+}
+
+/// `1 / (1 + 10^(-d/400))`.
+fn win_probability(d: f64) -> f64 {
+    1.0 / (1.0 + (-d * NAT_PER_ELO).exp())
+}
+
+impl Ratings {
+    fn new(elo: Vec<f64>, covariance: Vec<Vec<f64>>, iterations: usize) -> Ratings {
+        let std_error = (0..elo.len())
+            .map(|i| covariance[i][i].max(0.0).sqrt())
+            .collect();
+        Ratings {
+            elo,
+            std_error,
+            covariance,
+            iterations,
+        }
+    }
+}
+
+/// The MM iteration; ratings with the anchor at `anchor_elo`, and the iterations used.
+fn maximise(t: &Tally, anchor: usize, anchor_elo: f64) -> Result<(Vec<f64>, usize), RatingError> {
+    let Tally {
+        points,
+        scored,
+        games,
+    } = t;
+    let players = points.len();
+    check_connected(scored)?;
     // MM in γ = 10^(r/400), renormalised to geometric mean 1 each step.
     let mut gamma = vec![1.0; players];
     let max_iterations = 1_000_000;
@@ -213,22 +318,19 @@ pub fn fit(
     }
     let raw: Vec<f64> = gamma.iter().map(|g| g.ln() / NAT_PER_ELO).collect();
     let elo: Vec<f64> = raw.iter().map(|r| r - raw[anchor] + anchor_elo).collect();
-    let covariance = covariance(&elo, &games, anchor);
-    let std_error = (0..players)
-        .map(|i| covariance[i][i].max(0.0).sqrt())
-        .collect();
-    Ok(Ratings {
-        elo,
-        std_error,
-        covariance,
-        iterations,
-    })
+    Ok((elo, iterations))
 }
 
 /// Inverse Fisher information (in Elo²) with the anchor removed. The information of the
 /// natural-scale ratings β = r ln10/400 is `I_ii = Σ_j n_ij p_ij (1 - p_ij)`,
 /// `I_ij = -n_ij p_ij (1 - p_ij)`.
-fn covariance(elo: &[f64], games: &[Vec<f64>], anchor: usize) -> Vec<Vec<f64>> {
+/// With `j` (the variance of the score equations) the result is the sandwich `I⁻¹ J I⁻¹`.
+fn covariance(
+    elo: &[f64],
+    games: &[Vec<f64>],
+    anchor: usize,
+    j: Option<&Vec<Vec<f64>>>,
+) -> Vec<Vec<f64>> {
     let n = elo.len();
     let free: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
     let m = free.len();
@@ -246,7 +348,15 @@ fn covariance(elo: &[f64], games: &[Vec<f64>], anchor: usize) -> Vec<Vec<f64>> {
             };
         }
     }
-    let inv = invert(a);
+    let mut inv = invert(a);
+    if let Some(j) = j {
+        let jr: Vec<Vec<f64>> = free
+            .iter()
+            .map(|&i| free.iter().map(|&k| j[i][k]).collect())
+            .collect();
+        let left = multiply(&inv, &jr);
+        inv = multiply(&left, &inv);
+    }
     let scale = 1.0 / (NAT_PER_ELO * NAT_PER_ELO);
     let mut cov = vec![vec![0.0; n]; n];
     for (x, &i) in free.iter().enumerate() {
@@ -255,6 +365,17 @@ fn covariance(elo: &[f64], games: &[Vec<f64>], anchor: usize) -> Vec<Vec<f64>> {
         }
     }
     cov
+}
+
+fn multiply(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let m = a.len();
+    (0..m)
+        .map(|i| {
+            (0..m)
+                .map(|j| (0..m).map(|k| a[i][k] * b[k][j]).sum())
+                .collect()
+        })
+        .collect()
 }
 
 /// Gauss–Jordan inversion with partial pivoting of a symmetric positive definite matrix
@@ -380,7 +501,7 @@ mod tests {
         // Reference values: Python's math.erf / math.erfc.
         close(1.0 - erfc(0.5), 0.520_499_877_813_046_5, 1e-14);
         close(1.0 - erfc(3.5), 0.999_999_256_901_627_6, 1e-14);
-        close(erfc(4.0), 1.541_725_790_028_002e-8, 1e-20);
+        close(erfc(4.0), 1.541_725_790_028_002e-8, 1e-20); // Python math.erfc(4)
         close(normal_cdf(0.0), 0.5, 1e-15);
         close(normal_cdf(-1.0), 0.158_655_253_931_457_07, 1e-14);
         close(normal_cdf(1.959_963_984_540_054), 0.975, 1e-12);
@@ -421,7 +542,7 @@ mod tests {
         );
         // The anchor moves everything rigidly.
         let shifted = fit(2, &[pairing(0, 1, 50, 20, 30)], 1, 1000.0).unwrap();
-        close(shifted.elo[0], 1070.436_503_622_272_5, 1e-8);
+        close(shifted.elo[0], 1_070.436_503_622_272_5, 1e-8);
         // LOS from the fit: Φ(70.4365 / 35.46).
         close(
             r.los_matrix()[0][1],
@@ -445,7 +566,9 @@ mod tests {
             pairing(3, 2, 28, 4, 28),
         ];
         let r = fit(4, &games, 3, 0.0).unwrap();
-        let (points, _, n) = tally(4, &games).unwrap();
+        let Tally {
+            points, games: n, ..
+        } = tally(4, &games).unwrap();
         let p = |r: &[f64], i: usize, j: usize| 1.0 / (1.0 + 10f64.powf((r[j] - r[i]) / 400.0));
         for i in 0..4 {
             let expected: f64 = (0..4)
@@ -481,12 +604,12 @@ mod tests {
                 }
             }
             let inv = invert(h);
-            for i in 0..3 {
-                beta[i] += (0..3).map(|j| inv[i][j] * grad[j]).sum::<f64>();
+            for (i, b) in beta.iter_mut().take(3).enumerate() {
+                *b += (0..3).map(|j| inv[i][j] * grad[j]).sum::<f64>();
             }
         }
-        for i in 0..4 {
-            close(r.elo[i], beta[i] / NAT_PER_ELO, 1e-7);
+        for (elo, b) in r.elo.iter().zip(beta) {
+            close(*elo, b / NAT_PER_ELO, 1e-7);
         }
         // Standard errors: symmetric covariance, positive variances, anchor exact.
         for i in 0..3 {
@@ -517,6 +640,53 @@ mod tests {
         close(r.std_error[1], 35.459_995_958_978_33, 1e-5);
         // Disjoint comparisons: no covariance between the two opponents.
         close(r.covariance[1][2], 0.0, 1e-8);
+    }
+
+    /// Two players, 10 pairs [LL, LD, DD+WL, WD, WW] = [1, 2, 3, 2, 2] (the pentanomial
+    /// module's worked example: score 0.55, pair variance 0.0975, se 0.0987421). The
+    /// sandwich error is 400/ln10 · sqrt(J) / I with J = 10 · 4 · 0.0975 = 3.9 (pair points)
+    /// and I = 20 · 0.55 · 0.45 = 4.95: 173.7178 · 1.974842 / 4.95 = 69.3058, the same as
+    /// the delta method on the pentanomial interval, se(score) · 400/ln10 / (s (1 - s)).
+    #[test]
+    fn paired_errors_match_the_pentanomial_delta_method() {
+        let r = fit_paired(
+            2,
+            &[PairedPairing {
+                a: 0,
+                b: 1,
+                counts: [1, 2, 3, 2, 2],
+            }],
+            1,
+            0.0,
+        )
+        .unwrap();
+        close(r.elo[0], 400.0 * (0.55f64 / 0.45).log10(), 1e-8);
+        let expected = 400.0 / std::f64::consts::LN_10 * 3.9f64.sqrt() / 4.95;
+        close(r.std_error[0], expected, 1e-6);
+        let delta = 0.098_742_088_290_657_49 * 400.0 / std::f64::consts::LN_10 / (0.55 * 0.45);
+        close(r.std_error[0], delta, 1e-6);
+        close(r.std_error[0], 69.305_8, 1e-3);
+        // Anti-correlated deals (the seat decides: WL every time) carry no doubt at all.
+        let seat = fit_paired(
+            2,
+            &[PairedPairing {
+                a: 0,
+                b: 1,
+                counts: [0, 0, 50, 0, 0],
+            }],
+            1,
+            0.0,
+        )
+        .unwrap();
+        close(seat.elo[0], 0.0, 1e-9);
+        close(seat.std_error[0], 0.0, 1e-9);
+        // The game-wise fit of 100 games at 50% would claim 400/ln10 / sqrt(25) = 34.74.
+        let games = fit(2, &[pairing(0, 1, 50, 0, 50)], 1, 0.0).unwrap();
+        close(
+            games.std_error[0],
+            400.0 / std::f64::consts::LN_10 / 5.0,
+            1e-9,
+        );
     }
 
     #[test]
