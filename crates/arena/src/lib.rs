@@ -31,11 +31,14 @@ pub mod error;
 pub mod ext;
 pub mod games;
 pub mod merge;
+pub mod pentanomial;
+pub mod ratings;
 pub mod registry;
 pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod spec;
+pub mod sprt;
 pub mod stats;
 pub mod store;
 
