@@ -196,9 +196,9 @@ mod tests {
             }
             write_mask(&s, &mut buf, &mut mask);
             // Independent check: every id, decoded, is legal exactly when its mask bit is set.
-            for id in 0..mask.len() {
+            for (id, &bit) in mask.iter().enumerate() {
                 let a = decode(id as i64, 3).expect("in range");
-                assert_eq!(mask[id] == 1, s.check_action(a).is_ok(), "id {id} ({a})");
+                assert_eq!(bit == 1, s.check_action(a).is_ok(), "id {id} ({a})");
             }
             let a = s.random_action(&mut rng).expect("a legal action");
             s.apply(a);

@@ -97,14 +97,22 @@ mod tests {
             .iter_mut()
             .map(|a| a as &mut dyn tessera_core::Agent<G>)
             .collect();
-        let (end, record) =
-            play_game(initial.clone(), &mut seats, &Budget::default(), seed, None, &mut ())
-                .expect("random agents play legal moves");
+        let (end, record) = play_game(
+            initial.clone(),
+            &mut seats,
+            &Budget::default(),
+            seed,
+            None,
+            &mut (),
+        )
+        .expect("random agents play legal moves");
         let mut s = Session::new(initial, seed).expect("the opening deal");
         let mut first = None;
         for ev in &record.events {
             if let Event::Action { action, .. } = ev {
-                let a: G::Action = action.parse().ok().expect("recorded action parses");
+                let Ok(a) = action.parse::<G::Action>() else {
+                    panic!("recorded action {action} does not parse");
+                };
                 first.get_or_insert(a);
                 s.step(a).expect("recorded action is legal in the session");
             }
@@ -121,8 +129,7 @@ mod tests {
     fn azul_sessions_replay_core_games() {
         for players in 2..=4 {
             for seed in 0..5 {
-                let initial =
-                    AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+                let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
                 same_game_as_play_game(initial, seed);
             }
         }

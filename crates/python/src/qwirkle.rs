@@ -124,7 +124,8 @@ pub struct QwirkleTable {
 impl QwirkleTable {
     /// A new game of `players` (2-4) with chance from `seed`.
     pub fn new(players: usize, seed: u64) -> Result<Self, QwirkleStepError> {
-        let initial = Qwirkle::new(players).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+        let initial =
+            Qwirkle::new(players).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
         Self::from_state(initial, seed)
     }
 
@@ -189,7 +190,10 @@ impl QwirkleTable {
         for m in legal {
             match m {
                 Move::Place(p) => {
-                    if p.cells().iter().all(|c| self.cell_index(c.x as i32, c.y as i32).is_some()) {
+                    if p.cells()
+                        .iter()
+                        .all(|c| self.cell_index(c.x as i32, c.y as i32).is_some())
+                    {
                         self.placements.push(p);
                     } else {
                         self.dropped += 1;
@@ -270,7 +274,11 @@ impl QwirkleTable {
         }
         let hand = self.hand();
         let used = self.used();
-        for p in self.placements.iter().filter(|p| Self::extends(p, &self.pending)) {
+        for p in self
+            .placements
+            .iter()
+            .filter(|p| Self::extends(p, &self.pending))
+        {
             if p.len() == self.pending.len() {
                 mask[END] = 1;
                 continue;
@@ -332,24 +340,43 @@ impl QwirkleTable {
             StepKind::Place { slot, cell } => {
                 let hand = self.hand();
                 let Some(&tile) = hand.get(slot) else {
-                    return Err(illegal(format!("the hand holds {} tiles (slots 0 to {})", hand.len(), hand.len().saturating_sub(1))));
+                    return Err(illegal(format!(
+                        "the hand holds {} tiles (slots 0 to {})",
+                        hand.len(),
+                        hand.len().saturating_sub(1)
+                    )));
                 };
                 if self.used()[slot] {
-                    return Err(illegal(format!("hand slot {slot} is already in the pending placement")));
+                    return Err(illegal(format!(
+                        "hand slot {slot} is already in the pending placement"
+                    )));
                 }
                 let (x, y) = self.cell_at(cell);
-                let placed = Placed { x: x as i8, y: y as i8, tile };
+                let placed = Placed {
+                    x: x as i8,
+                    y: y as i8,
+                    tile,
+                };
                 let mut next = self.pending.clone();
                 next.push((slot as u8, placed));
                 if !self.placements.iter().any(|p| Self::extends(p, &next)) {
                     return Err(illegal(format!(
                         "no legal placement contains {}",
-                        next.iter().map(|(_, c)| c.to_string()).collect::<Vec<_>>().join(" ")
+                        next.iter()
+                            .map(|(_, c)| c.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     )));
                 }
                 self.pending = next;
-                let exact = self.placements.iter().any(|p| p.len() == self.pending.len() && Self::extends(p, &self.pending));
-                let longer = self.placements.iter().any(|p| p.len() > self.pending.len() && Self::extends(p, &self.pending));
+                let exact = self
+                    .placements
+                    .iter()
+                    .any(|p| p.len() == self.pending.len() && Self::extends(p, &self.pending));
+                let longer = self
+                    .placements
+                    .iter()
+                    .any(|p| p.len() > self.pending.len() && Self::extends(p, &self.pending));
                 if exact && !longer {
                     self.commit_pending()?;
                 }
@@ -359,8 +386,14 @@ impl QwirkleTable {
                 if self.pending.is_empty() {
                     return Err(illegal("no tile is pending".into()));
                 }
-                if !self.placements.iter().any(|p| p.len() == self.pending.len() && Self::extends(p, &self.pending)) {
-                    return Err(illegal("the pending tiles are not a legal placement yet: add more".into()));
+                if !self
+                    .placements
+                    .iter()
+                    .any(|p| p.len() == self.pending.len() && Self::extends(p, &self.pending))
+                {
+                    return Err(illegal(
+                        "the pending tiles are not a legal placement yet: add more".into(),
+                    ));
                 }
                 self.commit_pending()
             }
@@ -369,7 +402,10 @@ impl QwirkleTable {
                     return Err(illegal("a placement is pending; finish it first".into()));
                 }
                 let Some(t) = self.trade_of(m) else {
-                    return Err(illegal(format!("the hand holds only {} tiles", self.hand().len())));
+                    return Err(illegal(format!(
+                        "the hand holds only {} tiles",
+                        self.hand().len()
+                    )));
                 };
                 self.play(Move::Trade(t)).map_err(illegal)
             }
@@ -386,7 +422,8 @@ impl QwirkleTable {
         let cells: ArrayVec<Placed, HAND_SIZE> = self.pending.iter().map(|(_, c)| *c).collect();
         let p = Placement::new(&cells)
             .ok_or_else(|| QwirkleStepError::Internal("empty pending placement".into()))?;
-        self.play(Move::Place(p)).map_err(QwirkleStepError::Internal)
+        self.play(Move::Place(p))
+            .map_err(QwirkleStepError::Internal)
     }
 
     /// Plays a whole move through the session, then starts the next turn.
@@ -494,19 +531,28 @@ mod tests {
                 dropped += t.dropped_placements();
             }
         }
-        assert_eq!(dropped, 0, "legal placements outside the {WINDOW}x{WINDOW} window");
+        assert_eq!(
+            dropped, 0,
+            "legal placements outside the {WINDOW}x{WINDOW} window"
+        );
     }
 
     #[test]
     fn ids_decode_as_documented() {
         assert_eq!(decode(0).unwrap(), StepKind::Place { slot: 0, cell: 0 });
-        assert_eq!(decode(961 * 2 + 31 * 15 + 15).unwrap(), StepKind::Place { slot: 2, cell: 480 });
+        assert_eq!(
+            decode(961 * 2 + 31 * 15 + 15).unwrap(),
+            StepKind::Place { slot: 2, cell: 480 }
+        );
         assert_eq!(decode(TRADE_BASE as i64).unwrap(), StepKind::Trade(1));
         assert_eq!(decode(TRADE_BASE as i64 + 62).unwrap(), StepKind::Trade(63));
         assert_eq!(decode(PASS as i64).unwrap(), StepKind::Pass);
         assert_eq!(decode(END as i64).unwrap(), StepKind::End);
         assert_eq!(NUM_ACTIONS, 5831);
-        assert!(matches!(decode(NUM_ACTIONS as i64), Err(QwirkleStepError::OutOfRange(_))));
+        assert!(matches!(
+            decode(NUM_ACTIONS as i64),
+            Err(QwirkleStepError::OutOfRange(_))
+        ));
         assert!(matches!(decode(-1), Err(QwirkleStepError::OutOfRange(_))));
     }
 
@@ -521,17 +567,18 @@ mod tests {
                 break;
             }
             t.write_mask(&mut mask);
-            for id in 0..NUM_ACTIONS {
+            for (id, &bit) in mask.iter().enumerate() {
                 let mut c = t.clone();
                 let r = c.step(id as i64);
-                assert_eq!(r.is_ok(), mask[id] == 1, "id {id}: {}", t.describe(id));
+                assert_eq!(r.is_ok(), bit == 1, "id {id}: {}", t.describe(id));
                 if r.is_err() {
                     assert_eq!(c.state(), t.state());
                     assert_eq!(c.pending(), t.pending());
                 }
             }
             let legal: Vec<usize> = (0..NUM_ACTIONS).filter(|&i| mask[i] == 1).collect();
-            t.step(legal[rng.random_range(0..legal.len())] as i64).expect("legal");
+            t.step(legal[rng.random_range(0..legal.len())] as i64)
+                .expect("legal");
         }
     }
 
@@ -554,7 +601,8 @@ mod tests {
         t.step((CELLS + centre + 1) as i64).expect("R2 on 1,0");
         assert_eq!(t.pending().len(), 2);
         assert_eq!(t.state().scores().as_slice(), &[0, 0]);
-        t.step((2 * CELLS + centre + 2) as i64).expect("R3 on 2,0: played at once");
+        t.step((2 * CELLS + centre + 2) as i64)
+            .expect("R3 on 2,0: played at once");
         assert!(t.pending().is_empty());
         assert_eq!(t.state().scores().as_slice(), &[3, 0]);
         assert_eq!(t.mover(), Some(PlayerId(1)));
@@ -613,7 +661,10 @@ mod tests {
                 let id = (0..NUM_ACTIONS).find(|&i| mask[i] == 1).expect("legal");
                 t.step(id as i64).expect("legal");
             }
-            assert!(changed, "the determinizations never changed the mover's hand");
+            assert!(
+                changed,
+                "the determinizations never changed the mover's hand"
+            );
         }
     }
 
@@ -624,7 +675,8 @@ mod tests {
         for _ in 0..steps {
             t.write_mask(&mut mask);
             let legal: Vec<usize> = (0..NUM_ACTIONS).filter(|&i| mask[i] == 1).collect();
-            t.step(legal[rng.random_range(0..legal.len())] as i64).expect("legal");
+            t.step(legal[rng.random_range(0..legal.len())] as i64)
+                .expect("legal");
         }
         t
     }
