@@ -4,12 +4,14 @@
 //! exceptions with the reason and what is legal: `ValueError` for an illegal, out-of-range or
 //! malformed action, a wrong player count, a bad seat or malformed notation.
 
+use std::sync::Mutex;
+
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
-use tessera_core::{Game, PlayerId, Turn};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
 use tessera_qwirkle::Qwirkle;
 
 use crate::azul;
@@ -464,11 +466,77 @@ impl PyQwirkle {
     }
 }
 
+/// One of our agents, built from a registry spec (`tessera agents` lists them), for Azul.
+#[pyclass(module = "tessera._tessera", name = "Agent")]
+pub struct PyAgent {
+    spec: String,
+    agent: Mutex<Box<dyn Agent<AzulState>>>,
+    rng: Mutex<GameRng>,
+}
+
+#[pymethods]
+impl PyAgent {
+    /// An agent from its spec (`strong:time=100ms`, `smart`, `random`); its own random
+    /// choices come from `seed`.
+    #[new]
+    #[pyo3(signature = (spec, game = "azul", seed = 0))]
+    fn new(spec: &str, game: &str, seed: u64) -> PyResult<Self> {
+        if game != "azul" {
+            return Err(PyValueError::new_err(format!(
+                "game '{game}': tessera.Agent plays azul only so far"
+            )));
+        }
+        let agent = tessera_arena::registry::azul::registry()
+            .build(spec)
+            .map_err(|e| PyValueError::new_err(format!("agent '{spec}': {e}")))?;
+        Ok(PyAgent {
+            spec: spec.to_string(),
+            agent: Mutex::new(agent),
+            rng: Mutex::new(tessera_core::rng::seeded(seed)),
+        })
+    }
+
+    /// The agent's spec.
+    #[getter]
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    /// The action id the agent picks for the player to move in `game` (an `AzulGame`, e.g.
+    /// `env.unwrapped.game`). The agent thinks with the GIL released, within its spec's
+    /// budget.
+    fn act(&self, py: Python<'_>, game: PyRef<'_, PyAzul>) -> PyResult<usize> {
+        let state = game.state().clone();
+        drop(game);
+        let Turn::Player(p) = state.turn() else {
+            return Err(PyValueError::new_err(
+                "the game is over: no action can be chosen",
+            ));
+        };
+        let chosen = py.detach(|| -> Result<AzulAction, String> {
+            let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
+            let mut agent = self.agent.lock().map_err(|e| e.to_string())?;
+            let seen = state.determinize(p, &mut rng);
+            Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+        });
+        let a = chosen.map_err(PyRuntimeError::new_err)?;
+        state.check_action(a).map_err(|e| {
+            PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
+        })?;
+        Ok(azul::encode(a))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent('{}')", self.spec)
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAzul>()?;
     m.add_class::<PyQwirkle>()?;
+    m.add_class::<PyAgent>()?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;

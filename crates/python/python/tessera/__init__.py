@@ -2,6 +2,6 @@
 observations (``AzulGame``, ``QwirkleGame``), and PettingZoo environments in
 ``tessera.envs`` (``azul_v0``, ``qwirkle_v0``). See docs/python.md."""
 
-from ._tessera import AzulGame, QwirkleGame, __version__
+from ._tessera import Agent, AzulGame, QwirkleGame, __version__
 
-__all__ = ["AzulGame", "QwirkleGame", "__version__"]
+__all__ = ["Agent", "AzulGame", "QwirkleGame", "__version__"]
