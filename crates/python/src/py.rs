@@ -17,6 +17,7 @@ use tessera_qwirkle::Qwirkle;
 use crate::azul;
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
+use crate::tiles::TilesTable;
 
 /// Most legal actions listed in an error message.
 const LIST_MAX: usize = 40;
@@ -531,12 +532,135 @@ impl PyAgent {
     }
 }
 
+/// A Match the Tiles level being played: a built-in level, one from level text, or one
+/// drawn by the seeded generator.
+#[pyclass(module = "tessera._tessera", name = "MatchTiles")]
+pub struct PyTiles {
+    table: TilesTable,
+}
+
+#[pymethods]
+impl PyTiles {
+    /// Built-in level `number` (1-12).
+    #[staticmethod]
+    fn builtin(number: i64) -> PyResult<Self> {
+        let level = usize::try_from(number)
+            .ok()
+            .and_then(tessera_tiles::builtin_level)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "level {number} does not exist: the built-in levels are 1 to {}",
+                    tessera_tiles::NUM_LEVELS
+                ))
+            })?;
+        Ok(PyTiles {
+            table: TilesTable::new(level.clone()),
+        })
+    }
+
+    /// Level `index` (from 0) of a text in the level format (docs/tiles.md).
+    #[staticmethod]
+    #[pyo3(signature = (text, index = 0))]
+    fn from_text(text: &str, index: usize) -> PyResult<Self> {
+        let levels = tessera_tiles::parse_levels(text)
+            .map_err(|e| PyValueError::new_err(format!("level text: {e}")))?;
+        let n = levels.len();
+        let level = levels.into_iter().nth(index).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "level index {index}: the text holds {n} level(s), indices 0 to {}",
+                n.saturating_sub(1)
+            ))
+        })?;
+        Ok(PyTiles {
+            table: TilesTable::new(level),
+        })
+    }
+
+    /// A square level of `side` cells with `colours` colours (one piece each) and optimum
+    /// `optimal`, drawn by the seeded generator from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (side, colours, optimal, seed = 0))]
+    fn generate(
+        py: Python<'_>,
+        side: usize,
+        colours: usize,
+        optimal: u32,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let cfg = tessera_tiles::generator::GenConfig::new(side, colours, optimal);
+        let level = py
+            .detach(|| {
+                tessera_tiles::generator::generate(&cfg, &mut tessera_core::rng::seeded(seed))
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyTiles {
+            table: TilesTable::new(level),
+        })
+    }
+
+    /// Back to the level's start.
+    fn reset(&mut self) {
+        self.table.reset();
+    }
+
+    /// Plays move `action` (0 L, 1 R, 2 U, 3 D); returns whether any piece moved.
+    fn step(&mut self, action: i64) -> PyResult<bool> {
+        self.table
+            .step(action)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// True when every piece is on a target of its colour.
+    #[getter]
+    fn is_solved(&self) -> bool {
+        self.table.is_solved()
+    }
+
+    /// Moves made since the start.
+    #[getter]
+    fn moves(&self) -> u32 {
+        self.table.moves()
+    }
+
+    /// Columns.
+    #[getter]
+    fn width(&self) -> usize {
+        self.table.level().width()
+    }
+
+    /// Rows.
+    #[getter]
+    fn height(&self) -> usize {
+        self.table.level().height()
+    }
+
+    /// The level's known optimum, if the level records one.
+    #[getter]
+    fn known_optimal(&self) -> Option<u32> {
+        self.table.level().known_optimal()
+    }
+
+    /// The observation: float32 planes (obstacles, pieces of colour 0-7, targets of colour
+    /// 0-7), flat, row-major; reshape to `(17, height, width)`.
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0f32; self.table.observation_len()];
+        self.table.write_observation(&mut out);
+        out.into_pyarray(py)
+    }
+
+    /// The grid as text: `#` obstacle, upper case piece, lower case target, `.` empty.
+    fn render(&self) -> String {
+        self.table.level().render(self.table.state())
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAzul>()?;
     m.add_class::<PyQwirkle>()?;
     m.add_class::<PyAgent>()?;
+    m.add_class::<PyTiles>()?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;
