@@ -21,3 +21,28 @@ echo "== cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
+
+# The Python package (crates/python): a virtualenv in target/py-venv with what the suite
+# needs (installed from PyPI only when missing), the extension built into it with maturin,
+# then its pytest suite. The cargo steps above already test the crate's plain-Rust part.
+echo "== python: virtualenv, maturin build, pytest"
+VENV=target/py-venv
+if [ ! -x "$VENV/bin/python" ]; then
+  if ! python3 -m venv --help >/dev/null 2>&1; then
+    echo "== installing python3-venv (Debian)"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv >/dev/null
+  fi
+  python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import maturin, pytest, numpy, pettingzoo, gymnasium, pyspiel" >/dev/null 2>&1; then
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+    maturin pytest numpy pettingzoo gymnasium open-spiel
+fi
+export PYO3_PYTHON="$PWD/$VENV/bin/python"
+cargo clippy -p tessera-python --features python --all-targets --locked -- -D warnings
+VIRTUAL_ENV="$PWD/$VENV" PATH="$PWD/$VENV/bin:$PATH" \
+  maturin develop --release --locked -m crates/python/Cargo.toml
+"$VENV/bin/python" -m pytest -q crates/python/tests

@@ -1,0 +1,245 @@
+"""The AEC environment shared by Tessera's turn-based games, and a turn-based parallel view.
+
+A game handle (``tessera.AzulGame`` or ``tessera.QwirkleGame``) does the work: it applies an
+action id and resolves chance (deals, draws) in the same call, from the seed given to
+``reset``. This module only keeps PettingZoo's bookkeeping (agents, rewards, terminations).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+ILLEGAL_POLICIES = ("terminate", "raise", "random")
+REWARDS = ("outcome", "score")
+
+
+def _entropy_seed() -> int:
+    return int(np.random.SeedSequence().entropy % (2**63))
+
+
+class TesseraAECEnv(AECEnv):
+    """A Tessera game as a PettingZoo AEC environment.
+
+    Args:
+        game: a handle (``AzulGame(players)`` or ``QwirkleGame(players)``).
+        render_mode: ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it) or None.
+        max_cycles: truncate the game once ``max_cycles * players`` actions were played (None:
+            play to the end).
+        illegal_action: what an action outside the mask does: ``"terminate"`` (PettingZoo's
+            convention: the game ends, the offender gets ``illegal_reward``, the others 0),
+            ``"raise"`` (ValueError naming the action and the legal ones, state unchanged) or
+            ``"random"`` (a uniformly random legal action is played instead, drawn from the
+            env's seeded generator, and the offender gets ``illegal_reward``).
+        illegal_reward: the offender's reward for an illegal action.
+        reward: ``"outcome"`` (at the end 1 for a sole win, 1/k for a win shared by k, 0
+            otherwise) or ``"score"`` (each step, the change of every seat's score).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game,
+        name: str,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        reward: str = "outcome",
+        obs_low: float = 0.0,
+    ):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']} or None"
+            )
+        if illegal_action not in ILLEGAL_POLICIES:
+            raise ValueError(
+                f"illegal_action {illegal_action!r}: expected one of {ILLEGAL_POLICIES}"
+            )
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: expected one of {REWARDS}")
+        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+            raise ValueError(f"max_cycles {max_cycles!r}: expected a positive integer or None")
+        self.metadata = dict(self.metadata, name=name)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.reward_kind = reward
+        self.game = game
+        n = game.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        na, olen = game.num_actions, game.observation_len
+        self._action_spaces = {a: spaces.Discrete(na) for a in self.possible_agents}
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=obs_low, high=np.inf, shape=(olen,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(na,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._no_mask = np.zeros(na, dtype=np.int8)
+        self._rng = np.random.default_rng(0)
+        self._started = False
+
+    def observation_space(self, agent):
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is None:
+            seed = _entropy_seed()
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed {seed!r}: expected a non-negative integer or None")
+        seed = int(seed)
+        self.game.reset(seed)
+        self._rng = np.random.default_rng(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._actions = 0
+        self._scores = list(self.game.scores())
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._started = True
+
+    def observe(self, agent):
+        i = self._index[agent]
+        mover = self.game.current_player
+        mask = self.game.action_mask() if mover == i else self._no_mask.copy()
+        return {"observation": self.game.observation(i), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        try:
+            self.game.step(int(action))
+        except ValueError:
+            if self.illegal_action == "raise":
+                raise
+            self.infos[agent] = dict(self.infos[agent], illegal_action=int(action))
+            self.rewards[agent] = self.illegal_reward
+            if self.illegal_action == "terminate":
+                for a in self.agents:
+                    self.terminations[a] = True
+                self._next_selection(agent)
+                self._accumulate_rewards()
+                return
+            legal = self.game.legal_actions()
+            self.game.step(int(legal[self._rng.integers(len(legal))]))
+        self._actions += 1
+        if self.reward_kind == "score":
+            scores = list(self.game.scores())
+            for a in self.agents:
+                i = self._index[a]
+                self.rewards[a] += float(scores[i] - self._scores[i])
+            self._scores = scores
+        if self.game.is_terminal:
+            if self.reward_kind == "outcome":
+                returns = self.game.returns()
+                for a in self.agents:
+                    self.rewards[a] += float(returns[self._index[a]])
+            for a in self.agents:
+                self.terminations[a] = True
+        elif self.max_cycles is not None and self._actions >= self.max_cycles * len(
+            self.possible_agents
+        ):
+            for a in self.agents:
+                self.truncations[a] = True
+        self._next_selection(agent)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _next_selection(self, agent):
+        mover = self.game.current_player
+        if mover is not None and not self.terminations[agent] and not self.truncations[agent]:
+            self.agent_selection = self.possible_agents[mover]
+        else:
+            # The game has ended: hand the turn round so every agent takes its dead step.
+            i = self.agents.index(agent)
+            self.agent_selection = self.agents[(i + 1) % len(self.agents)]
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self) -> str:
+        return self.game.notation()
+
+    def close(self):
+        pass
+
+
+class TurnBasedParallelEnv(ParallelEnv):
+    """A parallel view of a turn-based game: each ``step`` takes one action per live agent
+    but only the action of the agent to move is played (the others' masks are all zero and
+    their actions are ignored); ``max_cycles`` counts these steps."""
+
+    def __init__(self, aec: TesseraAECEnv, max_cycles: int | None = None):
+        if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
+            raise ValueError(f"max_cycles {max_cycles!r}: expected a positive integer or None")
+        self.aec = aec
+        self.max_cycles = max_cycles
+        self.metadata = dict(aec.metadata, is_parallelizable=True)
+        self.possible_agents = aec.possible_agents[:]
+        self.render_mode = aec.render_mode
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent):
+        return self.aec.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.aec.agents[:]
+        self._steps = 0
+        obs = {a: self.aec.observe(a) for a in self.agents}
+        return obs, {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        mover = self.aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"no action for {mover}, the agent to move")
+        self.aec.step(actions[mover])
+        self._steps += 1
+        rewards = {a: float(self.aec.rewards[a]) for a in self.agents}
+        terms = {a: bool(self.aec.terminations[a]) for a in self.agents}
+        truncs = {a: bool(self.aec.truncations[a]) for a in self.agents}
+        if self.max_cycles is not None and self._steps >= self.max_cycles:
+            truncs = {a: not terms[a] for a in self.agents}
+        infos = {a: dict(self.aec.infos[a]) for a in self.agents}
+        obs = {a: self.aec.observe(a) for a in self.agents}
+        self.agents = [a for a in self.agents if not (terms[a] or truncs[a])]
+        return obs, rewards, terms, truncs, infos
+
+    def render(self):
+        return self.aec.render()
+
+    def close(self):
+        self.aec.close()

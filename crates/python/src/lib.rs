@@ -1,0 +1,22 @@
+//! # tessera-python
+//!
+//! The Rust half of the Python package `tessera` (docs/python.md):
+//! - [`driver`]: the one function that advances a game (apply an action, then resolve chance
+//!   until a player must act); the place that becomes the one-table driver's call;
+//! - [`azul`]: Azul's fixed action ids, action mask and observation vector;
+//! - [`qwirkle`]: Qwirkle's step-by-step placements with fixed ids, mask and observation.
+//! - [`tiles`]: Match the Tiles with move ids and observation planes.
+//!
+//! With the `python` feature (set by maturin) it also builds the extension module
+//! `tessera._tessera`; without it, it needs no Python, so `cargo test --workspace` runs
+//! everywhere.
+
+#![warn(missing_docs)]
+
+pub mod azul;
+pub mod driver;
+pub mod qwirkle;
+pub mod tiles;
+
+#[cfg(feature = "python")]
+mod py;

@@ -1,0 +1,670 @@
+//! The extension module `tessera._tessera` (built only with the `python` feature).
+//!
+//! Every handle moves its game through [`crate::driver`] only. Errors become Python
+//! exceptions with the reason and what is legal: `ValueError` for an illegal, out-of-range or
+//! malformed action, a wrong player count, a bad seat or malformed notation.
+
+use std::sync::Mutex;
+
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use tessera_azul::{AzulAction, AzulState};
+use tessera_core::record::GameSeeds;
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
+use tessera_qwirkle::Qwirkle;
+
+use crate::azul;
+use crate::driver::{Session, StepError};
+use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
+use crate::tiles::TilesTable;
+
+/// Most legal actions listed in an error message.
+const LIST_MAX: usize = 40;
+
+fn check_players(game: &str, players: i64) -> PyResult<usize> {
+    if (2..=4).contains(&players) {
+        Ok(players as usize)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{game} is for 2 to 4 players, not {players}"
+        )))
+    }
+}
+
+fn check_seat(seat: i64, players: usize) -> PyResult<PlayerId> {
+    if (0..players as i64).contains(&seat) {
+        Ok(PlayerId(seat as u8))
+    } else {
+        Err(PyValueError::new_err(format!(
+            "seat {seat} does not exist: this game has seats 0 to {}",
+            players - 1
+        )))
+    }
+}
+
+fn list_legal(ids: impl Iterator<Item = (usize, String)>) -> String {
+    let all: Vec<(usize, String)> = ids.collect();
+    if all.is_empty() {
+        return "none".into();
+    }
+    let mut s: Vec<String> = all
+        .iter()
+        .take(LIST_MAX)
+        .map(|(id, what)| format!("{id} ({what})"))
+        .collect();
+    if all.len() > LIST_MAX {
+        s.push(format!("... {} in all", all.len()));
+    }
+    s.join(", ")
+}
+
+fn turn_player(t: Turn) -> Option<usize> {
+    match t {
+        Turn::Player(p) => Some(p.index()),
+        _ => None,
+    }
+}
+
+fn returns_of<G: Game>(state: &G) -> Vec<f64> {
+    match state.outcome() {
+        Some(o) => o.rewards().as_slice().to_vec(),
+        None => vec![0.0; state.num_players()],
+    }
+}
+
+/// An Azul game (2-4 players) with fixed action ids: `step(id)` applies the action and
+/// deals the next round's factories itself, from the seed given to `reset`.
+#[pyclass(module = "tessera._tessera", name = "AzulGame")]
+pub struct PyAzul {
+    session: Session<AzulState>,
+    buf: Vec<AzulAction>,
+}
+
+impl PyAzul {
+    fn start(initial: AzulState, seed: u64) -> PyResult<Session<AzulState>> {
+        Session::new(initial, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    fn state(&self) -> &AzulState {
+        self.session.state()
+    }
+
+    fn legal_ids(&mut self) -> Vec<usize> {
+        let st = self.session.state();
+        st.legal_actions(&mut self.buf);
+        let mut ids: Vec<usize> = self.buf.iter().map(|&a| azul::encode(a)).collect();
+        ids.sort_unstable();
+        ids
+    }
+}
+
+#[pymethods]
+impl PyAzul {
+    /// A new game: `players` 2-4; the starting player and every deal come from `seed`
+    /// (the same streams as `tessera play azul --seed`).
+    #[new]
+    #[pyo3(signature = (players = 2, seed = 0))]
+    fn new(players: i64, seed: u64) -> PyResult<Self> {
+        let players = check_players("Azul", players)?;
+        let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+        Ok(PyAzul {
+            session: Self::start(initial, seed)?,
+            buf: Vec::new(),
+        })
+    }
+
+    /// A game resumed from a state in notation (docs/notation.md); later deals from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (text, seed = 0))]
+    fn from_notation(text: &str, seed: u64) -> PyResult<Self> {
+        let initial: AzulState = text
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("Azul state: {e}")))?;
+        Ok(PyAzul {
+            session: Self::start(initial, seed)?,
+            buf: Vec::new(),
+        })
+    }
+
+    /// Starts a new game with the same player count from `seed`.
+    fn reset(&mut self, seed: u64) -> PyResult<()> {
+        let players = self.state().num_players();
+        let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+        self.session = Self::start(initial, seed)?;
+        Ok(())
+    }
+
+    /// Players at the table.
+    #[getter]
+    fn players(&self) -> usize {
+        self.state().num_players()
+    }
+
+    /// The seed of the current game.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.session.seed()
+    }
+
+    /// Number of action ids: `(2 * players + 2) * 30`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        azul::num_actions(self.players())
+    }
+
+    /// Length of an observation vector.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        azul::observation_len(self.players())
+    }
+
+    /// The seat to move, or None once the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<usize> {
+        turn_player(self.state().turn())
+    }
+
+    /// True while a chance event is pending (never between calls: `step` resolves chance).
+    #[getter]
+    fn is_chance(&self) -> bool {
+        self.state().turn() == Turn::Chance
+    }
+
+    /// True once the game is over.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.state().is_terminal()
+    }
+
+    /// The round, from 1.
+    #[getter]
+    fn round(&self) -> u32 {
+        self.state().round()
+    }
+
+    /// The legal action ids, ascending.
+    fn legal_actions(&mut self) -> Vec<usize> {
+        self.legal_ids()
+    }
+
+    /// The action mask: int8 array of length `num_actions`, 1 where the id is legal.
+    fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0u8; self.num_actions()];
+        azul::write_mask(self.session.state(), &mut self.buf, &mut mask);
+        mask.into_iter()
+            .map(|b| b as i8)
+            .collect::<Vec<i8>>()
+            .into_pyarray(py)
+    }
+
+    /// Plays action `action` (an id) for the player to move, then deals if a round ended.
+    /// Raises ValueError for an id out of range, an illegal action or a finished game.
+    fn step(&mut self, action: i64) -> PyResult<()> {
+        let players = self.players();
+        let a = azul::decode(action, players).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        match self.session.step(a) {
+            Ok(()) => Ok(()),
+            Err(StepError::Chance(e)) => Err(PyRuntimeError::new_err(e.to_string())),
+            Err(e) => {
+                let legal = self.legal_ids();
+                Err(PyValueError::new_err(format!(
+                    "action {action} ({a}) is not legal: {e}; legal now: {}",
+                    list_legal(legal.into_iter().map(|id| {
+                        let text = azul::decode(id as i64, players)
+                            .map(|x| x.to_string())
+                            .unwrap_or_default();
+                        (id, text)
+                    }))
+                )))
+            }
+        }
+    }
+
+    /// The state in notation (docs/notation.md).
+    fn notation(&self) -> String {
+        self.state().to_string()
+    }
+
+    /// Seat `seat`'s observation: float32 vector of length `observation_len` (layout in
+    /// docs/python.md).
+    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let p = check_seat(seat, self.players())?;
+        let mut out = vec![0f32; self.observation_len()];
+        azul::write_observation(self.state(), p, &mut out);
+        Ok(out.into_pyarray(py))
+    }
+
+    /// Scores, seat 0 first.
+    fn scores(&self) -> Vec<i32> {
+        self.state().scores().as_slice().to_vec()
+    }
+
+    /// Returns per seat once the game is over (1 for a sole win, 1/k for a win shared by k,
+    /// 0 otherwise); zeros before.
+    fn returns(&self) -> Vec<f64> {
+        returns_of(self.state())
+    }
+
+    /// The winners (seats) once the game is over.
+    fn winners(&self) -> Vec<usize> {
+        self.state()
+            .outcome()
+            .map(|o| o.winners.iter().map(|p| p.index()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The notation of action id `action` (`3Y2`).
+    fn action_to_string(&self, action: i64) -> PyResult<String> {
+        azul::decode(action, self.players())
+            .map(|a| a.to_string())
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The id of an action in notation (`3Y2`).
+    fn string_to_action(&self, text: &str) -> PyResult<usize> {
+        let a: AzulAction = text
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("Azul action: {e}")))?;
+        let id = azul::encode(a);
+        if id >= self.num_actions() {
+            return Err(PyValueError::new_err(format!(
+                "Azul action {a}: a {}-player game has factories 1 to {}",
+                self.players(),
+                tessera_azul::num_factories(self.players())
+            )));
+        }
+        Ok(id)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("AzulGame('{}')", self.state())
+    }
+
+    fn __str__(&self) -> String {
+        self.state().to_string()
+    }
+}
+
+/// A Qwirkle game (2-4 players) played tile by tile with fixed ids (docs/python.md): draws
+/// happen inside `step`, from the seed given to `reset`.
+#[pyclass(module = "tessera._tessera", name = "QwirkleGame")]
+pub struct PyQwirkle {
+    table: QwirkleTable,
+}
+
+fn qwirkle_err(t: &QwirkleTable, e: QwirkleStepError) -> PyErr {
+    match e {
+        QwirkleStepError::Internal(m) => PyRuntimeError::new_err(m),
+        e => {
+            let mut mask = vec![0u8; NUM_ACTIONS];
+            t.write_mask(&mut mask);
+            let legal = (0..NUM_ACTIONS)
+                .filter(|&i| mask[i] == 1)
+                .map(|i| (i, t.describe(i)));
+            PyValueError::new_err(format!("{e}; legal now: {}", list_legal(legal)))
+        }
+    }
+}
+
+#[pymethods]
+impl PyQwirkle {
+    /// A new game of `players` 2-4; the deal and every draw come from `seed`.
+    #[new]
+    #[pyo3(signature = (players = 2, seed = 0))]
+    fn new(players: i64, seed: u64) -> PyResult<Self> {
+        let players = check_players("Qwirkle", players)?;
+        let table =
+            QwirkleTable::new(players, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(PyQwirkle { table })
+    }
+
+    /// A game resumed from a state in notation; later draws from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (text, seed = 0))]
+    fn from_notation(text: &str, seed: u64) -> PyResult<Self> {
+        let s: Qwirkle = text
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("Qwirkle state: {e}")))?;
+        let table = QwirkleTable::from_state(s, seed)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(PyQwirkle { table })
+    }
+
+    /// Starts a new game with the same player count from `seed`.
+    fn reset(&mut self, seed: u64) -> PyResult<()> {
+        let players = self.players();
+        self.table =
+            QwirkleTable::new(players, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(())
+    }
+
+    /// Players at the table.
+    #[getter]
+    fn players(&self) -> usize {
+        self.table.state().num_players()
+    }
+
+    /// Number of action ids (5831 at every player count).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    /// Length of an observation vector.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        QwirkleTable::observation_len(self.players())
+    }
+
+    /// The seat to move, or None once the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<usize> {
+        turn_player(self.table.state().turn())
+    }
+
+    /// True while a chance event is pending (never between calls: `step` resolves chance).
+    #[getter]
+    fn is_chance(&self) -> bool {
+        self.table.state().turn() == Turn::Chance
+    }
+
+    /// True once the game is over.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.table.state().is_terminal()
+    }
+
+    /// The centre `(x, y)` of this turn's 31 x 31 window.
+    #[getter]
+    fn frame(&self) -> (i32, i32) {
+        self.table.frame()
+    }
+
+    /// The pending tiles of the placement being built: `(hand slot, "R1@x,y")`.
+    fn pending(&self) -> Vec<(u8, String)> {
+        self.table
+            .pending()
+            .iter()
+            .map(|(s, c)| (*s, c.to_string()))
+            .collect()
+    }
+
+    /// The legal action ids, ascending.
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut mask = vec![0u8; NUM_ACTIONS];
+        self.table.write_mask(&mut mask);
+        (0..NUM_ACTIONS).filter(|&i| mask[i] == 1).collect()
+    }
+
+    /// The action mask: int8 array of length `num_actions`, 1 where the id is legal.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = vec![0u8; NUM_ACTIONS];
+        self.table.write_mask(&mut mask);
+        mask.into_iter()
+            .map(|b| b as i8)
+            .collect::<Vec<i8>>()
+            .into_pyarray(py)
+    }
+
+    /// Plays step `action` (an id) for the player to move. Raises ValueError for an id out
+    /// of range, an illegal step or a finished game.
+    fn step(&mut self, action: i64) -> PyResult<()> {
+        self.table
+            .step(action)
+            .map_err(|e| qwirkle_err(&self.table, e))
+    }
+
+    /// What an id means now, in words.
+    fn describe(&self, action: i64) -> PyResult<String> {
+        qwirkle::decode(action).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(self.table.describe(action as usize))
+    }
+
+    /// The full state in notation: every hand is in it (a spectator's or a referee's view).
+    fn notation(&self) -> String {
+        self.table.state().to_string()
+    }
+
+    /// What seat `seat` may see, as JSON (board, own hand, hand sizes, bag size, scores).
+    fn view_json(&self, seat: i64) -> PyResult<String> {
+        let p = check_seat(seat, self.players())?;
+        serde_json::to_string(&self.table.state().view(p))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// Seat `seat`'s observation: float32 vector of length `observation_len` (layout in
+    /// docs/python.md); built from the seat's view only.
+    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let p = check_seat(seat, self.players())?;
+        let mut out = vec![0f32; self.observation_len()];
+        self.table.write_observation(p, &mut out);
+        Ok(out.into_pyarray(py))
+    }
+
+    /// Scores, seat 0 first.
+    fn scores(&self) -> Vec<i32> {
+        self.table.state().scores().as_slice().to_vec()
+    }
+
+    /// Returns per seat once the game is over (1 for a sole win, 1/k for a win shared by k,
+    /// 0 otherwise); zeros before.
+    fn returns(&self) -> Vec<f64> {
+        returns_of(self.table.state())
+    }
+
+    /// The winners (seats) once the game is over.
+    fn winners(&self) -> Vec<usize> {
+        self.table
+            .state()
+            .outcome()
+            .map(|o| o.winners.iter().map(|p| p.index()).collect())
+            .unwrap_or_default()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("QwirkleGame('{}')", self.table.state())
+    }
+}
+
+/// One of our agents, built from a registry spec (`tessera agents` lists them), for Azul.
+#[pyclass(module = "tessera._tessera", name = "Agent")]
+pub struct PyAgent {
+    spec: String,
+    agent: Mutex<Box<dyn Agent<AzulState>>>,
+    rng: Mutex<GameRng>,
+}
+
+#[pymethods]
+impl PyAgent {
+    /// An agent from its spec (`strong:time=100ms`, `smart`, `random`); its own random
+    /// choices come from `seed`.
+    #[new]
+    #[pyo3(signature = (spec, game = "azul", seed = 0))]
+    fn new(spec: &str, game: &str, seed: u64) -> PyResult<Self> {
+        if game != "azul" {
+            return Err(PyValueError::new_err(format!(
+                "game '{game}': tessera.Agent plays azul only so far"
+            )));
+        }
+        let agent = tessera_arena::registry::azul::registry()
+            .build(spec)
+            .map_err(|e| PyValueError::new_err(format!("agent '{spec}': {e}")))?;
+        Ok(PyAgent {
+            spec: spec.to_string(),
+            agent: Mutex::new(agent),
+            rng: Mutex::new(tessera_core::rng::seeded(seed)),
+        })
+    }
+
+    /// The agent's spec.
+    #[getter]
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    /// The action id the agent picks for the player to move in `game` (an `AzulGame`, e.g.
+    /// `env.unwrapped.game`). The agent thinks with the GIL released, within its spec's
+    /// budget.
+    fn act(&self, py: Python<'_>, game: PyRef<'_, PyAzul>) -> PyResult<usize> {
+        let state = game.state().clone();
+        drop(game);
+        let Turn::Player(p) = state.turn() else {
+            return Err(PyValueError::new_err(
+                "the game is over: no action can be chosen",
+            ));
+        };
+        let chosen = py.detach(|| -> Result<AzulAction, String> {
+            let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
+            let mut agent = self.agent.lock().map_err(|e| e.to_string())?;
+            let seen = state.determinize(p, &mut rng);
+            Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+        });
+        let a = chosen.map_err(PyRuntimeError::new_err)?;
+        state.check_action(a).map_err(|e| {
+            PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
+        })?;
+        Ok(azul::encode(a))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent('{}')", self.spec)
+    }
+}
+
+/// A Match the Tiles level being played: a built-in level, one from level text, or one
+/// drawn by the seeded generator.
+#[pyclass(module = "tessera._tessera", name = "MatchTiles")]
+pub struct PyTiles {
+    table: TilesTable,
+}
+
+#[pymethods]
+impl PyTiles {
+    /// Built-in level `number` (1-12).
+    #[staticmethod]
+    fn builtin(number: i64) -> PyResult<Self> {
+        let level = usize::try_from(number)
+            .ok()
+            .and_then(tessera_tiles::builtin_level)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "level {number} does not exist: the built-in levels are 1 to {}",
+                    tessera_tiles::NUM_LEVELS
+                ))
+            })?;
+        Ok(PyTiles {
+            table: TilesTable::new(level.clone()),
+        })
+    }
+
+    /// Level `index` (from 0) of a text in the level format (docs/tiles.md).
+    #[staticmethod]
+    #[pyo3(signature = (text, index = 0))]
+    fn from_text(text: &str, index: usize) -> PyResult<Self> {
+        let levels = tessera_tiles::parse_levels(text)
+            .map_err(|e| PyValueError::new_err(format!("level text: {e}")))?;
+        let n = levels.len();
+        let level = levels.into_iter().nth(index).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "level index {index}: the text holds {n} level(s), indices 0 to {}",
+                n.saturating_sub(1)
+            ))
+        })?;
+        Ok(PyTiles {
+            table: TilesTable::new(level),
+        })
+    }
+
+    /// A square level of `side` cells with `colours` colours (one piece each) and optimum
+    /// `optimal`, drawn by the seeded generator from `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (side, colours, optimal, seed = 0))]
+    fn generate(
+        py: Python<'_>,
+        side: usize,
+        colours: usize,
+        optimal: u32,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let cfg = tessera_tiles::generator::GenConfig::new(side, colours, optimal);
+        let level = py
+            .detach(|| {
+                tessera_tiles::generator::generate(&cfg, &mut tessera_core::rng::seeded(seed))
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyTiles {
+            table: TilesTable::new(level),
+        })
+    }
+
+    /// Back to the level's start.
+    fn reset(&mut self) {
+        self.table.reset();
+    }
+
+    /// Plays move `action` (0 L, 1 R, 2 U, 3 D); returns whether any piece moved.
+    fn step(&mut self, action: i64) -> PyResult<bool> {
+        self.table
+            .step(action)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// True when every piece is on a target of its colour.
+    #[getter]
+    fn is_solved(&self) -> bool {
+        self.table.is_solved()
+    }
+
+    /// Moves made since the start.
+    #[getter]
+    fn moves(&self) -> u32 {
+        self.table.moves()
+    }
+
+    /// Columns.
+    #[getter]
+    fn width(&self) -> usize {
+        self.table.level().width()
+    }
+
+    /// Rows.
+    #[getter]
+    fn height(&self) -> usize {
+        self.table.level().height()
+    }
+
+    /// The level's known optimum, if the level records one.
+    #[getter]
+    fn known_optimal(&self) -> Option<u32> {
+        self.table.level().known_optimal()
+    }
+
+    /// The observation: float32 planes (obstacles, pieces of colour 0-7, targets of colour
+    /// 0-7), flat, row-major; reshape to `(17, height, width)`.
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0f32; self.table.observation_len()];
+        self.table.write_observation(&mut out);
+        out.into_pyarray(py)
+    }
+
+    /// The grid as text: `#` obstacle, upper case piece, lower case target, `.` empty.
+    fn render(&self) -> String {
+        self.table.level().render(self.table.state())
+    }
+}
+
+/// The extension module.
+#[pymodule]
+fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyAzul>()?;
+    m.add_class::<PyQwirkle>()?;
+    m.add_class::<PyAgent>()?;
+    m.add_class::<PyTiles>()?;
+    m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
+    m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
+    m.add("QWIRKLE_PASS", qwirkle::PASS)?;
+    m.add("QWIRKLE_END", qwirkle::END)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
