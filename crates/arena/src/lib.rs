@@ -31,6 +31,7 @@ pub mod error;
 pub mod ext;
 pub mod games;
 pub mod merge;
+pub mod protocol;
 pub mod registry;
 pub mod report;
 pub mod runner;
@@ -39,6 +40,6 @@ pub mod spec;
 pub mod stats;
 pub mod store;
 
-pub use error::ArenaError;
-pub use games::{ArenaGame, GameDriver, driver, drivers};
+pub use error::{ArenaError, MergeError, ParamsError, RunError};
+pub use games::{ArenaGame, GameDriver, Lineup, Worker, driver, drivers};
 pub use registry::{AgentEntry, Registry};

@@ -128,6 +128,12 @@ pub fn run(a: Args) -> Result<()> {
     let report = run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut progress)?;
     print!("{}", render(&report.run, &report.summary, format));
     if format == Format::Table {
+        if !report.faults.is_empty() {
+            println!("\nAgent faults (a fallback move was played; details stored with the games):");
+            for (agent, kind, n) in &report.faults {
+                println!("  {agent}: {n} {kind}");
+            }
+        }
         println!(
             "\n{} games played now, {} stored in {} (run {})",
             report.played,
@@ -135,6 +141,10 @@ pub fn run(a: Args) -> Result<()> {
             a.db.display(),
             report.run.id
         );
+    } else if !report.faults.is_empty() {
+        for (agent, kind, n) in &report.faults {
+            eprintln!("agent faults: {agent}: {n} {kind}");
+        }
     }
     Ok(())
 }
