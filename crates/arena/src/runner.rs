@@ -101,6 +101,63 @@ pub fn run_tournament(
     params.validate(driver)?;
     // The specifications are parsed once, here; workers build agents from the plans.
     let lineup = driver.lineup(&params.agents)?;
+    run_with(driver, params, lineup, None, store, opts, progress)
+}
+
+/// A run checked and its first worker's agents built, before any file is opened: an agent
+/// that cannot be built (a bad parameter value, an engine that does not start) is reported
+/// before the results file is created.
+pub struct Prepared {
+    lineup: Box<dyn Lineup>,
+    first: Box<dyn Worker>,
+}
+
+/// Checks `params`, parses its agents once and builds the first worker's agents.
+pub fn prepare(driver: &dyn GameDriver, params: &RunParams) -> Result<Prepared, ArenaError> {
+    params.validate(driver)?;
+    let lineup = driver.lineup(&params.agents)?;
+    let first = lineup.worker()?;
+    Ok(Prepared { lineup, first })
+}
+
+/// [`run_tournament`] of a [`prepare`]d run (the first worker plays, no agent is built twice).
+pub fn run_prepared(
+    driver: &dyn GameDriver,
+    params: &RunParams,
+    prepared: Prepared,
+    store: &mut Store,
+    opts: &RunOptions,
+    progress: &mut dyn Progress,
+) -> Result<RunReport, ArenaError> {
+    if params.game != driver.name() {
+        return Err(ParamsError::WrongGame {
+            run: params.game.clone(),
+            driver: driver.name(),
+        }
+        .into());
+    }
+    run_with(
+        driver,
+        params,
+        prepared.lineup,
+        Some(prepared.first),
+        store,
+        opts,
+        progress,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_with(
+    driver: &dyn GameDriver,
+    params: &RunParams,
+    lineup: Box<dyn Lineup>,
+    prepared: Option<Box<dyn Worker>>,
+    store: &mut Store,
+    opts: &RunOptions,
+    progress: &mut dyn Progress,
+) -> Result<RunReport, ArenaError> {
+    let _ = driver;
     let tables = params.tables();
     let total_all = params.total_games().unwrap_or(0);
     let slots: Vec<Slot> = (0..total_all)
@@ -110,9 +167,10 @@ pub fn run_tournament(
     let existing = store.find_run(params, opts.shard)?;
     // The first worker is built before the store is touched, so an agent that cannot be
     // built (an engine that does not start) leaves the file as it was.
-    let first_worker = match (&existing, opts.resume) {
-        (None, false) => Some(lineup.worker()?),
-        (Some(run), true) if !run.complete() => Some(lineup.worker()?),
+    let first_worker = match (&existing, opts.resume, prepared) {
+        (_, _, Some(w)) => Some(w),
+        (None, false, None) => Some(lineup.worker()?),
+        (Some(run), true, None) if !run.complete() => Some(lineup.worker()?),
         _ => None,
     };
     let run = match (existing, opts.resume) {

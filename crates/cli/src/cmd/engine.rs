@@ -276,16 +276,17 @@ impl Session {
             .ok_or(EngineError::Table(TableError::AgentAway(me)))?;
         let mut agent = Some(agent);
         let seats = PlayerId::all(state.num_players())
-            .map(|p| match agent.take().filter(|_| p == me) {
+            .map(|p| match if p == me { agent.take() } else { None } {
                 Some(a) => Seat::agent(a, budget),
                 None => Seat::human("opponent"),
             })
             .collect();
         let mut table = Table::resume(state, seats, self.rng.random::<u64>())?;
         let outcome = (|| {
-            let Next::Agent(_) = table.advance()? else {
-                return Err(EngineError::Table(TableError::ChanceNext));
-            };
+            let next = table.advance()?;
+            if next != Next::Agent(me) {
+                return Err(EngineError::Table(TableError::AgentAway(me)));
+            }
             let done = table.think()?.run();
             let action = done.action();
             table.hand_back(done)?;
