@@ -10,19 +10,26 @@
 //! - `ext:time=250ms:/path/to/engine`, `ext:depth=3:...`, `ext:nodes=N:...`: the limits sent
 //!   with `go` (leading `KEY=VALUE:` parts, before the program).
 //!
+//! The engine is started once per agent (a tournament builds its agents once per worker
+//! thread), gets `newgame` between games, and is restarted only if it dies or hangs. Commands
+//! and replies are the typed [`crate::protocol`] shared with the server.
+//!
 //! An engine that crashes, answers with an error, times out (the move time plus
 //! [`GRACE`]) or names an illegal move forfeits nothing: the agent plays the first legal
-//! move instead, counts a failure, prints a warning on stderr and restarts the engine for
-//! the next move. The count is in [`ExtAgent::failures`].
+//! move instead and reports a [`Fault`] (stored with the game and counted in the
+//! tournament's report; also counted in [`ExtAgent::failures`]). A crashed or hung engine is
+//! restarted for the next move; one that answered wrongly keeps running.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command as ProcessCommand, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use tessera_azul::{AzulAction, AzulState};
+use tessera_core::table::Fault;
 use tessera_core::{Agent, Budget, Game, GameRng, SearchInfo};
 
+use crate::protocol::{Command, Position, Reply};
 use crate::registry::{AgentEntry, ParamDoc, ParamKind};
 use crate::spec::{SpecError, parse_duration};
 
@@ -33,48 +40,109 @@ pub const HANDSHAKE: Duration = Duration::from_secs(20);
 /// Move time when the specification gives no limit.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(100);
 
-/// What to send with `go`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoLimits {
-    /// `movetime MS`.
-    pub time: Option<Duration>,
-    /// `depth N`.
-    pub depth: Option<u32>,
-    /// `nodes N`.
-    pub nodes: Option<u64>,
-}
-
 /// A parsed `ext:` specification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExtSpec {
     /// The program and its arguments.
     pub command: Vec<String>,
-    /// Limits sent with every `go`.
-    pub limits: GoLimits,
+    /// The engine's own limits, sent with `go` when the seat's budget sets none.
+    pub limits: Budget,
 }
 
 /// Why an external engine cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ExtError {
-    /// The specification is malformed.
-    #[error("ext: {0}")]
-    Spec(String),
+    /// A limit before the program does not parse.
+    #[error("ext: '{key}={value}': expected {expected}")]
+    BadLimit {
+        /// The limit.
+        key: String,
+        /// Its value.
+        value: String,
+        /// What would be accepted.
+        expected: &'static str,
+    },
+    /// No program is named.
+    #[error("ext: expected ext:[time=MS:]PROGRAM[+ARG...], e.g. ext:/usr/local/bin/my-engine")]
+    NoProgram,
     /// The program does not start.
-    #[error("ext: cannot start '{program}': {source}")]
+    #[error("ext: cannot start '{program}'")]
     Spawn {
         /// The program.
         program: String,
         /// Why.
+        #[source]
         source: std::io::Error,
     },
     /// The program does not speak the protocol.
-    #[error("ext: '{program}' {detail}")]
+    #[error("ext: '{program}' {failure}")]
     Protocol {
         /// The program.
         program: String,
         /// What went wrong.
+        failure: Failure,
+    },
+}
+
+/// How a conversation with an engine failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// Writing to the engine failed: it closed its input.
+    #[error("closed its input: {0}")]
+    Closed(#[source] std::io::Error),
+    /// No stdin or stdout.
+    #[error("has no standard input or output")]
+    NoPipes,
+    /// No answer in time.
+    #[error("did not answer '{word}' within {timeout:?}")]
+    Timeout {
+        /// The awaited reply.
+        word: &'static str,
+        /// The time allowed.
+        timeout: Duration,
+    },
+    /// The process ended.
+    #[error("exited before answering '{0}'")]
+    Exited(&'static str),
+    /// An `error` line.
+    #[error("answered 'error {0}'")]
+    ErrorLine(String),
+    /// `bestmove` without a move.
+    #[error("empty bestmove")]
+    EmptyBestMove,
+    /// A move that does not parse.
+    #[error("bestmove '{text}': {detail}")]
+    BadMove {
+        /// The move's text.
+        text: String,
+        /// The parse error.
         detail: String,
     },
+    /// A move the rules forbid here.
+    #[error("illegal bestmove '{text}': {detail}")]
+    Illegal {
+        /// The move's text.
+        text: String,
+        /// The rules' reason.
+        detail: String,
+    },
+}
+
+impl Failure {
+    /// The fault's kind as stored.
+    fn kind(&self) -> &'static str {
+        match self {
+            Failure::Timeout { .. } => "timeout",
+            Failure::Closed(_) | Failure::Exited(_) | Failure::NoPipes => "crash",
+            Failure::Illegal { .. } => "illegal",
+            Failure::ErrorLine(_) | Failure::EmptyBestMove | Failure::BadMove { .. } => "protocol",
+        }
+    }
+
+    /// True if the process must be restarted (it died or hangs).
+    fn fatal(&self) -> bool {
+        matches!(self.kind(), "timeout" | "crash")
+    }
 }
 
 impl std::str::FromStr for ExtSpec {
@@ -82,7 +150,7 @@ impl std::str::FromStr for ExtSpec {
 
     /// Parses what follows `ext:`.
     fn from_str(rest: &str) -> Result<Self, ExtError> {
-        let mut limits = GoLimits::default();
+        let mut limits = Budget::default();
         let mut parts: Vec<&str> = rest.split(':').collect();
         // Leading KEY=VALUE parts are limits; the rest (which may contain ':') is the program.
         let mut k = 0;
@@ -90,7 +158,11 @@ impl std::str::FromStr for ExtSpec {
             let Some((key, val)) = parts[k].split_once('=') else {
                 break;
             };
-            let bad = |exp: &str| ExtError::Spec(format!("'{key}={val}': expected {exp}"));
+            let bad = |expected: &'static str| ExtError::BadLimit {
+                key: key.to_string(),
+                value: val.to_string(),
+                expected,
+            };
             match key {
                 "time" => {
                     limits.time =
@@ -110,26 +182,24 @@ impl std::str::FromStr for ExtSpec {
             .map(str::to_string)
             .collect();
         if command.is_empty() {
-            return Err(ExtError::Spec(
-                "expected ext:[time=MS:]PROGRAM[+ARG...], e.g. ext:/usr/local/bin/my-engine".into(),
-            ));
+            return Err(ExtError::NoProgram);
         }
-        if limits == GoLimits::default() {
+        if limits.is_unlimited() {
             limits.time = Some(DEFAULT_MOVETIME);
         }
         Ok(ExtSpec { command, limits })
     }
 }
 
-struct Process {
+struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
-impl Process {
-    fn start(command: &[String]) -> Result<Process, ExtError> {
-        let mut child = Command::new(&command[0])
+impl Engine {
+    fn start(command: &[String]) -> Result<Engine, ExtError> {
+        let mut child = ProcessCommand::new(&command[0])
             .args(&command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -139,12 +209,13 @@ impl Process {
                 program: command[0].clone(),
                 source,
             })?;
+        let err = |failure: Failure| ExtError::Protocol {
+            program: command[0].clone(),
+            failure,
+        };
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
-            return Err(ExtError::Protocol {
-                program: command[0].clone(),
-                detail: "has no standard input or output".into(),
-            });
+            return Err(err(Failure::NoPipes));
         };
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -155,31 +226,27 @@ impl Process {
                 }
             }
         });
-        let mut p = Process {
+        let mut p = Engine {
             child,
             stdin,
             lines: rx,
         };
-        let err = |detail: String| ExtError::Protocol {
-            program: command[0].clone(),
-            detail,
-        };
-        p.send("tep")
-            .map_err(|e| err(format!("closed its input: {e}")))?;
+        p.send(&Command::Tep).map_err(err)?;
         p.wait_for("tepok", HANDSHAKE).map_err(err)?;
-        p.send("isready")
-            .map_err(|e| err(format!("closed its input: {e}")))?;
+        p.send(&Command::IsReady).map_err(err)?;
         p.wait_for("readyok", HANDSHAKE).map_err(err)?;
         Ok(p)
     }
 
-    fn send(&mut self, line: &str) -> std::io::Result<()> {
-        writeln!(self.stdin, "{line}")?;
-        self.stdin.flush()
+    fn send(&mut self, c: &Command) -> Result<(), Failure> {
+        writeln!(self.stdin, "{c}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(Failure::Closed)
     }
 
-    /// Reads lines until one starts with `word`; returns the lines read (that one last).
-    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, String> {
+    /// Reads replies until one starts with `word`; returns the replies read (that one
+    /// last). Lines that are no reply of the protocol are skipped.
+    fn wait_for(&mut self, word: &'static str, timeout: Duration) -> Result<Vec<Reply>, Failure> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
@@ -187,29 +254,29 @@ impl Process {
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     let first = line.split_whitespace().next().unwrap_or("");
+                    let Ok(reply) = line.parse::<Reply>() else {
+                        continue;
+                    };
+                    if let Reply::Error(e) = reply {
+                        return Err(Failure::ErrorLine(e));
+                    }
+                    seen.push(reply);
                     if first == word {
-                        seen.push(line);
                         return Ok(seen);
                     }
-                    if first == "error" {
-                        return Err(format!("answered '{line}'"));
-                    }
-                    seen.push(line);
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("did not answer '{word}' within {timeout:?}"));
+                    return Err(Failure::Timeout { word, timeout });
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("exited before answering '{word}'"));
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Exited(word)),
             }
         }
     }
 }
 
-impl Drop for Process {
+impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(&Command::Quit);
         let t = Instant::now();
         while t.elapsed() < Duration::from_millis(200) {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -226,20 +293,24 @@ impl Drop for Process {
 pub struct ExtAgent {
     name: String,
     spec: ExtSpec,
-    process: Option<Process>,
+    process: Option<Engine>,
     failures: u32,
+    starts: u32,
+    faults: Vec<Fault>,
     last: Option<SearchInfo>,
 }
 
 impl ExtAgent {
     /// Starts the engine and checks the handshake.
     pub fn start(name: impl Into<String>, spec: ExtSpec) -> Result<Self, ExtError> {
-        let process = Process::start(&spec.command)?;
+        let process = Engine::start(&spec.command)?;
         Ok(ExtAgent {
             name: name.into(),
             spec,
             process: Some(process),
             failures: 0,
+            starts: 1,
+            faults: Vec::new(),
             last: None,
         })
     }
@@ -249,66 +320,73 @@ impl ExtAgent {
         self.failures
     }
 
-    fn ask(&mut self, state: &AzulState, budget: &Budget) -> Result<AzulAction, String> {
+    /// Times the program was started (1 unless it died or hung and was restarted).
+    pub fn starts(&self) -> u32 {
+        self.starts
+    }
+
+    fn ask(&mut self, state: &AzulState, budget: &Budget) -> Result<AzulAction, Failure> {
         if self.process.is_none() {
-            self.process = Some(Process::start(&self.spec.command).map_err(|e| e.to_string())?);
+            match Engine::start(&self.spec.command) {
+                Ok(p) => {
+                    self.starts += 1;
+                    self.process = Some(p);
+                }
+                Err(ExtError::Protocol { failure, .. }) => return Err(failure),
+                Err(e) => return Err(Failure::Exited(leak_kind(&e))),
+            }
         }
-        let p = self.process.as_mut().ok_or("no engine")?;
-        let mut limits = self.spec.limits.clone();
-        if limits == GoLimits::default() {
-            limits.time = budget.time;
-            limits.depth = budget.depth;
-            limits.nodes = budget.nodes;
-        }
-        let mut go = String::from("go");
-        if let Some(t) = limits.time {
-            go.push_str(&format!(" movetime {}", t.as_millis()));
-        }
-        if let Some(d) = limits.depth {
-            go.push_str(&format!(" depth {d}"));
-        }
-        if let Some(n) = limits.nodes {
-            go.push_str(&format!(" nodes {n}"));
-        }
+        let Some(p) = self.process.as_mut() else {
+            return Err(Failure::Exited("a restart"));
+        };
+        // The seat's budget decides; the engine's own limits apply when it sets none.
+        let limits = budget.or(self.spec.limits);
         let timeout = match limits.time {
             Some(t) if limits.depth.is_none() && limits.nodes.is_none() => t + GRACE,
             _ => HANDSHAKE + GRACE,
         };
         let started = Instant::now();
-        p.send(&format!("position state {state}"))
-            .and_then(|()| p.send(&go))
-            .map_err(|e| format!("engine input closed: {e}"))?;
-        let lines = p.wait_for("bestmove", timeout)?;
+        p.send(&Command::Position(Position::State(state.to_string())))?;
+        p.send(&Command::Go(limits))?;
+        let replies = p.wait_for("bestmove", timeout)?;
         let mut info = SearchInfo {
             elapsed: started.elapsed(),
             ..SearchInfo::default()
         };
-        for l in &lines {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            if w.first() == Some(&"info") {
-                for kv in w[1..].chunks(2) {
-                    if let [k, v] = kv {
-                        match *k {
-                            "depth" => info.depth = v.parse().unwrap_or(0),
-                            "nodes" => info.nodes = v.parse().unwrap_or(0),
-                            "leaves" => info.leaves = v.parse().unwrap_or(0),
-                            "value" => info.value = v.parse().ok(),
-                            _ => {}
-                        }
+        let mut best = None;
+        for r in replies {
+            match r {
+                Reply::Info(i) => {
+                    info = SearchInfo {
+                        elapsed: info.elapsed,
+                        ..i
                     }
                 }
+                Reply::BestMove(m) => best = Some(m),
+                _ => {}
             }
         }
         self.last = Some(info);
-        let last = lines.last().map(String::as_str).unwrap_or("");
-        let text = last.split_whitespace().nth(1).ok_or("empty bestmove")?;
-        let action: AzulAction = text
-            .parse()
-            .map_err(|e| format!("bestmove '{text}': {e}"))?;
-        state
-            .check_action(action)
-            .map_err(|e| format!("illegal bestmove '{text}': {e}"))?;
+        let text = best
+            .filter(|t| !t.is_empty())
+            .ok_or(Failure::EmptyBestMove)?;
+        let action: AzulAction = text.parse().map_err(|e| Failure::BadMove {
+            text: text.clone(),
+            detail: format!("{e}"),
+        })?;
+        state.check_action(action).map_err(|e| Failure::Illegal {
+            text: text.clone(),
+            detail: e.to_string(),
+        })?;
         Ok(action)
+    }
+}
+
+/// The wording of a start failure other than a protocol failure.
+fn leak_kind(e: &ExtError) -> &'static str {
+    match e {
+        ExtError::Spawn { .. } => "a restart (the program no longer starts)",
+        _ => "a restart",
     }
 }
 
@@ -323,8 +401,14 @@ impl Agent<AzulState> for ExtAgent {
             Err(e) => {
                 self.failures += 1;
                 eprintln!("warning: {}: {e}; playing the first legal move", self.name);
-                // Restart the engine for the next move.
-                self.process = None;
+                self.faults.push(Fault {
+                    kind: e.kind().to_string(),
+                    detail: e.to_string(),
+                });
+                if e.fatal() {
+                    // Dead or hung: restart the engine for the next move.
+                    self.process = None;
+                }
                 let mut v = Vec::new();
                 state.legal_actions(&mut v);
                 v[0]
@@ -334,7 +418,7 @@ impl Agent<AzulState> for ExtAgent {
 
     fn reset(&mut self) {
         if let Some(p) = &mut self.process
-            && p.send("newgame").is_err()
+            && p.send(&Command::NewGame).is_err()
         {
             self.process = None;
         }
@@ -342,6 +426,10 @@ impl Agent<AzulState> for ExtAgent {
 
     fn last_info(&self) -> Option<SearchInfo> {
         self.last.clone()
+    }
+
+    fn take_faults(&mut self) -> Vec<Fault> {
+        std::mem::take(&mut self.faults)
     }
 }
 
@@ -358,17 +446,13 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         summary: "an external program over the Tessera engine protocol (docs/protocol.md)",
         params: &EXT_PARAMS,
         build: |spec| {
-            let invalid = |detail: String| SpecError::Invalid {
-                agent: spec.name.clone(),
-                detail,
-            };
+            let engine = |source: ExtError| SpecError::Engine(std::sync::Arc::new(source));
             let rest = spec
                 .rest
                 .as_deref()
-                .ok_or_else(|| invalid("expected ext:PROGRAM".into()))?;
-            let ext: ExtSpec = rest.parse().map_err(|e: ExtError| invalid(e.to_string()))?;
-            let agent =
-                ExtAgent::start(spec.text.clone(), ext).map_err(|e| invalid(e.to_string()))?;
+                .ok_or_else(|| engine(ExtError::NoProgram))?;
+            let ext: ExtSpec = rest.parse().map_err(engine)?;
+            let agent = ExtAgent::start(spec.text.clone(), ext).map_err(engine)?;
             Ok(Box::new(agent))
         },
     }]

@@ -2,22 +2,22 @@
 //!
 //! A game joins the arena by implementing [`ArenaGame`] (how to set up a table, which
 //! players exist) and adding `Driver::<G>::boxed()` to [`drivers`]. Everything else
-//! (schedule, runner, store, statistics) is game-independent.
+//! (schedule, runner, store, statistics) is game-independent. Games are played on a
+//! [`tessera_core::Table`]; a run's agents are parsed once ([`GameDriver::lineup`]) and built
+//! once per worker thread ([`Lineup::worker`]), then reused from game to game.
 
 use std::marker::PhantomData;
 
 use tessera_core::record::GameSeeds;
-use tessera_core::{Agent, Budget, Game, GameRng, play_game};
+use tessera_core::table::{SeatFault, TableError};
+use tessera_core::{Agent, Budget, Game, GameInfo, GameRecord, GameRng, Seat, Table, play_game};
 
 use crate::error::ArenaError;
-use crate::registry::{AgentInfo, Registry, RegistryError};
+use crate::registry::{AgentInfo, AgentPlan, Registry, RegistryError};
 
-/// A game the arena can play.
+/// A game the arena can play. Its facts (name, seat range) are the game's own
+/// [`Game::INFO`](tessera_core::Game::INFO).
 pub trait ArenaGame: Game {
-    /// Fewest seats at a table.
-    const MIN_PLAYERS: usize;
-    /// Most seats at a table.
-    const MAX_PLAYERS: usize;
     /// A guard against agents that never finish: a game longer than this many actions is
     /// an error.
     const MAX_ACTIONS: usize = 100_000;
@@ -41,21 +41,52 @@ pub struct PlayedGame {
     pub actions: u32,
     /// The full game record as JSON ([`tessera_core::GameRecord`]).
     pub record: String,
+    /// What went wrong in the agents' decisions without stopping the game (an external
+    /// engine's timeouts and fallback moves), stored with the game.
+    pub faults: Vec<SeatFault>,
 }
 
 /// A game behind an object-safe interface, so the command line picks it by name.
 pub trait GameDriver: Send + Sync {
+    /// The game's facts.
+    fn info(&self) -> GameInfo;
     /// The game's name (`azul`, `nim`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
     /// Fewest and most seats.
-    fn players(&self) -> (usize, usize);
+    fn players(&self) -> (usize, usize) {
+        let i = self.info();
+        (i.min_players, i.max_players)
+    }
     /// Its registered players.
     fn agents(&self) -> Vec<AgentInfo>;
-    /// Checks an agent specification by building the agent once (so a bad parameter value
-    /// is reported before a run starts).
+    /// Checks an agent specification: parses it and its parameters, without building the
+    /// agent (no engine is started, no table allocated).
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError>;
-    /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`.
-    fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError>;
+    /// Parses a run's agent specifications once, for building the workers that play it.
+    fn lineup(&self, agents: &[String]) -> Result<Box<dyn Lineup>, ArenaError>;
+    /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`,
+    /// building the agents for this game only.
+    fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError> {
+        let specs: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+        let order: Vec<usize> = (0..seats.len()).collect();
+        self.lineup(&specs)?.worker()?.play(&order, seed)
+    }
+}
+
+/// A run's parsed agents: builds workers.
+pub trait Lineup: Send + Sync {
+    /// A worker with one built agent per specification (an external engine is started
+    /// here, once per worker).
+    fn worker(&self) -> Result<Box<dyn Worker>, ArenaError>;
+}
+
+/// One thread's agents, reused from game to game ([`tessera_core::Agent::reset`] between
+/// games).
+pub trait Worker: Send {
+    /// Plays one game with agent `seats[i]` (an index into the lineup) at seat `i`.
+    fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError>;
 }
 
 /// The [`GameDriver`] of an [`ArenaGame`].
@@ -66,6 +97,34 @@ impl<G: ArenaGame> Driver<G> {
     pub fn boxed() -> Box<dyn GameDriver> {
         Box::new(Driver::<G>(PhantomData))
     }
+}
+
+/// Plays one game of `G` from `seed` with the given agents, as the arena does: the table is
+/// set up with [`GameSeeds::setup_rng`]; every agent thinks within `budgets[i]` (its seat's
+/// budget: the limits of its specification).
+pub fn play_table<G: ArenaGame>(
+    agents: Vec<Box<dyn Agent<G>>>,
+    budgets: &[Budget],
+    seed: u64,
+) -> Result<(Table<'static, G>, GameRecord<G::Chance>), ArenaError> {
+    let players = agents.len();
+    let mut setup = GameSeeds { seed }.setup_rng();
+    let initial = G::new_game(players, &mut setup);
+    let seats = agents
+        .into_iter()
+        .zip(budgets)
+        .map(|(a, b)| Seat::agent(a, *b))
+        .collect();
+    let mut table = Table::new(initial, seats, seed)?;
+    table.play_out(Some(G::MAX_ACTIONS), &mut ())?;
+    let record = table.record();
+    if record.result.is_none() {
+        return Err(ArenaError::Unfinished {
+            seed,
+            actions: G::MAX_ACTIONS,
+        });
+    }
+    Ok((table, record))
 }
 
 /// Plays one game of `G` from `seed` with the given agents, as the arena does: the table is
@@ -90,7 +149,7 @@ pub fn play_seeded<G: ArenaGame>(
         Some(G::MAX_ACTIONS),
         &mut (),
     )
-    .map_err(|e| ArenaError::IllegalMove(e.to_string()))?;
+    .map_err(|e| ArenaError::Table(TableError::IllegalMove(e)))?;
     if record.result.is_none() {
         return Err(ArenaError::Unfinished {
             seed,
@@ -101,12 +160,8 @@ pub fn play_seeded<G: ArenaGame>(
 }
 
 impl<G: ArenaGame> GameDriver for Driver<G> {
-    fn name(&self) -> &'static str {
-        G::NAME
-    }
-
-    fn players(&self) -> (usize, usize) {
-        (G::MIN_PLAYERS, G::MAX_PLAYERS)
+    fn info(&self) -> GameInfo {
+        G::INFO
     }
 
     fn agents(&self) -> Vec<AgentInfo> {
@@ -114,16 +169,63 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
     }
 
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError> {
-        G::registry().build(spec).map(|_| ())
+        G::registry().parse(spec).map(|_| ())
     }
 
-    fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError> {
+    fn lineup(&self, agents: &[String]) -> Result<Box<dyn Lineup>, ArenaError> {
         let registry = G::registry();
-        let mut agents = seats
+        let plans = agents
             .iter()
-            .map(|s| registry.build(s))
+            .map(|s| registry.parse(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let (_, record) = play_seeded::<G>(&mut agents, seed)?;
+        Ok(Box::new(PlanLineup { plans }))
+    }
+}
+
+struct PlanLineup<G: ArenaGame> {
+    plans: Vec<AgentPlan<G>>,
+}
+
+impl<G: ArenaGame> Lineup for PlanLineup<G> {
+    fn worker(&self) -> Result<Box<dyn Worker>, ArenaError> {
+        let agents = self
+            .plans
+            .iter()
+            .map(|p| p.build().map(Some))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Box::new(AgentWorker {
+            plans: self.plans.clone(),
+            agents,
+        }))
+    }
+}
+
+struct AgentWorker<G: ArenaGame> {
+    plans: Vec<AgentPlan<G>>,
+    /// One built agent per plan; `None` only while it sits at a table.
+    agents: Vec<Option<Box<dyn Agent<G>>>>,
+}
+
+impl<G: ArenaGame> Worker for AgentWorker<G> {
+    fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
+        let mut agents = Vec::with_capacity(seats.len());
+        for &i in seats {
+            let agent = match self.agents.get_mut(i).and_then(Option::take) {
+                Some(a) => a,
+                // Lost with a failed game (or listed at two seats): build it again.
+                None => self.plans[i].build()?,
+            };
+            agents.push(agent);
+        }
+        let budgets: Vec<Budget> = seats.iter().map(|&i| self.plans[i].budget()).collect();
+        let played = play_table::<G>(agents, &budgets, seed);
+        let (table, record) = played?;
+        let faults = table.faults().to_vec();
+        for (&i, agent) in seats.iter().zip(table.into_agents()) {
+            if self.agents[i].is_none() {
+                self.agents[i] = agent;
+            }
+        }
         let result = record.result.as_ref().ok_or(ArenaError::Unfinished {
             seed,
             actions: G::MAX_ACTIONS,
@@ -132,8 +234,8 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
             scores: result.scores.as_slice().to_vec(),
             winners: result.winners.iter().map(|p| p.index()).collect(),
             actions: record.num_actions() as u32,
-            record: serde_json::to_string(&record)
-                .map_err(|e| ArenaError::Record(e.to_string()))?,
+            record: serde_json::to_string(&record).map_err(ArenaError::RecordJson)?,
+            faults,
         })
     }
 }

@@ -32,6 +32,7 @@ pub mod ext;
 pub mod games;
 pub mod merge;
 pub mod pentanomial;
+pub mod protocol;
 pub mod ratings;
 pub mod registry;
 pub mod report;
@@ -42,6 +43,6 @@ pub mod sprt;
 pub mod stats;
 pub mod store;
 
-pub use error::ArenaError;
-pub use games::{ArenaGame, GameDriver, driver, drivers};
+pub use error::{ArenaError, MergeError, ParamsError, RunError};
+pub use games::{ArenaGame, GameDriver, Lineup, Worker, driver, drivers};
 pub use registry::{AgentEntry, Registry};

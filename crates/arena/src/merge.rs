@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::error::ArenaError;
+use crate::error::{ArenaError, MergeError};
 use crate::schedule::Shard;
 use crate::store::{RunInfo, Store, StoredGame};
 
@@ -24,17 +24,12 @@ pub struct MergedRun {
 /// Merges the runs of `inputs` into `output` (created if missing). Inputs are only read.
 pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<Vec<MergedRun>, ArenaError> {
     if inputs.is_empty() {
-        return Err(ArenaError::Params(
-            "nothing to merge: name at least one input file".into(),
-        ));
+        return Err(MergeError::NoInputs.into());
     }
     let out_canon = output.canonicalize().ok();
     for i in inputs {
         if out_canon.is_some() && i.canonicalize().ok() == out_canon {
-            return Err(ArenaError::Params(format!(
-                "{} is both an input and the output",
-                i.display()
-            )));
+            return Err(MergeError::InputIsOutput(i.display().to_string()).into());
         }
     }
     // Open every input first, so a bad input leaves the output untouched.
@@ -60,24 +55,24 @@ pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<Vec<MergedRun>, ArenaE
             let mut added = 0u64;
             for g in src.games(run.id)? {
                 if g.slot.index >= total {
-                    return Err(ArenaError::Params(format!(
-                        "{}: run {} has game {} but the run has only {total} games",
-                        src.path(),
-                        run.id,
-                        g.slot.index
-                    )));
+                    return Err(MergeError::GameOutOfRange {
+                        path: src.path().to_string(),
+                        run: run.id,
+                        index: g.slot.index,
+                        total,
+                    }
+                    .into());
                 }
                 if let Some(old) = have.get(&g.slot.index) {
                     if (&old.slot, &old.game.scores, &old.game.winners)
                         != (&g.slot, &g.game.scores, &g.game.winners)
                     {
-                        return Err(ArenaError::Params(format!(
-                            "game {} of `{}` differs between {} and the files merged before it \
-                             (made by different versions?)",
-                            g.slot.index,
-                            run.params.command_line(),
-                            src.path()
-                        )));
+                        return Err(MergeError::Differs {
+                            index: g.slot.index,
+                            command: run.params.command_line(),
+                            path: src.path().to_string(),
+                        }
+                        .into());
                     }
                     continue;
                 }

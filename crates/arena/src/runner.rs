@@ -2,6 +2,10 @@
 //!
 //! Games are played on a rayon pool of `jobs` threads; each game depends only on its seed
 //! and seats, so the results do not depend on `jobs` or on the order games finish in. The
+//! run's agent specifications are parsed once; each worker thread builds its agents once
+//! (an external engine is started once per worker) and reuses them from game to game,
+//! [`tessera_core::Agent::reset`] between games, with the same results as agents built per
+//! game (tested). The
 //! calling thread collects finished games and commits them in batches (at least every
 //! quarter second), so a run that is stopped or killed keeps what it committed, and
 //! `resume` plays only what is missing.
@@ -13,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::error::ArenaError;
-use crate::games::GameDriver;
+use crate::error::{ArenaError, ParamsError, RunError};
+use crate::games::{GameDriver, Lineup, Worker};
 use crate::schedule::{RunParams, Shard, Slot};
 use crate::stats::{Summary, summarize};
 use crate::store::{RunInfo, Store, StoredGame};
@@ -32,6 +36,9 @@ pub struct RunOptions {
     pub stop: Arc<AtomicBool>,
     /// Commit after this many games (and at least every quarter second).
     pub batch: usize,
+    /// Build the agents afresh for every game instead of once per worker (slower; for
+    /// checking that reuse changes nothing).
+    pub fresh_agents: bool,
 }
 
 impl Default for RunOptions {
@@ -42,6 +49,7 @@ impl Default for RunOptions {
             resume: false,
             stop: Arc::new(AtomicBool::new(false)),
             batch: 256,
+            fresh_agents: false,
         }
     }
 }
@@ -67,6 +75,9 @@ pub struct RunReport {
     pub played: u64,
     /// Statistics of every stored game of the run.
     pub summary: Summary,
+    /// Agents' faults (external engines' timeouts, illegal answers, restarts) in the run's
+    /// stored games, per agent label: (label, kind, count).
+    pub faults: Vec<(String, String, u64)>,
 }
 
 /// Plays (or completes, with `opts.resume`) the run `params` of `driver`'s game, storing
@@ -81,13 +92,72 @@ pub fn run_tournament(
     progress: &mut dyn Progress,
 ) -> Result<RunReport, ArenaError> {
     if params.game != driver.name() {
-        return Err(ArenaError::Params(format!(
-            "run is for game '{}', driver is '{}'",
-            params.game,
-            driver.name()
-        )));
+        return Err(ParamsError::WrongGame {
+            run: params.game.clone(),
+            driver: driver.name(),
+        }
+        .into());
     }
     params.validate(driver)?;
+    // The specifications are parsed once, here; workers build agents from the plans.
+    let lineup = driver.lineup(&params.agents)?;
+    run_with(driver, params, lineup, None, store, opts, progress)
+}
+
+/// A run checked and its first worker's agents built, before any file is opened: an agent
+/// that cannot be built (a bad parameter value, an engine that does not start) is reported
+/// before the results file is created.
+pub struct Prepared {
+    lineup: Box<dyn Lineup>,
+    first: Box<dyn Worker>,
+}
+
+/// Checks `params`, parses its agents once and builds the first worker's agents.
+pub fn prepare(driver: &dyn GameDriver, params: &RunParams) -> Result<Prepared, ArenaError> {
+    params.validate(driver)?;
+    let lineup = driver.lineup(&params.agents)?;
+    let first = lineup.worker()?;
+    Ok(Prepared { lineup, first })
+}
+
+/// [`run_tournament`] of a [`prepare`]d run (the first worker plays, no agent is built twice).
+pub fn run_prepared(
+    driver: &dyn GameDriver,
+    params: &RunParams,
+    prepared: Prepared,
+    store: &mut Store,
+    opts: &RunOptions,
+    progress: &mut dyn Progress,
+) -> Result<RunReport, ArenaError> {
+    if params.game != driver.name() {
+        return Err(ParamsError::WrongGame {
+            run: params.game.clone(),
+            driver: driver.name(),
+        }
+        .into());
+    }
+    run_with(
+        driver,
+        params,
+        prepared.lineup,
+        Some(prepared.first),
+        store,
+        opts,
+        progress,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_with(
+    driver: &dyn GameDriver,
+    params: &RunParams,
+    lineup: Box<dyn Lineup>,
+    prepared: Option<Box<dyn Worker>>,
+    store: &mut Store,
+    opts: &RunOptions,
+    progress: &mut dyn Progress,
+) -> Result<RunReport, ArenaError> {
+    let _ = driver;
     let tables = params.tables();
     let total_all = params.total_games().unwrap_or(0);
     let slots: Vec<Slot> = (0..total_all)
@@ -95,20 +165,26 @@ pub fn run_tournament(
         .filter(|s| params.in_shard(s, opts.shard))
         .collect();
     let existing = store.find_run(params, opts.shard)?;
+    // The first worker is built before the store is touched, so an agent that cannot be
+    // built (an engine that does not start) leaves the file as it was.
+    let first_worker = match (&existing, opts.resume, prepared) {
+        (_, _, Some(w)) => Some(w),
+        (None, false, None) => Some(lineup.worker()?),
+        (Some(run), true, None) if !run.complete() => Some(lineup.worker()?),
+        _ => None,
+    };
     let run = match (existing, opts.resume) {
         // A complete run is simply reported again (nothing to play).
         (Some(run), true) => run,
         (Some(run), false) if run.complete() => run,
         (Some(run), false) => {
-            return Err(ArenaError::Params(format!(
-                "{} already holds this run (run {}, {} of {} games stored); add --resume to \
-                 complete it, use `tessera report --db {}` to see it, or choose another --db",
-                store.path(),
-                run.id,
-                run.done,
-                run.total,
-                store.path()
-            )));
+            return Err(RunError::Exists {
+                path: store.path().to_string(),
+                run: run.id,
+                done: run.done,
+                total: run.total,
+            }
+            .into());
         }
         (None, true) => {
             let runs = store.runs()?;
@@ -130,11 +206,12 @@ pub fn run_tournament(
                     .collect();
                 format!("it holds:\n{}", lines.join("\n"))
             };
-            return Err(ArenaError::Params(format!(
-                "--resume: {} holds no run with these parameters (shard {}); {listing}",
-                store.path(),
-                opts.shard
-            )));
+            return Err(RunError::NotFound {
+                path: store.path().to_string(),
+                shard: opts.shard.to_string(),
+                listing,
+            }
+            .into());
         }
         (None, false) => store.create_run(params, opts.shard, slots.len() as u64)?,
     };
@@ -144,7 +221,15 @@ pub fn run_tournament(
         .filter(|s| !done.contains(&s.index))
         .collect();
     progress.start(run.total, done.len() as u64);
-    let played = play_all(driver, params, run.id, todo, store, opts, progress);
+    let played = play_all(
+        lineup.as_ref(),
+        first_worker,
+        run.id,
+        todo,
+        store,
+        opts,
+        progress,
+    );
     progress.finish();
     let played = played?;
     let run = store.run(run.id)?;
@@ -158,16 +243,42 @@ pub fn run_tournament(
         store.mark_finished(run.id)?;
     }
     let summary = summarize(&params.labels(), &tables, &store.rows(run.id)?);
+    let faults = fault_counts(params, store, run.id)?;
     Ok(RunReport {
         run,
         played,
         summary,
+        faults,
     })
 }
 
-fn play_all(
-    driver: &dyn GameDriver,
+/// Faults per agent label and kind, in label order.
+fn fault_counts(
     params: &RunParams,
+    store: &Store,
+    run: i64,
+) -> Result<Vec<(String, String, u64)>, ArenaError> {
+    let labels = params.labels();
+    let mut counts: std::collections::BTreeMap<(usize, String), u64> = Default::default();
+    let seats_of: std::collections::HashMap<u64, Vec<usize>> = store
+        .rows(run)?
+        .into_iter()
+        .map(|r| (r.index, r.seats))
+        .collect();
+    for (idx, f) in store.faults(run)? {
+        if let Some(&agent) = seats_of.get(&idx).and_then(|s| s.get(f.seat.index())) {
+            *counts.entry((agent, f.fault.kind.clone())).or_default() += 1;
+        }
+    }
+    Ok(counts
+        .into_iter()
+        .map(|((a, kind), n)| (labels[a].clone(), kind, n))
+        .collect())
+}
+
+fn play_all(
+    lineup: &dyn Lineup,
+    first_worker: Option<Box<dyn Worker>>,
     run: i64,
     todo: Vec<Slot>,
     store: &mut Store,
@@ -181,7 +292,17 @@ fn play_all(
         .num_threads(opts.jobs)
         .thread_name(|i| format!("arena-{i}"))
         .build()
-        .map_err(|e| ArenaError::Params(format!("cannot start worker threads: {e}")))?;
+        .map_err(ArenaError::Threads)?;
+    // One slot per pool thread: each thread builds its worker (its agents) once and keeps
+    // it for the run.
+    let slots: Vec<std::sync::Mutex<Option<Box<dyn Worker>>>> =
+        (0..pool.current_num_threads().max(1))
+            .map(|_| std::sync::Mutex::new(None))
+            .collect();
+    if let (Some(w), Some(slot)) = (first_worker, slots.first()) {
+        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(w);
+    }
+    let fresh = opts.fresh_agents;
     let (tx, rx) = mpsc::sync_channel::<Result<StoredGame, ArenaError>>(4096);
     let stop = opts.stop.clone();
     // A failed game stops the workers too, without touching the caller's flag.
@@ -191,18 +312,32 @@ fn play_all(
     std::thread::scope(|scope| {
         let failed_w = failed.clone();
         let todo = &todo;
+        let slots = &slots;
         scope.spawn(move || {
             pool.install(|| {
                 todo.par_iter().for_each_with(tx, |tx, slot| {
                     if stop.load(Ordering::Relaxed) || failed_w.load(Ordering::Relaxed) {
                         return;
                     }
-                    let seats: Vec<&str> = slot
-                        .seats
-                        .iter()
-                        .map(|&a| params.agents[a].as_str())
-                        .collect();
-                    let r = driver.play(&seats, slot.seed).map(|game| StoredGame {
+                    let me = rayon::current_thread_index().unwrap_or(0) % slots.len();
+                    let mut worker = slots[me].lock().unwrap_or_else(|p| p.into_inner());
+                    let r = if fresh {
+                        lineup
+                            .worker()
+                            .and_then(|mut w| w.play(&slot.seats, slot.seed))
+                    } else {
+                        let w = match worker.take() {
+                            Some(w) => Ok(w),
+                            None => lineup.worker(),
+                        };
+                        w.and_then(|mut w| {
+                            let r = w.play(&slot.seats, slot.seed);
+                            *worker = Some(w);
+                            r
+                        })
+                    };
+                    drop(worker);
+                    let r = r.map(|game| StoredGame {
                         slot: slot.clone(),
                         game,
                     });

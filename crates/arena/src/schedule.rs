@@ -27,7 +27,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use tessera_core::rng::derive_seed;
 
-use crate::error::ArenaError;
+use crate::error::{ArenaError, ParamsError};
 use crate::games::GameDriver;
 
 /// Everything that determines a run's games (not how many threads play them).
@@ -91,11 +91,7 @@ impl fmt::Display for Shard {
 impl FromStr for Shard {
     type Err = ArenaError;
     fn from_str(s: &str) -> Result<Self, ArenaError> {
-        let bad = || {
-            ArenaError::Params(format!(
-                "shard '{s}' is malformed: expected K/N with 1 <= K <= N, e.g. 2/8"
-            ))
-        };
+        let bad = || ArenaError::Params(ParamsError::Shard(s.to_string()));
         let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -130,46 +126,41 @@ impl RunParams {
     /// Checks that the parameters make a tournament of `driver`'s game and that every
     /// agent exists.
     pub fn validate(&self, driver: &dyn GameDriver) -> Result<(), ArenaError> {
-        let (lo, hi) = driver.players();
-        let p = |m: String| Err(ArenaError::Params(m));
+        let info = driver.info();
+        let p = |e: ParamsError| Err(ArenaError::Params(e));
         if self.games == 0 {
-            return p("--games must be at least 1".into());
+            return p(ParamsError::NoGames);
         }
         if self.series == 0 {
-            return p("--series must be at least 1".into());
+            return p(ParamsError::NoSeries);
         }
         if self.agents.len() < 2 {
-            return p(format!(
-                "a tournament needs at least two agents, got {}; for self-play list one twice \
-                 (--agents greedy,greedy)",
-                self.agents.len()
-            ));
+            return p(ParamsError::TooFewAgents(self.agents.len()));
         }
-        if !(lo..=hi).contains(&self.players) {
-            return p(format!(
-                "{} is played by {lo} to {hi} players, not {}",
-                driver.name(),
-                self.players
-            ));
+        if !info.seats_ok(self.players) {
+            return p(ParamsError::Seats {
+                game: info.name,
+                min: info.min_players,
+                max: info.max_players,
+                given: self.players,
+            });
         }
         if self.agents.len() < self.players {
-            return p(format!(
-                "{} seats but only {} agents: list an agent once per seat \
-                 (e.g. --agents a,b,a,b for four seats)",
-                self.players,
-                self.agents.len()
-            ));
+            return p(ParamsError::FewerAgentsThanSeats {
+                seats: self.players,
+                agents: self.agents.len(),
+            });
         }
         let tables = binomial(self.agents.len() as u64, self.players as u64);
         if tables > 100_000 {
-            return p(format!(
-                "{} agents at {}-seat tables make {tables} tables; that is too many",
-                self.agents.len(),
-                self.players
-            ));
+            return p(ParamsError::TooManyTables {
+                agents: self.agents.len(),
+                seats: self.players,
+                tables,
+            });
         }
         if self.total_games().is_none_or(|t| t > (i64::MAX as u64) / 2) {
-            return p("too many games".into());
+            return p(ParamsError::TooManyGames);
         }
         for a in &self.agents {
             driver.check_agent(a)?;

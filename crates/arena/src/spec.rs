@@ -21,7 +21,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 /// What is wrong with an agent specification.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone)]
 pub enum SpecError {
     /// The text is empty or has an empty part.
     #[error("agent specification '{0}' is malformed: expected NAME or NAME:KEY=VALUE:FLAG...")]
@@ -56,14 +56,17 @@ pub enum SpecError {
         /// The parameter.
         key: String,
     },
-    /// Anything else an entry refuses (for example conflicting parameters).
-    #[error("agent '{agent}': {detail}")]
-    Invalid {
+    /// A search depth out of range.
+    #[error("agent '{agent}': depth={depth}: expected 1-200")]
+    DepthRange {
         /// The agent's name.
         agent: String,
-        /// What is wrong.
-        detail: String,
+        /// The depth given.
+        depth: u64,
     },
+    /// An external engine's specification is wrong or the engine does not start.
+    #[error(transparent)]
+    Engine(std::sync::Arc<crate::ext::ExtError>),
 }
 
 /// One parameter: `key=value`, or a flag (`value` is `None`).

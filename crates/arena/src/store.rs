@@ -17,6 +17,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use tessera_core::PlayerId;
+use tessera_core::table::{Fault, SeatFault};
 use thiserror::Error;
 
 use crate::error::ArenaError;
@@ -197,6 +199,13 @@ impl Store {
                     actions INTEGER NOT NULL,
                     record TEXT NOT NULL,
                     PRIMARY KEY(run, idx));
+                 CREATE TABLE IF NOT EXISTS faults(
+                    run INTEGER NOT NULL,
+                    idx INTEGER NOT NULL,
+                    seat INTEGER NOT NULL,
+                    ply INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    detail TEXT NOT NULL);
                  COMMIT;"
             ))
             .map_err(|e| self.write_err(e))?;
@@ -358,6 +367,30 @@ impl Store {
                 ])
                 .map_err(|e| store_err(&path, format!("cannot be written ({e})")))?;
             }
+            // Agents' faults, with the game (an additive table: files without it read as
+            // fault-free).
+            let mut faults = tx
+                .prepare_cached(
+                    "INSERT INTO faults(run, idx, seat, ply, kind, detail)
+                     SELECT ?1, ?2, ?3, ?4, ?5, ?6
+                     WHERE NOT EXISTS (SELECT 1 FROM faults WHERE run = ?1 AND idx = ?2
+                                       AND seat = ?3 AND ply = ?4 AND kind = ?5)",
+                )
+                .map_err(|e| store_err(&path, e))?;
+            for g in games {
+                for f in &g.game.faults {
+                    faults
+                        .execute(params![
+                            run,
+                            g.slot.index as i64,
+                            f.seat.0,
+                            f.ply,
+                            f.fault.kind,
+                            f.fault.detail,
+                        ])
+                        .map_err(|e| store_err(&path, format!("cannot be written ({e})")))?;
+                }
+            }
         }
         tx.commit()
             .map_err(|e| store_err(&path, format!("cannot be written ({e})")))?;
@@ -413,8 +446,52 @@ impl Store {
         Ok(out)
     }
 
+    /// The agents' faults stored with the games of run `run`: (game index, fault), in game
+    /// order. A file written before faults were stored has none.
+    pub fn faults(&self, run: i64) -> Result<Vec<(u64, SeatFault)>, ArenaError> {
+        let has_table: bool = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'faults'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(|e| self.err(e))?
+            > 0;
+        if !has_table {
+            return Ok(Vec::new());
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT idx, seat, ply, kind, detail FROM faults WHERE run = ?1
+                 ORDER BY idx, ply, seat, rowid",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([run], |r| {
+                Ok((
+                    r.get::<_, i64>(0)? as u64,
+                    SeatFault {
+                        seat: PlayerId(r.get::<_, u8>(1)?),
+                        ply: r.get(2)?,
+                        fault: Fault {
+                            kind: r.get(3)?,
+                            detail: r.get(4)?,
+                        },
+                    },
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
+    }
+
     /// Every stored game of run `run` in schedule order, with its record.
     pub fn games(&self, run: i64) -> Result<Vec<StoredGame>, ArenaError> {
+        let mut faults: std::collections::HashMap<u64, Vec<SeatFault>> = Default::default();
+        for (idx, f) in self.faults(run)? {
+            faults.entry(idx).or_default().push(f);
+        }
         let mut stmt = self
             .conn
             .prepare(
@@ -461,6 +538,7 @@ impl Store {
                     winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
                     actions,
                     record,
+                    faults: faults.remove(&(idx as u64)).unwrap_or_default(),
                 },
             });
         }
@@ -566,6 +644,12 @@ impl Store {
                 winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
                 actions,
                 record,
+                faults: self
+                    .faults(id.run)?
+                    .into_iter()
+                    .filter(|(idx, _)| *idx == id.index)
+                    .map(|(_, f)| f)
+                    .collect(),
             },
         }))
     }

@@ -6,7 +6,7 @@
 use arrayvec::ArrayVec;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use tessera_core::{Game, GameRng, Outcome, PerPlayer, PlayerId, Turn};
+use tessera_core::{Game, GameInfo, GameRng, Outcome, PerPlayer, PlayerId, Turn};
 use thiserror::Error;
 
 use crate::action::{AzulAction, Dest, MAX_FACTORIES, Source};
@@ -974,7 +974,15 @@ impl Game for AzulState {
     type ChanceError = DealError;
     type ParseError = StateParseError;
     type ActionParseError = crate::action::ActionParseError;
-    const NAME: &'static str = "azul";
+    const INFO: GameInfo = GameInfo {
+        name: "azul",
+        title: "Azul",
+        min_players: MIN_PLAYERS,
+        max_players: MAX_PLAYERS,
+        chance: true,
+        // The bag's contents are public (its order is not part of the state).
+        hidden_info: false,
+    };
 
     #[inline]
     fn num_players(&self) -> usize {

@@ -8,16 +8,60 @@ use serde::{Deserialize, Serialize};
 use crate::game::Game;
 use crate::rng::GameRng;
 
-/// Limits on one decision. Fields left `None` mean "no limit of this kind"; an agent with no
-/// limit at all uses its own default.
+/// Limits on one decision: the one budget type of the workspace (search limits, the engine
+/// protocol's `go` limits and the web API's `budget` are all this type). Fields left `None`
+/// mean "no limit of this kind"; an agent given no limit at all uses its own default.
+///
+/// Its JSON form is the web API's: `{"time_ms": 500, "nodes": 10000, "depth": 3}`, every
+/// field optional.
+///
+/// Whoever seats an agent decides its budget: an agent specification's limits
+/// (`presort:time=100ms`) become the seat's budget, and the caller [`Budget::clamp`]s it to
+/// its policy (a server's cap), so a specification never overrides the cap.
+///
+/// ```
+/// use std::time::Duration;
+/// use tessera_core::Budget;
+/// let asked = Budget::time(Duration::from_secs(100_000));
+/// let cap = Budget::time(Duration::from_secs(60));
+/// assert_eq!(asked.clamp(&cap), cap);
+/// let depth = Budget::depth(20).clamp(&cap);
+/// assert_eq!((depth.depth, depth.time), (Some(20), Some(Duration::from_secs(60))));
+/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Budget {
-    /// Wall-clock time for this move.
+    /// Wall-clock time for this move (JSON: `time_ms`, whole milliseconds).
+    #[serde(
+        rename = "time_ms",
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "millis"
+    )]
     pub time: Option<Duration>,
     /// Nodes (or iterations, for sampling agents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// Search depth in plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+}
+
+mod millis {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
+    }
 }
 
 impl Budget {
@@ -42,6 +86,43 @@ impl Budget {
         Budget {
             nodes: Some(n),
             ..Budget::default()
+        }
+    }
+
+    /// True when no limit of any kind is set (the agent's own default applies).
+    pub fn is_unlimited(&self) -> bool {
+        self.time.is_none() && self.nodes.is_none() && self.depth.is_none()
+    }
+
+    /// This budget, or `fallback` when this one sets no limit at all.
+    pub fn or(self, fallback: Budget) -> Budget {
+        if self.is_unlimited() { fallback } else { self }
+    }
+
+    /// This budget with every limit `other` sets replaced by `other`'s.
+    pub fn overridden_by(self, other: &Budget) -> Budget {
+        Budget {
+            time: other.time.or(self.time),
+            nodes: other.nodes.or(self.nodes),
+            depth: other.depth.or(self.depth),
+        }
+    }
+
+    /// This budget within `cap`: every limit `cap` sets is the most this budget keeps (a
+    /// limit this budget leaves open becomes the cap's). Limits `cap` leaves open stay as
+    /// they are.
+    pub fn clamp(self, cap: &Budget) -> Budget {
+        fn min<T: Ord>(a: Option<T>, cap: Option<T>) -> Option<T> {
+            match (a, cap) {
+                (Some(a), Some(c)) => Some(a.min(c)),
+                (a, None) => a,
+                (None, c) => c,
+            }
+        }
+        Budget {
+            time: min(self.time, cap.time),
+            nodes: min(self.nodes, cap.nodes),
+            depth: min(self.depth, cap.depth),
         }
     }
 
@@ -85,6 +166,69 @@ pub trait Agent<G: Game>: Send {
     /// Statistics of the last decision, if the agent keeps any.
     fn last_info(&self) -> Option<SearchInfo> {
         None
+    }
+
+    /// What went wrong since the last call without stopping the game (an external engine's
+    /// timeout and the fallback move played instead); the table stores them with the game.
+    fn take_faults(&mut self) -> Vec<crate::table::Fault> {
+        Vec::new()
+    }
+}
+
+/// A borrowed agent plays like the agent itself (so a [`crate::table::Table`] can seat agents
+/// it does not own).
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn choose(&mut self, state: &G, budget: &Budget, rng: &mut GameRng) -> G::Action {
+        (**self).choose(state, budget, rng)
+    }
+    fn reset(&mut self) {
+        (**self).reset()
+    }
+    fn last_info(&self) -> Option<SearchInfo> {
+        (**self).last_info()
+    }
+    fn take_faults(&mut self) -> Vec<crate::table::Fault> {
+        (**self).take_faults()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_clamp_override_and_speak_the_api_json() {
+        let cap = Budget::time(Duration::from_secs(60));
+        let spec = Budget {
+            time: Some(Duration::from_secs(100_000)),
+            depth: Some(4),
+            nodes: None,
+        };
+        let c = spec.clamp(&cap);
+        assert_eq!(c.time, Some(Duration::from_secs(60)));
+        assert_eq!(c.depth, Some(4));
+        assert_eq!(Budget::depth(3).clamp(&Budget::default()), Budget::depth(3));
+        assert_eq!(
+            Budget::time(Duration::from_millis(5)).clamp(&cap).time,
+            Some(Duration::from_millis(5))
+        );
+        let o = spec.overridden_by(&Budget::time(Duration::from_millis(20)));
+        assert_eq!(o.time, Some(Duration::from_millis(20)));
+        assert_eq!(o.depth, Some(4));
+        assert_eq!(Budget::default().or(Budget::depth(2)), Budget::depth(2));
+        assert_eq!(Budget::nodes(7).or(Budget::depth(2)), Budget::nodes(7));
+        let b: Budget = serde_json::from_str(r#"{"time_ms": 500, "depth": 3}"#).unwrap();
+        assert_eq!(b.time, Some(Duration::from_millis(500)));
+        assert_eq!(b.depth, Some(3));
+        assert_eq!(
+            serde_json::to_string(&b).unwrap(),
+            r#"{"time_ms":500,"depth":3}"#
+        );
+        assert!(serde_json::from_str::<Budget>(r#"{"time": 5}"#).is_err());
+        assert_eq!(serde_json::to_string(&Budget::default()).unwrap(), "{}");
     }
 }
 

@@ -58,6 +58,68 @@ impl Outcome {
     }
 }
 
+/// Facts about a game, declared once by the game's crate and read by every front end (the
+/// arena, the web server, the command line, the engine protocol). OpenSpiel's `GameType` is
+/// the model.
+///
+/// ```
+/// use tessera_core::{Game, testgame::Nim};
+/// assert_eq!(Nim::INFO.name, "nim");
+/// assert!(Nim::INFO.seats_ok(3) && !Nim::INFO.seats_ok(5));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameInfo {
+    /// The short name used on the command line, in records and URLs (`azul`, `qwirkle`).
+    pub name: &'static str,
+    /// The name shown to people (`Azul`).
+    pub title: &'static str,
+    /// The fewest seats at a table.
+    pub min_players: usize,
+    /// The most seats at a table.
+    pub max_players: usize,
+    /// True when the game has chance events ([`Turn::Chance`]).
+    pub chance: bool,
+    /// True when some information is private to a seat (hands, bag order): views differ
+    /// from the state, agents see [`Game::determinize`]d states, and a full record (which
+    /// holds every draw) is shown only after the game.
+    pub hidden_info: bool,
+}
+
+/// A table of a size the game is not played at.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{title} is played by {min} to {max} players, not {given}")]
+pub struct SeatsError {
+    /// The game's title.
+    pub title: &'static str,
+    /// The fewest seats.
+    pub min: usize,
+    /// The most seats.
+    pub max: usize,
+    /// The number asked for.
+    pub given: usize,
+}
+
+impl GameInfo {
+    /// True if the game is played by `players` seats.
+    pub const fn seats_ok(&self, players: usize) -> bool {
+        self.min_players <= players && players <= self.max_players
+    }
+
+    /// Checks a number of seats, with an error naming the range.
+    pub fn check_seats(&self, players: usize) -> Result<(), SeatsError> {
+        if self.seats_ok(players) {
+            Ok(())
+        } else {
+            Err(SeatsError {
+                title: self.title,
+                min: self.min_players,
+                max: self.max_players,
+                given: players,
+            })
+        }
+    }
+}
+
 /// A game's rules: states, actions, chance and scoring.
 ///
 /// The implementing type is the full game state. It is cheap to clone, has a text notation
@@ -108,8 +170,12 @@ pub trait Game:
     /// Why an action's text is malformed.
     type ActionParseError: std::error::Error + Send + Sync + 'static;
 
-    /// The game's short name, as used on the command line (`azul`, `qwirkle`).
-    const NAME: &'static str;
+    /// The game's facts: name, title, seat range, chance, hidden information.
+    const INFO: GameInfo;
+
+    /// The game's short name, as used on the command line (`azul`, `qwirkle`): always
+    /// `INFO.name` (do not override).
+    const NAME: &'static str = Self::INFO.name;
 
     /// Number of players at the table.
     fn num_players(&self) -> usize;

@@ -5,7 +5,9 @@
 //!   written into a caller-owned buffer; checked and unchecked `apply`; explicit, seeded
 //!   chance; per-player views and determinization for hidden information; text and JSON forms.
 //! - [`Agent`]: anything that picks an action within a [`Budget`].
-//! - [`record`]: JSON game records that replay exactly, and the game loop that writes them.
+//! - [`table`]: the match driver every front end drives (seats, seeds, steps, record, undo,
+//!   agents' thinking as `Send` jobs); [`GameInfo`]: a game's facts, declared once.
+//! - [`record`]: JSON game records that replay exactly, and [`play_game`], a table of agents.
 //! - [`rng`]: the one seeded, portable generator.
 //! - [`conformance`]: the kit of random-playout checks every game runs on itself.
 //! - [`testgame`]: a tiny game for testing generic code.
@@ -19,11 +21,13 @@ pub mod player;
 pub mod puzzle;
 pub mod record;
 pub mod rng;
+pub mod table;
 pub mod testgame;
 
 pub use agent::{Agent, Budget, RandomAgent, SearchInfo};
-pub use game::{Game, Outcome, Turn};
+pub use game::{Game, GameInfo, Outcome, SeatsError, Turn};
 pub use player::{MAX_PLAYERS, PerPlayer, PlayerId};
 pub use puzzle::Puzzle;
 pub use record::{Event, GameRecord, play_game, replay};
 pub use rng::GameRng;
+pub use table::{Seat, Table};

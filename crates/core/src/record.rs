@@ -12,6 +12,7 @@ use crate::agent::{Agent, Budget};
 use crate::game::{Game, Outcome, Turn};
 use crate::player::PlayerId;
 use crate::rng::{GameRng, derive_seed, seeded};
+use crate::table::{Seat, Table, TableError};
 
 /// Version of the record layout, bumped on incompatible changes.
 pub const RECORD_FORMAT: u32 = 1;
@@ -218,7 +219,8 @@ impl<G: Game> Observer<G> for () {}
 /// agent per seat, and returns the final state and its record. An agent that picks an
 /// illegal action ends the game with an [`IllegalMove`] error.
 ///
-/// Agents of games with hidden information see a [`Game::determinize`]d state. Chance uses
+/// This is a [`Table`](crate::table::Table) of agents played out on this thread: agents of
+/// games with hidden information see a [`Game::determinize`]d state, chance uses
 /// [`GameSeeds::chance_rng`], agent `p` uses [`GameSeeds::agent_rng`].
 pub fn play_game<G: Game>(
     initial: G,
@@ -229,69 +231,17 @@ pub fn play_game<G: Game>(
     observer: &mut dyn Observer<G>,
 ) -> Result<(G, GameRecord<G::Chance>), Box<IllegalMove>> {
     assert_eq!(agents.len(), initial.num_players(), "one agent per seat");
-    let seeds = GameSeeds { seed };
-    let mut chance_rng = seeds.chance_rng();
-    let mut agent_rngs: Vec<GameRng> = PlayerId::all(agents.len())
-        .map(|p| seeds.agent_rng(p))
+    let seats = agents
+        .iter_mut()
+        .map(|a| Seat::agent(Box::new(&mut **a), *budget))
         .collect();
-    for a in agents.iter_mut() {
-        a.reset();
-    }
-    let mut record = GameRecord {
-        game: G::NAME.to_string(),
-        format: RECORD_FORMAT,
-        seed: Some(seed),
-        seats: agents.iter().map(|a| a.name()).collect(),
-        initial: initial.to_string(),
-        events: Vec::new(),
-        scores: Vec::new(),
-        result: None,
+    let fail = |e: TableError| match e {
+        TableError::IllegalMove(m) => m,
+        other => panic!("a table of agents cannot fail otherwise: {other}"),
     };
-    let mut state = initial;
-    let mut actions = 0usize;
-    loop {
-        match state.turn() {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                record.scores.push(state.scores().as_slice().to_vec());
-                let outcome = state.sample_chance(&mut chance_rng);
-                state
-                    .apply_chance(&outcome)
-                    .expect("a sampled chance outcome is always possible");
-                let ev = Event::Chance { outcome };
-                observer.on_event(&state, &ev);
-                record.events.push(ev);
-            }
-            Turn::Player(p) => {
-                if max_actions.is_some_and(|m| actions >= m) {
-                    break;
-                }
-                observer.before_action(&state, p);
-                let rng = &mut agent_rngs[p.index()];
-                let seen = state.determinize(p, rng);
-                let action = agents[p.index()].choose(&seen, budget, rng);
-                if observer.stop() {
-                    break;
-                }
-                if let Err(e) = state.try_apply(action) {
-                    return Err(Box::new(IllegalMove {
-                        player: p,
-                        agent: agents[p.index()].name(),
-                        action: action.to_string(),
-                        detail: e.to_string(),
-                    }));
-                }
-                actions += 1;
-                let ev = Event::Action {
-                    player: p,
-                    action: action.to_string(),
-                };
-                observer.on_event(&state, &ev);
-                record.events.push(ev);
-            }
-        }
-    }
-    record.scores.push(state.scores().as_slice().to_vec());
-    record.result = state.outcome();
+    let mut table = Table::new(initial, seats, seed).map_err(fail)?;
+    table.play_out(max_actions, observer).map_err(fail)?;
+    let record = table.record();
+    let state = table.state().clone();
     Ok((state, record))
 }

@@ -17,7 +17,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::game::{Game, Outcome, Turn};
+use crate::game::{Game, GameInfo, Outcome, Turn};
 use crate::player::{MAX_PLAYERS, PerPlayer, PlayerId};
 use crate::rng::GameRng;
 
@@ -190,7 +190,14 @@ impl Game for Nim {
     type ChanceError = NimError;
     type ParseError = NimError;
     type ActionParseError = NimError;
-    const NAME: &'static str = "nim";
+    const INFO: GameInfo = GameInfo {
+        name: "nim",
+        title: "Nim (test game)",
+        min_players: 2,
+        max_players: 4,
+        chance: true,
+        hidden_info: false,
+    };
 
     fn num_players(&self) -> usize {
         self.players as usize

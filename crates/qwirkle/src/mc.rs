@@ -50,8 +50,8 @@ impl Default for MonteCarloConfig {
 pub struct MonteCarloBot {
     /// Settings.
     pub config: MonteCarloConfig,
-    /// The bot's own limits (from its registry name); used instead of the caller's budget
-    /// when any is set.
+    /// The bot's own limits, used only when the caller's budget sets neither time nor nodes
+    /// (the registry passes a spec's `time=`/`nodes=` as the budget instead).
     pub limits: Budget,
     cands: Vec<Scored>,
     scratch: Vec<Scored>,
@@ -163,11 +163,13 @@ impl Agent<Qwirkle> for MonteCarloBot {
             return Move::Place(self.cands[0].placement);
         }
         let k = self.config.candidates.max(1).min(self.cands.len());
+        // The budget the caller gives wins (a server's cap must hold); the bot's own limits
+        // apply only when the caller gives none.
         let own = self.limits;
-        let budget = if own.nodes.is_some() || own.time.is_some() {
-            &own
-        } else {
+        let budget = if budget.nodes.is_some() || budget.time.is_some() {
             budget
+        } else {
+            &own
         };
         let deadline = budget.deadline_from(start);
         let world_limit = match (budget.nodes, budget.time) {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use arrayvec::ArrayVec;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use tessera_core::{Game, GameRng, Outcome, PerPlayer, PlayerId, Turn};
+use tessera_core::{Game, GameInfo, GameRng, Outcome, PerPlayer, PlayerId, Turn};
 
 use crate::action::{HAND_SIZE, Move, Placement, Trade};
 use crate::board::Board;
@@ -483,7 +483,14 @@ impl Game for Qwirkle {
     type ChanceError = DrawError;
     type ParseError = ParseError;
     type ActionParseError = ParseError;
-    const NAME: &'static str = "qwirkle";
+    const INFO: GameInfo = GameInfo {
+        name: "qwirkle",
+        title: "Qwirkle",
+        min_players: 2,
+        max_players: 4,
+        chance: true,
+        hidden_info: true,
+    };
 
     fn num_players(&self) -> usize {
         self.players as usize

@@ -6,7 +6,7 @@ use tessera_azul::scoring::{FLOOR_PENALTIES, WALL_SIZE, wall_colour};
 use tessera_azul::{AzulAction, AzulState, Colour, Dest, Source, Tiles};
 use tessera_core::{Game, GameRng, PlayerId};
 
-use crate::game::WebGame;
+use crate::game::{SetupError, WebGame, no_options};
 
 fn letters(t: &Tiles) -> Vec<String> {
     let mut v = Vec::new();
@@ -27,15 +27,8 @@ fn counts(t: &Tiles) -> Value {
 }
 
 impl WebGame for AzulState {
-    const TITLE: &'static str = "Azul";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 4;
-    const HIDDEN_INFO: bool = false;
-
-    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, String> {
-        if !(options.is_null() || options.as_object().is_some_and(|o| o.is_empty())) {
-            return Err("Azul takes no options".into());
-        }
+    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, SetupError> {
+        no_options::<Self>(options)?;
         Ok(AzulState::new_random(players, rng))
     }
 

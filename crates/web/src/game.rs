@@ -4,24 +4,35 @@
 use serde_json::Value;
 use tessera_core::{Game, GameRng, PlayerId};
 
+/// Why a game cannot be set up from a request's options.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// The game takes no options but the request gives some.
+    #[error("{0} takes no options")]
+    NoOptions(&'static str),
+}
+
+/// Checks that a game without options got none (`null` or `{}`).
+pub fn no_options<G: Game>(options: &Value) -> Result<(), SetupError> {
+    if options.is_null() || options.as_object().is_some_and(|o| o.is_empty()) {
+        Ok(())
+    } else {
+        Err(SetupError::NoOptions(G::INFO.title))
+    }
+}
+
 /// A game the server can host.
 ///
 /// The server only ever sends [`WebGame::view_json`] output to a browser: the view of a
 /// human seat (what that player may see) or the spectator view (what everyone may see).
+///
+/// The game's name, title, seat range and whether it hides information are its
+/// [`Game::INFO`](tessera_core::Game::INFO); the record of a game with hidden information,
+/// which holds every draw, is only given out once the game is over.
 pub trait WebGame: Game {
-    /// The name shown to people ("Azul").
-    const TITLE: &'static str;
-    /// The fewest seats.
-    const MIN_PLAYERS: usize;
-    /// The most seats.
-    const MAX_PLAYERS: usize;
-    /// True when some information is private to a seat (hands, bag order). The game record
-    /// of such a game, which holds every draw, is then only given out once the game is over.
-    const HIDDEN_INFO: bool;
-
     /// The initial state for `players` seats. `options` is the `options` object of the
     /// request (game-specific, may be `null`); `rng` is the game's setup generator.
-    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, String>;
+    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, SetupError>;
 
     /// The state as `seat` may see it (`None`: a spectator, who sees only public
     /// information).
@@ -53,12 +64,7 @@ pub trait WebGame: Game {
 }
 
 impl WebGame for tessera_core::testgame::Nim {
-    const TITLE: &'static str = "Nim (test game)";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 4;
-    const HIDDEN_INFO: bool = false;
-
-    fn setup(players: usize, _options: &Value, _rng: &mut GameRng) -> Result<Self, String> {
+    fn setup(players: usize, _options: &Value, _rng: &mut GameRng) -> Result<Self, SetupError> {
         Ok(tessera_core::testgame::Nim::new(players))
     }
 

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use tessera_arena::ArenaGame;
-use tessera_arena::registry::{ParamKind, Registry};
+use tessera_arena::registry::{ParamKind, Registry, RegistryError};
 use tessera_azul::AzulState;
 use tessera_core::testgame::Nim;
-use tessera_core::{Agent, RandomAgent};
+use tessera_core::{Agent, Budget, Game, RandomAgent};
 use tessera_qwirkle::Qwirkle;
 
 use crate::game::WebGame;
@@ -16,8 +16,15 @@ use crate::{App, Config};
 /// The agents of the Nim test game: only `random`.
 pub fn nim_kind() -> Kind<Nim> {
     let factory: AgentFactory<Nim> = Arc::new(|spec: &str| match spec.trim() {
-        "random" => Ok(Box::new(RandomAgent::<Nim>::new()) as Box<dyn Agent<Nim>>),
-        other => Err(format!("unknown agent '{other}': expected random")),
+        "random" => Ok((
+            Box::new(RandomAgent::<Nim>::new()) as Box<dyn Agent<Nim>>,
+            Budget::default(),
+        )),
+        other => Err(RegistryError::UnknownAgent {
+            game: Nim::INFO.name,
+            name: other.to_string(),
+            known: "random".into(),
+        }),
     });
     Kind::new(
         factory,
@@ -38,7 +45,7 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
         .filter(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest)))
         .cloned()
         .collect();
-    let registry = Arc::new(Registry::new(full.game(), safe));
+    let registry = Arc::new(Registry::new(safe));
     let agents = registry
         .infos()
         .into_iter()
@@ -54,8 +61,12 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
             }
         })
         .collect();
-    let factory: AgentFactory<G> =
-        Arc::new(move |spec: &str| registry.build(spec.trim()).map_err(|e| e.to_string()));
+    // The specification is parsed once into its factory and budget; the session clamps the
+    // budget to the server's cap.
+    let factory: AgentFactory<G> = Arc::new(move |spec: &str| {
+        let plan = registry.parse(spec.trim())?;
+        Ok((plan.build()?, plan.budget()))
+    });
     Kind::new(factory, agents)
 }
 
@@ -67,7 +78,7 @@ pub fn azul_kind() -> Kind<AzulState> {
 /// The server with every game of the toolkit.
 pub fn standard_app(config: &Config) -> App {
     App::new(config)
-        .with_game("azul", Box::new(azul_kind()))
-        .with_game("qwirkle", Box::new(registry_kind::<Qwirkle>()))
-        .with_game("nim", Box::new(nim_kind()))
+        .with(Box::new(azul_kind()))
+        .with(Box::new(registry_kind::<Qwirkle>()))
+        .with(Box::new(nim_kind()))
 }

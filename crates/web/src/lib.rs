@@ -93,10 +93,17 @@ impl App {
         }
     }
 
-    /// Adds a game type under `name`.
-    pub fn with_game(mut self, name: &'static str, kind: Box<dyn GameKind>) -> Self {
-        self.kinds.insert(name, kind);
+    /// Adds a game type under its own name (its game's `INFO.name`).
+    pub fn with(mut self, kind: Box<dyn GameKind>) -> Self {
+        self.kinds.insert(kind.name(), kind);
         self
+    }
+
+    /// Adds a game type under `name`, which must be its game's name (kept for callers that
+    /// spell it; [`App::with`] reads it from the game).
+    pub fn with_game(self, name: &'static str, kind: Box<dyn GameKind>) -> Self {
+        debug_assert_eq!(name, kind.name(), "a game is hosted under its own name");
+        self.with(kind)
     }
 
     fn kind(&self, name: &str) -> Result<&dyn GameKind, ApiError> {

@@ -6,18 +6,11 @@ use tessera_arena::ArenaGame;
 use tessera_core::{Game, GameRng, PlayerId};
 use tessera_qwirkle::{Move, Qwirkle};
 
-use crate::game::WebGame;
+use crate::game::{SetupError, WebGame, no_options};
 
 impl WebGame for Qwirkle {
-    const TITLE: &'static str = "Qwirkle";
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 4;
-    const HIDDEN_INFO: bool = true;
-
-    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, String> {
-        if !(options.is_null() || options.as_object().is_some_and(|o| o.is_empty())) {
-            return Err("Qwirkle takes no options".into());
-        }
+    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, SetupError> {
+        no_options::<Self>(options)?;
         Ok(<Qwirkle as ArenaGame>::new_game(players, rng))
     }
 

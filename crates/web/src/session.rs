@@ -12,16 +12,20 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tessera_core::record::{Event, GameRecord, GameSeeds, RECORD_FORMAT, replay_states};
+use tessera_arena::registry::RegistryError;
+use tessera_core::record::{Event, GameRecord, GameSeeds, replay_states};
 use tessera_core::rng::derive_seed;
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
+use tessera_core::table::{Next, Seat, Table, TableError, Thought};
+use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
 use tokio::sync::{Semaphore, watch};
 
 use crate::error::ApiError;
 use crate::game::WebGame;
 
-/// Builds an agent of game `G` from its registry string (`random`, `mcts:c=0.7`).
-pub type AgentFactory<G> = Arc<dyn Fn(&str) -> Result<Box<dyn Agent<G>>, String> + Send + Sync>;
+/// Builds an agent of game `G` from its registry string (`random`, `presort:time=50ms`),
+/// with the budget its specification asks for (empty when it sets none).
+pub type AgentFactory<G> =
+    Arc<dyn Fn(&str) -> Result<(Box<dyn Agent<G>>, Budget), RegistryError> + Send + Sync>;
 
 /// An agent the browser may choose for a seat.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -32,8 +36,14 @@ pub struct AgentInfo {
     pub description: String,
 }
 
-/// The longest thinking time a browser may ask for.
+/// The longest thinking time a browser may ask for, and the cap on every AI seat's time per
+/// move whatever its specification says.
 pub const MAX_TIME_MS: u64 = 60_000;
+
+/// The server's budget policy: no AI seat thinks longer than [`MAX_TIME_MS`] per move.
+pub fn budget_cap() -> Budget {
+    Budget::time(Duration::from_millis(MAX_TIME_MS))
+}
 
 /// A seat in a new-game request.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -49,46 +59,40 @@ pub enum SeatSpec {
     Ai {
         /// The registry string.
         agent: String,
-        /// Its budget per move.
+        /// Its budget per move (`{"time_ms": 500}`); it overrides the limits of the
+        /// specification, and the server's cap applies to both.
         #[serde(default)]
-        budget: BudgetSpec,
+        budget: Budget,
     },
 }
 
-/// A budget per move as the API spells it.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct BudgetSpec {
-    /// Milliseconds of thinking.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<u64>,
-    /// Nodes or iterations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
-    /// Search depth in plies.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-}
-
-impl BudgetSpec {
-    fn to_budget(self) -> Result<Budget, ApiError> {
-        if let Some(t) = self.time_ms
-            && !(1..=MAX_TIME_MS).contains(&t)
-        {
+/// Checks a budget a request spells out: `time_ms` 1 to [`MAX_TIME_MS`], `depth` and
+/// `nodes` at least 1.
+fn check_request_budget(b: &Budget) -> Result<(), ApiError> {
+    if let Some(t) = b.time {
+        let ms = t.as_millis();
+        if !(1..=MAX_TIME_MS as u128).contains(&ms) {
             return Err(ApiError::BadRequest(format!(
-                "budget.time_ms is {t}: expected 1 to {MAX_TIME_MS}"
+                "budget.time_ms is {ms}: expected 1 to {MAX_TIME_MS}"
             )));
         }
-        if self.depth == Some(0) || self.nodes == Some(0) {
-            return Err(ApiError::BadRequest(
-                "budget.depth and budget.nodes must be at least 1".into(),
-            ));
-        }
-        Ok(Budget {
-            time: self.time_ms.map(Duration::from_millis),
-            nodes: self.nodes,
-            depth: self.depth,
-        })
+    }
+    if b.depth == Some(0) || b.nodes == Some(0) {
+        return Err(ApiError::BadRequest(
+            "budget.depth and budget.nodes must be at least 1".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The budget a seat gets: the specification's, overridden by the request's, within the
+/// server's [`budget_cap`]. An agent with no limit at all keeps its own default.
+pub fn seat_budget(spec: Budget, request: &Budget) -> Budget {
+    let b = spec.overridden_by(request);
+    if b.is_unlimited() {
+        b
+    } else {
+        b.clamp(&budget_cap())
     }
 }
 
@@ -162,51 +166,36 @@ pub trait DynSession: Send + Sync {
     fn last_touch(&self) -> Instant;
 }
 
-struct Brain<G: Game> {
-    agent: Box<dyn Agent<G>>,
-    rng: GameRng,
-}
-
-struct Seat<G: Game> {
+/// What the server shows of a seat.
+struct SeatInfo {
+    /// The name on the board.
     name: String,
-    spec: SeatSpec,
-    ai: Option<AiSeat<G>>,
-}
-
-struct AiSeat<G: Game> {
-    agent_name: String,
-    budget: Budget,
-    /// `None` while the agent is thinking on the blocking pool.
-    brain: Option<Brain<G>>,
-}
-
-struct Step<G: Game> {
-    event: Event<G::Chance>,
-    action: Option<G::Action>,
-    /// Who moved (`None` for chance).
-    player: Option<PlayerId>,
-    /// The state after the step.
-    state: G,
-    /// The chance generator before a chance step (restored by undo).
-    chance_rng_before: Option<GameRng>,
-    /// How long the AI thought, if an AI moved.
-    think_ms: Option<u64>,
+    /// For an AI seat: its agent's name and its budget per move.
+    ai: Option<(String, Budget)>,
 }
 
 struct Inner<G: Game> {
-    initial: G,
-    state: G,
-    seed: u64,
-    seats: Vec<Seat<G>>,
-    chance_rng: GameRng,
-    steps: Vec<Step<G>>,
-    revision: u64,
-    ai_running: bool,
+    table: Table<'static, G>,
+    seats: Vec<SeatInfo>,
     failure: Option<String>,
+    /// Changes the table does not count (a failure).
+    bumps: u64,
     last_touch: Instant,
 }
 
-/// One hosted game of type `G`.
+impl<G: Game> Inner<G> {
+    fn revision(&self) -> u64 {
+        self.table.revision() + self.bumps
+    }
+
+    fn fail(&mut self, why: String) {
+        self.failure = Some(why);
+        self.bumps += 1;
+    }
+}
+
+/// One hosted game of type `G`: a [`Table`] behind a lock. AI seats' thinking leaves the
+/// table as a job for the blocking pool and comes back with [`Table::hand_back`].
 pub struct Session<G: WebGame> {
     id: String,
     inner: Mutex<Inner<G>>,
@@ -251,71 +240,57 @@ impl<G: WebGame> Session<G> {
         ai_pool: Arc<Semaphore>,
     ) -> Result<Arc<Self>, ApiError> {
         let n = req.seats.len();
-        if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n) {
+        if !G::INFO.seats_ok(n) {
             return Err(ApiError::BadRequest(format!(
                 "{} has {} to {} seats, the request has {n}",
-                G::TITLE,
-                G::MIN_PLAYERS,
-                G::MAX_PLAYERS
+                G::INFO.title,
+                G::INFO.min_players,
+                G::INFO.max_players
             )));
         }
         let seeds = GameSeeds { seed };
         let initial = G::setup(n, &req.options, &mut seeds.setup_rng())
             .map_err(|e| ApiError::BadRequest(format!("options: {e}")))?;
         let mut seats = Vec::with_capacity(n);
+        let mut infos = Vec::with_capacity(n);
         for (i, spec) in req.seats.iter().enumerate() {
-            let p = PlayerId(i as u8);
-            let seat = match spec {
+            match spec {
                 SeatSpec::Human { name } => {
-                    let name = name
+                    let name: String = name
                         .as_deref()
                         .map(str::trim)
                         .filter(|s| !s.is_empty())
                         .map(|s| s.chars().take(40).collect())
                         .unwrap_or_else(|| format!("Player {}", i + 1));
-                    Seat {
-                        name,
-                        spec: spec.clone(),
-                        ai: None,
-                    }
+                    seats.push(Seat::human(format!("human:{name}")));
+                    infos.push(SeatInfo { name, ai: None });
                 }
                 SeatSpec::Ai { agent, budget } => {
-                    let budget = budget
-                        .to_budget()
+                    check_request_budget(budget)
                         .map_err(|e| ApiError::BadRequest(format!("seat {i}: {e}")))?;
-                    let built = factory(agent).map_err(|e| {
+                    let (built, spec_budget) = factory(agent).map_err(|e| {
                         ApiError::BadRequest(format!("seat {i}: agent '{agent}': {e}"))
                     })?;
+                    let budget = seat_budget(spec_budget, budget);
                     let agent_name = built.name();
-                    Seat {
+                    seats.push(Seat::agent(built, budget));
+                    infos.push(SeatInfo {
                         name: agent_name.clone(),
-                        spec: spec.clone(),
-                        ai: Some(AiSeat {
-                            agent_name,
-                            budget,
-                            brain: Some(Brain {
-                                agent: built,
-                                rng: seeds.agent_rng(p),
-                            }),
-                        }),
-                    }
+                        ai: Some((agent_name, budget)),
+                    });
                 }
-            };
-            seats.push(seat);
+            }
         }
+        let table = Table::new(initial, seats, seed)
+            .map_err(|e| ApiError::Internal(format!("table: {e}")))?;
         let (rev_tx, _) = watch::channel(0);
         let session = Arc::new(Session {
             id,
             inner: Mutex::new(Inner {
-                state: initial.clone(),
-                initial,
-                seed,
-                seats,
-                chance_rng: seeds.chance_rng(),
-                steps: Vec::new(),
-                revision: 0,
-                ai_running: false,
+                table,
+                seats: infos,
                 failure: None,
+                bumps: 0,
                 last_touch: Instant::now(),
             }),
             rev_tx,
@@ -337,113 +312,54 @@ impl<G: WebGame> Session<G> {
         self.advance_locked(&mut g);
     }
 
+    /// Asks the table who must act; an AI seat's job goes to the blocking pool.
     fn advance_locked(self: &Arc<Self>, g: &mut Inner<G>) {
-        loop {
-            if g.failure.is_some() {
-                break;
-            }
-            match g.state.turn() {
-                Turn::Terminal => break,
-                Turn::Chance => {
-                    let before = g.chance_rng.clone();
-                    let outcome = g.state.sample_chance(&mut g.chance_rng);
-                    if let Err(e) = g.state.apply_chance(&outcome) {
-                        g.failure = Some(format!("the game refused its own chance outcome: {e}"));
-                        break;
+        if g.failure.is_none() {
+            match g.table.advance() {
+                Err(e) => g.fail(e.to_string()),
+                Ok(Next::Agent(_)) => match g.table.think() {
+                    Err(e) => g.fail(e.to_string()),
+                    Ok(job) => {
+                        let p = job.player();
+                        let this = Arc::clone(self);
+                        tokio::spawn(async move {
+                            let permit = Arc::clone(&this.ai_pool).acquire_owned().await;
+                            let result = tokio::task::spawn_blocking(move || {
+                                lower_thread_priority();
+                                job.run()
+                            })
+                            .await;
+                            drop(permit);
+                            this.finish_ai(p, result);
+                        });
                     }
-                    let state = g.state.clone();
-                    g.steps.push(Step {
-                        event: Event::Chance { outcome },
-                        action: None,
-                        player: None,
-                        state,
-                        chance_rng_before: Some(before),
-                        think_ms: None,
-                    });
-                    g.revision += 1;
-                }
-                Turn::Player(p) => {
-                    if g.ai_running {
-                        break;
-                    }
-                    let Some(ai) = g.seats.get_mut(p.index()).and_then(|s| s.ai.as_mut()) else {
-                        break; // a human's turn
-                    };
-                    let budget = ai.budget;
-                    let Some(brain) = ai.brain.take() else {
-                        g.failure = Some(format!("AI seat {} lost its player", p.0));
-                        break;
-                    };
-                    g.ai_running = true;
-                    let state = g.state.clone();
-                    let revision = g.revision;
-                    let this = Arc::clone(self);
-                    tokio::spawn(async move {
-                        let permit = Arc::clone(&this.ai_pool).acquire_owned().await;
-                        let result = tokio::task::spawn_blocking(move || {
-                            lower_thread_priority();
-                            let mut brain = brain;
-                            let start = Instant::now();
-                            let seen = state.determinize(p, &mut brain.rng);
-                            let action = brain.agent.choose(&seen, &budget, &mut brain.rng);
-                            (brain, action, start.elapsed())
-                        })
-                        .await;
-                        drop(permit);
-                        this.finish_ai(p, revision, result);
-                    });
-                    break;
-                }
+                },
+                Ok(Next::Human(_) | Next::Thinking(_) | Next::Over) => {}
             }
         }
-        self.rev_tx.send_replace(g.revision);
+        self.rev_tx.send_replace(g.revision());
     }
 
     fn finish_ai(
         self: &Arc<Self>,
         p: PlayerId,
-        revision: u64,
-        result: Result<(Brain<G>, G::Action, Duration), tokio::task::JoinError>,
+        result: Result<Thought<'static, G>, tokio::task::JoinError>,
     ) {
         let mut g = self.lock();
-        g.ai_running = false;
         match result {
-            Ok((brain, action, elapsed)) => {
-                let name = brain.agent.name();
-                if let Some(ai) = g.seats[p.index()].ai.as_mut() {
-                    ai.brain = Some(brain);
-                }
-                if g.revision == revision && g.state.turn() == Turn::Player(p) {
-                    match g.state.try_apply(action) {
-                        Ok(()) => {
-                            let state = g.state.clone();
-                            g.steps.push(Step {
-                                event: Event::Action {
-                                    player: p,
-                                    action: action.to_string(),
-                                },
-                                action: Some(action),
-                                player: Some(p),
-                                state,
-                                chance_rng_before: None,
-                                think_ms: Some(elapsed.as_millis() as u64),
-                            });
-                            g.revision += 1;
-                        }
-                        Err(e) => {
-                            g.failure = Some(format!(
-                                "AI seat {} ({name}) chose the illegal action {action}: {e}",
-                                p.0
-                            ));
-                            g.revision += 1;
-                        }
-                    }
+            Ok(done) => {
+                if let Err(e) = g.table.hand_back(done) {
+                    let why = match e {
+                        TableError::IllegalMove(m) => format!(
+                            "AI seat {} ({}) chose the illegal action {}: {}",
+                            p.0, m.agent, m.action, m.detail
+                        ),
+                        other => other.to_string(),
+                    };
+                    g.fail(why);
                 }
             }
-            Err(e) => {
-                g.failure = Some(format!("AI seat {} crashed while thinking: {e}", p.0));
-                g.revision += 1;
-            }
+            Err(e) => g.fail(format!("AI seat {} crashed while thinking: {e}", p.0)),
         }
         self.advance_locked(&mut g);
     }
@@ -451,7 +367,7 @@ impl<G: WebGame> Session<G> {
     fn status(g: &Inner<G>) -> &'static str {
         if g.failure.is_some() {
             "failed"
-        } else if g.state.turn() == Turn::Terminal {
+        } else if g.table.state().turn() == Turn::Terminal {
             "finished"
         } else {
             "playing"
@@ -466,7 +382,10 @@ impl<G: WebGame> Session<G> {
                     .seats
                     .get(s as usize)
                     .ok_or_else(|| seat_err(s, g.seats.len()))?;
-                if seat_info.ai.is_some() && G::HIDDEN_INFO && g.state.turn() != Turn::Terminal {
+                if seat_info.ai.is_some()
+                    && G::INFO.hidden_info
+                    && g.table.state().turn() != Turn::Terminal
+                {
                     return Err(ApiError::Forbidden(format!(
                         "seat {s} is an AI seat: what it sees is private; ask without a seat \
                          for the spectator view"
@@ -478,16 +397,12 @@ impl<G: WebGame> Session<G> {
     }
 
     fn step_json(g: &Inner<G>, index: usize, viewer: Option<PlayerId>) -> Value {
-        let step = &g.steps[index];
+        let step = &g.table.steps()[index];
         let (kind, action, action_json, report) = match (&step.event, &step.action) {
             (Event::Action { action, .. }, Some(a)) => {
-                let before = if index == 0 {
-                    &g.initial
-                } else {
-                    &g.steps[index - 1].state
-                };
+                let before = g.table.state_before(index);
                 let own = viewer.is_some() && viewer == step.player;
-                let text = if own || !G::HIDDEN_INFO {
+                let text = if own || !G::INFO.hidden_info {
                     action.clone()
                 } else {
                     before.public_action(a)
@@ -507,7 +422,7 @@ impl<G: WebGame> Session<G> {
             "player": step.player.map(|p| p.0),
             "action": action,
             "action_json": action_json,
-            "think_ms": step.think_ms,
+            "think_ms": step.think.map(|d| d.as_millis() as u64),
             "report": report,
             "scores": step.state.scores().as_slice(),
             "view": step.state.view_json(viewer),
@@ -516,7 +431,7 @@ impl<G: WebGame> Session<G> {
 
     fn snapshot_locked(g: &Inner<G>, id: &str, q: &ViewQuery) -> Result<Value, ApiError> {
         let viewer = Self::check_viewer(g, q.seat)?;
-        let turn = g.state.turn();
+        let turn = g.table.state().turn();
         let to_move = match turn {
             Turn::Player(p) => Some(p),
             _ => None,
@@ -532,13 +447,13 @@ impl<G: WebGame> Session<G> {
             && v == p
             && g.seats[p.index()].ai.is_none()
             && g.failure.is_none()
-            && g.state.send_legal_actions()
+            && g.table.state().send_legal_actions()
         {
             let mut buf = Vec::new();
-            g.state.legal_actions(&mut buf);
+            g.table.state().legal_actions(&mut buf);
             legal = buf
                 .iter()
-                .map(|a| json!({ "action": a.to_string(), "json": g.state.action_json(a) }))
+                .map(|a| json!({ "action": a.to_string(), "json": g.table.state().action_json(a) }))
                 .collect();
         }
         let seats: Vec<Value> = g
@@ -546,16 +461,16 @@ impl<G: WebGame> Session<G> {
             .iter()
             .map(|s| match &s.ai {
                 None => json!({ "type": "human", "name": s.name }),
-                Some(ai) => json!({
+                Some((agent, budget)) => json!({
                     "type": "ai",
                     "name": s.name,
-                    "agent": ai.agent_name,
-                    "budget": match &s.spec { SeatSpec::Ai { budget, .. } => json!(budget), _ => Value::Null },
+                    "agent": agent,
+                    "budget": budget,
                 }),
             })
             .collect();
         let steps: Vec<Value> = match q.since {
-            Some(since) => (since.min(g.steps.len())..g.steps.len())
+            Some(since) => (since.min(g.table.steps().len())..g.table.steps().len())
                 .map(|i| Self::step_json(g, i, viewer))
                 .collect(),
             None => Vec::new(),
@@ -564,59 +479,25 @@ impl<G: WebGame> Session<G> {
         Ok(json!({
             "id": id,
             "game": G::NAME,
-            "title": G::TITLE,
-            "revision": g.revision,
+            "title": G::INFO.title,
+            "revision": g.revision(),
             "status": Self::status(g),
             "failure": g.failure,
-            "seed": g.seed,
+            "seed": g.table.seed(),
             "seats": seats,
             "seat": viewer.map(|p| p.0),
             "turn": turn,
             "to_move": to_move.map(|p| p.0),
             "waiting_for": waiting_for,
-            "scores": g.state.scores().as_slice(),
-            "outcome": g.state.outcome(),
-            "view": g.state.view_json(viewer),
+            "scores": g.table.state().scores().as_slice(),
+            "outcome": g.table.state().outcome(),
+            "view": g.table.state().view_json(viewer),
             "legal": legal,
-            "step_count": g.steps.len(),
+            "step_count": g.table.steps().len(),
             "steps": steps,
-            "can_undo": human_only && g.steps.iter().any(|s| s.action.is_some()),
-            "record_available": !G::HIDDEN_INFO || turn == Turn::Terminal,
+            "can_undo": human_only && g.table.steps().iter().any(|s| s.action.is_some()),
+            "record_available": !G::INFO.hidden_info || turn == Turn::Terminal,
         }))
-    }
-
-    fn record_locked(g: &Inner<G>) -> GameRecord<G::Chance> {
-        let mut scores = Vec::new();
-        let mut events = Vec::with_capacity(g.steps.len());
-        for (i, step) in g.steps.iter().enumerate() {
-            if matches!(step.event, Event::Chance { .. }) {
-                let before = if i == 0 {
-                    &g.initial
-                } else {
-                    &g.steps[i - 1].state
-                };
-                scores.push(before.scores().as_slice().to_vec());
-            }
-            events.push(step.event.clone());
-        }
-        scores.push(g.state.scores().as_slice().to_vec());
-        GameRecord {
-            game: G::NAME.to_string(),
-            format: RECORD_FORMAT,
-            seed: Some(g.seed),
-            seats: g
-                .seats
-                .iter()
-                .map(|s| match &s.ai {
-                    Some(ai) => ai.agent_name.clone(),
-                    None => format!("human:{}", s.name),
-                })
-                .collect(),
-            initial: g.initial.to_string(),
-            events,
-            scores,
-            result: g.state.outcome(),
-        }
     }
 }
 
@@ -642,7 +523,7 @@ impl<G: WebGame> DynSession for Session<G> {
             return Err(ApiError::Conflict(format!("the game stopped: {f}")));
         }
         let p = PlayerId(req.seat);
-        match g.state.turn() {
+        match g.table.state().turn() {
             Turn::Terminal => {
                 return Err(ApiError::Conflict("the game is over".into()));
             }
@@ -669,25 +550,18 @@ impl<G: WebGame> DynSession for Session<G> {
             )));
         }
         let action: G::Action = req.action.trim().parse().map_err(|e| {
-            ApiError::BadRequest(format!("'{}' is not a {} move: {e}", req.action, G::TITLE))
+            ApiError::BadRequest(format!(
+                "'{}' is not a {} move: {e}",
+                req.action,
+                G::INFO.title
+            ))
         })?;
-        g.state
-            .try_apply(action)
-            .map_err(|e| ApiError::Illegal(format!("illegal move '{}': {e}", req.action.trim())))?;
-        let state = g.state.clone();
-        let index = g.steps.len();
-        g.steps.push(Step {
-            event: Event::Action {
-                player: p,
-                action: action.to_string(),
-            },
-            action: Some(action),
-            player: Some(p),
-            state,
-            chance_rng_before: None,
-            think_ms: None,
-        });
-        g.revision += 1;
+        let index = g.table.play(p, action).map_err(|e| match e {
+            TableError::Illegal { source, .. } => {
+                ApiError::Illegal(format!("illegal move '{}': {source}", req.action.trim()))
+            }
+            other => ApiError::Conflict(other.to_string()),
+        })?;
         self.advance_locked(&mut g);
         Self::snapshot_locked(
             &g,
@@ -707,31 +581,10 @@ impl<G: WebGame> DynSession for Session<G> {
         if req.seat as usize >= n {
             return Err(seat_err(req.seat, n));
         }
-        if g.seats.iter().any(|s| s.ai.is_some()) {
-            return Err(ApiError::Conflict(
-                "undo is only available when every seat is human".into(),
-            ));
-        }
-        let Some(last_action) = g.steps.iter().rposition(|s| s.action.is_some()) else {
-            return Err(ApiError::Conflict(
-                "nothing to undo: no move was made yet".into(),
-            ));
-        };
-        // Restore the chance generator to before the earliest chance step dropped, so that
-        // replaying the same move deals the same tiles.
-        if let Some(rng) = g.steps[last_action..]
-            .iter()
-            .find_map(|s| s.chance_rng_before.clone())
-        {
-            g.chance_rng = rng;
-        }
-        g.steps.truncate(last_action);
-        g.state = match g.steps.last() {
-            Some(s) => s.state.clone(),
-            None => g.initial.clone(),
-        };
+        g.table
+            .undo()
+            .map_err(|e| ApiError::Conflict(e.to_string()))?;
         g.failure = None;
-        g.revision += 1;
         self.advance_locked(&mut g);
         Self::snapshot_locked(
             &g,
@@ -745,13 +598,13 @@ impl<G: WebGame> DynSession for Session<G> {
 
     fn record(&self) -> Result<Value, ApiError> {
         let g = self.lock();
-        if G::HIDDEN_INFO && g.state.turn() != Turn::Terminal {
+        if G::INFO.hidden_info && g.table.state().turn() != Turn::Terminal {
             return Err(ApiError::Conflict(
                 "the record shows every hidden tile drawn; it is available once the game is over"
                     .into(),
             ));
         }
-        serde_json::to_value(Self::record_locked(&g))
+        serde_json::to_value(g.table.record())
             .map_err(|e| ApiError::Internal(format!("record: {e}")))
     }
 
@@ -766,14 +619,14 @@ impl<G: WebGame> DynSession for Session<G> {
             "game": G::NAME,
             "status": Self::status(&g),
             "seats": g.seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
-            "scores": g.state.scores().as_slice(),
-            "step_count": g.steps.len(),
+            "scores": g.table.state().scores().as_slice(),
+            "step_count": g.table.steps().len(),
         })
     }
 
     fn is_done(&self) -> bool {
         let g = self.lock();
-        g.failure.is_some() || g.state.turn() == Turn::Terminal
+        g.failure.is_some() || g.table.state().turn() == Turn::Terminal
     }
 
     fn last_touch(&self) -> Instant {
@@ -783,6 +636,8 @@ impl<G: WebGame> DynSession for Session<G> {
 
 /// A game type the server hosts: builds its sessions and replays its records.
 pub trait GameKind: Send + Sync {
+    /// The game's name (its `INFO.name`).
+    fn name(&self) -> &'static str;
     /// Name, title, seat range and agents, for the browser's menus.
     fn info(&self) -> Value;
     /// Starts a game.
@@ -811,13 +666,17 @@ impl<G: WebGame> Kind<G> {
 }
 
 impl<G: WebGame> GameKind for Kind<G> {
+    fn name(&self) -> &'static str {
+        G::INFO.name
+    }
+
     fn info(&self) -> Value {
         json!({
             "name": G::NAME,
-            "title": G::TITLE,
-            "min_players": G::MIN_PLAYERS,
-            "max_players": G::MAX_PLAYERS,
-            "hidden_info": G::HIDDEN_INFO,
+            "title": G::INFO.title,
+            "min_players": G::INFO.min_players,
+            "max_players": G::INFO.max_players,
+            "hidden_info": G::INFO.hidden_info,
             "agents": self.agents,
         })
     }
@@ -835,8 +694,9 @@ impl<G: WebGame> GameKind for Kind<G> {
     }
 
     fn replay(&self, record: Value) -> Result<Value, ApiError> {
-        let record: GameRecord<G::Chance> = serde_json::from_value(record)
-            .map_err(|e| ApiError::BadRequest(format!("not a {} game record: {e}", G::TITLE)))?;
+        let record: GameRecord<G::Chance> = serde_json::from_value(record).map_err(|e| {
+            ApiError::BadRequest(format!("not a {} game record: {e}", G::INFO.title))
+        })?;
         let states = replay_states::<G>(&record)
             .map_err(|e| ApiError::Illegal(format!("the record does not replay: {e}")))?;
         let mut steps = Vec::with_capacity(states.len());
@@ -871,7 +731,7 @@ impl<G: WebGame> GameKind for Kind<G> {
         }
         Ok(json!({
             "game": G::NAME,
-            "title": G::TITLE,
+            "title": G::INFO.title,
             "seed": record.seed,
             "seats": record.seats,
             "result": record.result,

@@ -13,8 +13,6 @@ use crate::games::{ArenaGame, Driver, GameDriver};
 use crate::spec::SpecError;
 
 impl ArenaGame for AzulState {
-    const MIN_PLAYERS: usize = tessera_azul::state::MIN_PLAYERS;
-    const MAX_PLAYERS: usize = tessera_azul::state::MAX_PLAYERS;
     const MAX_ACTIONS: usize = 10_000;
 
     /// The starting player is drawn at random (the thesis: "the starting player ... randomly
@@ -35,7 +33,7 @@ pub fn registry() -> Registry<AzulState> {
     entries.extend(super::azul_search::entries());
     entries.extend(super::azul_augur::entries());
     entries.extend(crate::ext::entries());
-    Registry::new("azul", entries)
+    Registry::new(entries)
 }
 
 const GREEDY_PARAMS: &[ParamDoc] = &[

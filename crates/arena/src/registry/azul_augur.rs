@@ -76,28 +76,7 @@ const PARAMS: [ParamDoc; 5] = [
 pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
 fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
-    let depth = match spec.value("depth")? {
-        None => None,
-        Some(_) => {
-            let d = spec.u64("depth", 0)?;
-            if d == 0 || d > 200 {
-                return Err(SpecError::Invalid {
-                    agent: spec.name.clone(),
-                    detail: format!("depth={d}: expected 1-200"),
-                });
-            }
-            Some(d as u32)
-        }
-    };
-    let nodes = match spec.value("nodes")? {
-        None => None,
-        Some(_) => Some(spec.u64("nodes", 0)?.max(1)),
-    };
-    Ok(Limits {
-        depth,
-        time: spec.duration("time")?,
-        nodes,
-    })
+    super::spec_budget(spec)
 }
 
 fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
@@ -113,9 +92,11 @@ fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
 fn samples(spec: &AgentSpec) -> Result<u32, SpecError> {
     let k = spec.u64("samples", 0)?;
     if k > 64 {
-        return Err(SpecError::Invalid {
+        return Err(SpecError::BadValue {
             agent: spec.name.clone(),
-            detail: format!("samples={k}: expected 0-64"),
+            key: "samples".into(),
+            value: k.to_string(),
+            expected: "0-64".into(),
         });
     }
     Ok(k as u32)

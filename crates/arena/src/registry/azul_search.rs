@@ -77,29 +77,10 @@ const LIMIT_PARAMS: [ParamDoc; 4] = [
 /// Default time per move when neither the name nor the caller gives a limit.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
+/// The agent's own limits, from its specification (used when the caller gives an empty
+/// budget; the registry's [`crate::registry::AgentPlan::budget`] is the same limits).
 fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
-    let depth = match spec.value("depth")? {
-        None => None,
-        Some(_) => {
-            let d = spec.u64("depth", 0)?;
-            if d == 0 || d > 200 {
-                return Err(SpecError::Invalid {
-                    agent: spec.name.clone(),
-                    detail: format!("depth={d}: expected 1-200"),
-                });
-            }
-            Some(d as u32)
-        }
-    };
-    let nodes = match spec.value("nodes")? {
-        None => None,
-        Some(_) => Some(spec.u64("nodes", 0)?.max(1)),
-    };
-    Ok(Limits {
-        depth,
-        time: spec.duration("time")?,
-        nodes,
-    })
+    crate::registry::spec_budget(spec)
 }
 
 fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {

@@ -25,16 +25,16 @@
 //!     params: &[],
 //!     build: |_spec| Ok(Box::new(RandomAgent::new())),
 //! }];
-//! let registry = Registry::new("nim", entries);
+//! let registry = Registry::new(entries);
 //! assert!(registry.build("random").is_ok());
 //! let err = registry.build("randon").err().unwrap();
 //! assert!(err.to_string().contains("known agents: random"));
 //! ```
 
-use tessera_core::{Agent, Game};
+use tessera_core::{Agent, Budget, Game};
 use thiserror::Error;
 
-use crate::spec::{AgentSpec, SpecError};
+use crate::spec::{AgentSpec, SpecError, parse_duration};
 
 pub mod azul;
 pub mod azul_augur;
@@ -65,6 +65,38 @@ pub struct ParamDoc {
     pub kind: ParamKind,
     /// What it does.
     pub doc: &'static str,
+}
+
+/// The parameters that set a seat's [`Budget`] rather than the agent: an entry that documents
+/// them as [`ParamKind::Value`] parameters gets them parsed into its [`AgentPlan::budget`]
+/// (with the documented default of `time` when no limit is given).
+pub const BUDGET_KEYS: [&str; 3] = ["time", "depth", "nodes"];
+
+/// The budget a specification's `time=`, `depth=` and `nodes=` parameters give (no default:
+/// an empty budget when none is given). `depth` must be 1-200; `nodes=0` means 1.
+pub fn spec_budget(spec: &AgentSpec) -> Result<Budget, SpecError> {
+    let depth = match spec.value("depth")? {
+        None => None,
+        Some(_) => {
+            let d = spec.u64("depth", 0)?;
+            if d == 0 || d > 200 {
+                return Err(SpecError::DepthRange {
+                    agent: spec.name.clone(),
+                    depth: d,
+                });
+            }
+            Some(d as u32)
+        }
+    };
+    let nodes = match spec.value("nodes")? {
+        None => None,
+        Some(_) => Some(spec.u64("nodes", 0)?.max(1)),
+    };
+    Ok(Budget {
+        depth,
+        time: spec.duration("time")?,
+        nodes,
+    })
 }
 
 /// Builds an agent from its parsed specification. Parameters have already been checked
@@ -117,7 +149,7 @@ pub struct ParamInfo {
 }
 
 /// Why an agent cannot be built.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone)]
 pub enum RegistryError {
     /// No agent of that name for this game.
     #[error("unknown {game} agent '{name}'; known agents: {known} (see `tessera agents {game}`)")]
@@ -129,15 +161,9 @@ pub enum RegistryError {
         /// The names that exist.
         known: String,
     },
-    /// The specification or one of its parameters is wrong.
-    #[error("{0} (see `tessera agents`)")]
-    Spec(SpecError),
-}
-
-impl From<SpecError> for RegistryError {
-    fn from(e: SpecError) -> Self {
-        RegistryError::Spec(e)
-    }
+    /// The specification or one of its parameters is wrong (`tessera agents` lists them).
+    #[error(transparent)]
+    Spec(#[from] SpecError),
 }
 
 /// All players of one game.
@@ -147,9 +173,9 @@ pub struct Registry<G: Game> {
 }
 
 impl<G: Game> Registry<G> {
-    /// A registry of `entries` for `game`. Later entries with a name already taken are
-    /// ignored (and caught by the registry tests).
-    pub fn new(game: &'static str, entries: Vec<AgentEntry<G>>) -> Self {
+    /// A registry of `entries` for the game `G` (named by its [`Game::INFO`]). Later entries
+    /// with a name already taken are ignored (and caught by the registry tests).
+    pub fn new(entries: Vec<AgentEntry<G>>) -> Self {
         let mut kept: Vec<AgentEntry<G>> = Vec::with_capacity(entries.len());
         for e in entries {
             if !kept.iter().any(|k| k.name == e.name) {
@@ -157,7 +183,7 @@ impl<G: Game> Registry<G> {
             }
         }
         Registry {
-            game,
+            game: G::INFO.name,
             entries: kept,
         }
     }
@@ -212,10 +238,39 @@ impl<G: Game> Registry<G> {
         Ok((spec, entry))
     }
 
+    /// Parses `text` once into a plan: the checked specification, its entry (the typed
+    /// factory) and the seat's budget. Nothing is built (no engine started, no table
+    /// allocated); [`AgentPlan::build`] builds as many agents as the caller needs.
+    pub fn parse(&self, text: &str) -> Result<AgentPlan<G>, RegistryError> {
+        let (spec, entry) = self.check(text)?;
+        let takes_budget = |key: &str| {
+            entry
+                .params
+                .iter()
+                .any(|p| p.name == key && matches!(p.kind, ParamKind::Value { .. }))
+        };
+        let mut budget = Budget::default();
+        if BUDGET_KEYS.iter().any(|k| takes_budget(k)) {
+            budget = spec_budget(&spec)?;
+            if budget.is_unlimited() {
+                let default_time = entry.params.iter().find_map(|p| match p.kind {
+                    ParamKind::Value { default } if p.name == "time" => parse_duration(default),
+                    _ => None,
+                });
+                budget.time = default_time;
+            }
+        }
+        let entry = entry.clone();
+        Ok(AgentPlan {
+            spec,
+            entry,
+            budget,
+        })
+    }
+
     /// Builds the agent `text` names.
     pub fn build(&self, text: &str) -> Result<Box<dyn Agent<G>>, RegistryError> {
-        let (spec, entry) = self.check(text)?;
-        Ok((entry.build)(&spec)?)
+        self.parse(text)?.build()
     }
 
     /// Descriptions of every entry, for listings.
@@ -243,6 +298,52 @@ impl<G: Game> Registry<G> {
                     .collect(),
             })
             .collect()
+    }
+}
+
+/// A parsed agent specification: what to build and with which budget. Cheap to clone and
+/// `Send + Sync`, so one plan serves every worker of a tournament.
+pub struct AgentPlan<G: Game> {
+    spec: AgentSpec,
+    entry: AgentEntry<G>,
+    budget: Budget,
+}
+
+impl<G: Game> Clone for AgentPlan<G> {
+    fn clone(&self) -> Self {
+        AgentPlan {
+            spec: self.spec.clone(),
+            entry: self.entry.clone(),
+            budget: self.budget,
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for AgentPlan<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentPlan")
+            .field("spec", &self.spec.text)
+            .field("budget", &self.budget)
+            .finish()
+    }
+}
+
+impl<G: Game> AgentPlan<G> {
+    /// The specification as given.
+    pub fn spec(&self) -> &AgentSpec {
+        &self.spec
+    }
+
+    /// The budget per move the specification asks for (its `time=`, `depth=`, `nodes=`, or
+    /// the entry's default): the seat's budget before the caller's policy
+    /// [`Budget::clamp`]s it. Empty for agents without limits.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Builds one agent.
+    pub fn build(&self) -> Result<Box<dyn Agent<G>>, RegistryError> {
+        Ok((self.entry.build)(&self.spec)?)
     }
 }
 
@@ -275,8 +376,26 @@ mod tests {
     }
 
     #[test]
+    fn plans_carry_the_budget_of_the_specification() {
+        use std::time::Duration;
+        let r = crate::registry::azul::registry();
+        let p = r.parse("presort:time=100000s").unwrap();
+        assert_eq!(p.budget().time, Some(Duration::from_secs(100_000)));
+        let p = r.parse("presort").unwrap();
+        assert_eq!(p.budget(), Budget::time(Duration::from_millis(100)));
+        let p = r.parse("alphabeta:depth=3:nodes=0").unwrap();
+        assert_eq!((p.budget().depth, p.budget().nodes), (Some(3), Some(1)));
+        assert_eq!(p.budget().time, None);
+        assert!(r.parse("greedy").unwrap().budget().is_unlimited());
+        assert!(r.parse("presort:depth=0").is_err());
+        // Parsing builds nothing: an external engine that does not exist parses.
+        assert!(r.parse("ext:/nonexistent/engine").is_ok());
+        assert!(r.parse("ext:/nonexistent/engine").unwrap().build().is_err());
+    }
+
+    #[test]
     fn duplicate_names_keep_the_first() {
-        let r = Registry::<Nim>::new("nim", vec![random_entry(), random_entry()]);
+        let r = Registry::<Nim>::new(vec![random_entry(), random_entry()]);
         assert_eq!(r.entries().len(), 1);
     }
 }

@@ -11,9 +11,6 @@ use super::{AgentEntry, ParamDoc, ParamKind, Registry, random_entry};
 use crate::games::ArenaGame;
 
 impl ArenaGame for Nim {
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 4;
-
     fn new_game(players: usize, rng: &mut GameRng) -> Self {
         // The starting seat is random, as in the real games.
         let mover = rng.random_range(1..=players);
@@ -30,33 +27,30 @@ impl ArenaGame for Nim {
 
 /// The Nim players: `random`, `first` and `sleepy`.
 pub fn registry() -> Registry<Nim> {
-    Registry::new(
-        "nim",
-        vec![
-            random_entry(),
-            AgentEntry {
-                name: "first",
-                summary: "always takes the first legal move (deterministic)",
-                params: &[],
-                build: |_| Ok(Box::new(First(Vec::new()))),
+    Registry::new(vec![
+        random_entry(),
+        AgentEntry {
+            name: "first",
+            summary: "always takes the first legal move (deterministic)",
+            params: &[],
+            build: |_| Ok(Box::new(First(Vec::new()))),
+        },
+        AgentEntry {
+            name: "sleepy",
+            summary: "random, after sleeping a while on every move (for stop/resume tests)",
+            params: &[ParamDoc {
+                name: "ms",
+                kind: ParamKind::Value { default: "1" },
+                doc: "milliseconds to sleep per move",
+            }],
+            build: |spec| {
+                Ok(Box::new(Sleepy {
+                    pause: Duration::from_millis(spec.u64("ms", 1)?),
+                    inner: tessera_core::RandomAgent::new(),
+                }))
             },
-            AgentEntry {
-                name: "sleepy",
-                summary: "random, after sleeping a while on every move (for stop/resume tests)",
-                params: &[ParamDoc {
-                    name: "ms",
-                    kind: ParamKind::Value { default: "1" },
-                    doc: "milliseconds to sleep per move",
-                }],
-                build: |spec| {
-                    Ok(Box::new(Sleepy {
-                        pause: Duration::from_millis(spec.u64("ms", 1)?),
-                        inner: tessera_core::RandomAgent::new(),
-                    }))
-                },
-            },
-        ],
-    )
+        },
+    ])
 }
 
 struct First(Vec<<Nim as Game>::Action>);

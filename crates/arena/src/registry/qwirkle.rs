@@ -1,8 +1,7 @@
 //! Qwirkle in the arena (owned by the qwirkle room): the game's [`ArenaGame`] impl and its
 //! bots `random`, `points`, `smarter` and `lookahead`.
 
-use tessera_core::Budget;
-use tessera_core::GameRng;
+use tessera_core::{Game, GameRng};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, LookaheadConfig, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::{MonteCarloBot, MonteCarloConfig};
@@ -12,13 +11,11 @@ use crate::games::{ArenaGame, GameDriver};
 use crate::spec::SpecError;
 
 impl ArenaGame for Qwirkle {
-    const MIN_PLAYERS: usize = 2;
-    const MAX_PLAYERS: usize = 4;
-
     /// The rules decide who starts (the largest group after the deal), so the generator is
     /// not needed: the game begins with the deal, a chance event.
     fn new_game(players: usize, _rng: &mut GameRng) -> Self {
-        Qwirkle::new(players.clamp(2, 4)).unwrap_or_else(|_| unreachable_game())
+        Qwirkle::new(players.clamp(Qwirkle::INFO.min_players, Qwirkle::INFO.max_players))
+            .unwrap_or_else(|_| unreachable_game())
     }
 
     fn registry() -> Registry<Self> {
@@ -27,7 +24,7 @@ impl ArenaGame for Qwirkle {
 }
 
 fn unreachable_game() -> Qwirkle {
-    // `players` is clamped to 2-4 above, for which `Qwirkle::new` always succeeds.
+    // `players` is clamped to the game's seat range above, for which `Qwirkle::new` always succeeds.
     Qwirkle::new(2).unwrap_or_else(|e| panic!("Qwirkle::new(2) failed: {e}"))
 }
 
@@ -92,85 +89,78 @@ fn montecarlo(spec: &crate::spec::AgentSpec) -> Result<MonteCarloBot, SpecError>
     let positive = |key: &str, default: usize| -> Result<usize, SpecError> {
         let v = spec.u64(key, default as u64)?;
         if v == 0 || v > 10_000 {
-            return Err(SpecError::Invalid {
+            return Err(SpecError::BadValue {
                 agent: spec.name.clone(),
-                detail: format!("{key}={v}: expected 1-10000"),
+                key: key.into(),
+                value: v.to_string(),
+                expected: "a whole number from 1 to 10000".into(),
             });
         }
         Ok(v as usize)
     };
-    let mut bot = MonteCarloBot::with_config(MonteCarloConfig {
+    // `time` and `nodes` are the entry's budget parameters: the registry turns them into
+    // the budget every `choose` receives (clamped by whoever seats the bot).
+    let bot = MonteCarloBot::with_config(MonteCarloConfig {
         candidates: positive("candidates", d.candidates)?,
         plies: positive("plies", d.plies)?,
         worlds: positive("worlds", d.worlds)?,
     });
-    bot.limits = Budget {
-        time: spec.duration("time")?,
-        nodes: match spec.value("nodes")? {
-            None => None,
-            Some(_) => Some(spec.u64("nodes", 1)?.max(1)),
-        },
-        depth: None,
-    };
     Ok(bot)
 }
 
 /// The Qwirkle players.
 pub fn registry() -> Registry<Qwirkle> {
-    Registry::new(
-        "qwirkle",
-        vec![
-            random_entry(),
-            AgentEntry {
-                name: "points",
-                summary: "the seed's points bot: the highest-scoring placement",
-                params: &[],
-                build: |_| Ok(Box::new(PointsBot::new())),
+    Registry::new(vec![
+        random_entry(),
+        AgentEntry {
+            name: "points",
+            summary: "the seed's points bot: the highest-scoring placement",
+            params: &[],
+            build: |_| Ok(Box::new(PointsBot::new())),
+        },
+        AgentEntry {
+            name: "smarter",
+            summary: "the seed's smarter bot: fewest Qwirkle chances, then points, then fewest killed lines",
+            params: &[],
+            build: |_| Ok(Box::new(SmarterBot::new())),
+        },
+        AgentEntry {
+            name: "montecarlo",
+            summary: "determinized Monte Carlo: each of the best placements played out 4 turns in sampled worlds, valued by the score margin",
+            params: MONTECARLO_PARAMS,
+            build: |spec| Ok(Box::new(montecarlo(spec)?)),
+        },
+        AgentEntry {
+            name: "lookahead",
+            summary: "points - 0.5 x next player's best reply + 0.5 x own best next placement (sampled hands) + 0.3 x leave",
+            params: LOOKAHEAD_PARAMS,
+            build: |spec| {
+                let d = LookaheadConfig::default();
+                let positive = |key: &str, v: u64| -> Result<usize, SpecError> {
+                    if v == 0 {
+                        return Err(SpecError::BadValue {
+                            agent: spec.name.clone(),
+                            key: key.to_string(),
+                            value: "0".into(),
+                            expected: "a whole number of at least 1".into(),
+                        });
+                    }
+                    Ok(v as usize)
+                };
+                let config = LookaheadConfig {
+                    candidates: positive(
+                        "candidates",
+                        spec.u64("candidates", d.candidates as u64)?,
+                    )?,
+                    samples: positive("samples", spec.u64("samples", d.samples as u64)?)?,
+                    reply_weight: spec.f64("reply", d.reply_weight)?,
+                    leave_weight: spec.f64("leave", d.leave_weight)?,
+                    next_weight: spec.f64("next", d.next_weight)?,
+                };
+                Ok(Box::new(LookaheadBot::with_config(config)))
             },
-            AgentEntry {
-                name: "smarter",
-                summary: "the seed's smarter bot: fewest Qwirkle chances, then points, then fewest killed lines",
-                params: &[],
-                build: |_| Ok(Box::new(SmarterBot::new())),
-            },
-            AgentEntry {
-                name: "montecarlo",
-                summary: "determinized Monte Carlo: each of the best placements played out 4 turns in sampled worlds, valued by the score margin",
-                params: MONTECARLO_PARAMS,
-                build: |spec| Ok(Box::new(montecarlo(spec)?)),
-            },
-            AgentEntry {
-                name: "lookahead",
-                summary: "points - 0.5 x next player's best reply + 0.5 x own best next placement (sampled hands) + 0.3 x leave",
-                params: LOOKAHEAD_PARAMS,
-                build: |spec| {
-                    let d = LookaheadConfig::default();
-                    let positive = |key: &str, v: u64| -> Result<usize, SpecError> {
-                        if v == 0 {
-                            return Err(SpecError::BadValue {
-                                agent: spec.name.clone(),
-                                key: key.to_string(),
-                                value: "0".into(),
-                                expected: "a whole number of at least 1".into(),
-                            });
-                        }
-                        Ok(v as usize)
-                    };
-                    let config = LookaheadConfig {
-                        candidates: positive(
-                            "candidates",
-                            spec.u64("candidates", d.candidates as u64)?,
-                        )?,
-                        samples: positive("samples", spec.u64("samples", d.samples as u64)?)?,
-                        reply_weight: spec.f64("reply", d.reply_weight)?,
-                        leave_weight: spec.f64("leave", d.leave_weight)?,
-                        next_weight: spec.f64("next", d.next_weight)?,
-                    };
-                    Ok(Box::new(LookaheadBot::with_config(config)))
-                },
-            },
-        ],
-    )
+        },
+    ])
 }
 
 /// The Qwirkle driver.

@@ -14,18 +14,23 @@
 //! stops on bad input.
 
 use std::io::{BufRead, Write};
-use std::time::Duration;
 
 use anyhow::Result;
 use rand::Rng;
+use tessera_arena::protocol::{Command, Position, ProtocolError, Reply, StartPosition};
+use tessera_arena::registry::RegistryError;
 use tessera_azul::{AzulAction, AzulState, Deal, Tiles};
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn, rng::seeded};
+use tessera_core::table::{Next, TableError};
+use tessera_core::{
+    Agent, Budget, Game, GameRng, PlayerId, Seat, SeatsError, Table, Turn, rng::seeded,
+};
+use thiserror::Error;
 
 /// Arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The player answering `go` (a registry name, see `tessera agents azul`). Give it without
-    /// a time or depth parameter so that the limits of `go` apply.
+    /// The player answering `go` (a registry name, see `tessera agents azul`). The limits of
+    /// `go` decide its budget; its own limits apply to a `go` without any.
     #[arg(long, default_value = DEFAULT_PLAYER)]
     pub player: String,
     /// Seed of the player's random generator.
@@ -37,12 +42,89 @@ pub struct Args {
 pub const DEFAULT_PLAYER: &str = "strong";
 
 /// Builds a player from its registry name.
-pub type Builder = Box<dyn Fn(&str) -> Result<Box<dyn Agent<AzulState>>, String>>;
+pub type Builder = Box<dyn Fn(&str) -> Result<Box<dyn Agent<AzulState>>, RegistryError>>;
+
+/// Why a command cannot be carried out (answered with one `error` line).
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The line is not a command.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// `go`, `legal` or `show` before `position`.
+    #[error("no position: send 'position state ...' or 'position start ...' first")]
+    NoPosition,
+    /// `go` while a deal is due.
+    #[error("the position waits for a factory deal, not for a player")]
+    WaitingForDeal,
+    /// `go` after the end.
+    #[error("the game is over")]
+    GameOver,
+    /// `position state` with bad notation.
+    #[error("position state: {0}")]
+    State(#[source] <AzulState as std::str::FromStr>::Err),
+    /// `position start players N` out of range.
+    #[error("players {players}: {source}")]
+    Seats {
+        /// The number given.
+        players: usize,
+        /// The game's range.
+        source: SeatsError,
+    },
+    /// `first K` out of range.
+    #[error("first {first}: expected a seat 1-{players}")]
+    First {
+        /// The seat given.
+        first: usize,
+        /// Seats at the table.
+        players: usize,
+    },
+    /// A move of `position start ... moves` that does not fit.
+    #[error("move {index} '{text}': {reason}")]
+    Move {
+        /// From 1.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// Why.
+        reason: MoveProblem,
+    },
+    /// `setoption name Player` with a bad agent.
+    #[error(transparent)]
+    Player(#[from] RegistryError),
+    /// `setoption name Seed` with a bad value.
+    #[error("Seed '{0}': expected a non-negative integer")]
+    Seed(String),
+    /// An option that does not exist.
+    #[error("unknown option '{0}': options are Player, Seed")]
+    UnknownOption(String),
+    /// The table refused (a bug: the position was checked).
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// Why a move of `position start` does not fit.
+#[derive(Debug, Error)]
+pub enum MoveProblem {
+    /// A deal's factory does not parse, or there are too many.
+    #[error("{0}")]
+    Deal(String),
+    /// A deal the position cannot take.
+    #[error(transparent)]
+    DealRefused(<AzulState as Game>::ChanceError),
+    /// An action before the round's deal.
+    #[error("the round needs its deal first (deal:F1/F2/...)")]
+    NeedsDeal,
+    /// An action that does not parse.
+    #[error(transparent)]
+    Notation(<AzulState as Game>::ActionParseError),
+    /// An action the rules forbid.
+    #[error(transparent)]
+    Illegal(<AzulState as Game>::ActionError),
+}
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let mut session =
-        Session::new(Box::new(build_agent), &args.player, args.seed).map_err(anyhow::Error::msg)?;
+    let mut session = Session::new(Box::new(build_agent), &args.player, args.seed)?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -56,32 +138,29 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// Builds an Azul player from the registry.
-pub fn build_agent(spec: &str) -> Result<Box<dyn Agent<AzulState>>, String> {
-    tessera_arena::registry::azul::registry()
-        .build(spec)
-        .map_err(|e| e.to_string())
+pub fn build_agent(spec: &str) -> Result<Box<dyn Agent<AzulState>>, RegistryError> {
+    tessera_arena::registry::azul::registry().build(spec)
 }
 
 /// One engine session: the current position, the player and its settings.
 pub struct Session {
     build: Builder,
     player: String,
-    agent: Box<dyn Agent<AzulState>>,
+    /// `None` only while it sits at the table of a `go`.
+    agent: Option<Box<dyn Agent<AzulState>>>,
     seed: u64,
     rng: GameRng,
     state: Option<AzulState>,
 }
 
-const COMMANDS: &str = "tep, isready, setoption, newgame, position, go, legal, show, quit";
-
 impl Session {
     /// A session whose player is `player`.
-    pub fn new(build: Builder, player: &str, seed: u64) -> Result<Self, String> {
+    pub fn new(build: Builder, player: &str, seed: u64) -> Result<Self, RegistryError> {
         let agent = build(player)?;
         Ok(Session {
             build,
             player: player.to_string(),
-            agent,
+            agent: Some(agent),
             seed,
             rng: seeded(seed),
             state: None,
@@ -91,34 +170,13 @@ impl Session {
     /// Handles one line; returns false after `quit`. Errors are only I/O errors: protocol
     /// errors become `error ...` lines.
     pub fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<bool> {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(&cmd) = words.first() else {
+        if line.trim().is_empty() {
             return Ok(true);
-        };
-        let rest = &words[1..];
-        let reply = match cmd {
-            "tep" => Ok(self.identify()),
-            "isready" => Ok(vec!["readyok".to_string()]),
-            "setoption" => self.set_option(rest).map(|()| Vec::new()),
-            "newgame" => {
-                self.agent.reset();
-                self.rng = seeded(self.seed);
-                self.state = None;
-                Ok(Vec::new())
-            }
-            "position" => self.position(rest).map(|()| Vec::new()),
-            "go" => self.go(rest),
-            "legal" => self.with_state(|s| {
-                let mut v = Vec::new();
-                s.legal_actions(&mut v);
-                let list: Vec<String> = v.iter().map(|a| a.to_string()).collect();
-                vec![format!("legal {}", list.join(" ")).trim_end().to_string()]
-            }),
-            "show" | "d" => self.with_state(|s| vec![format!("state {s}")]),
-            "quit" => return Ok(false),
-            other => Err(format!(
-                "unknown command '{other}': expected one of {COMMANDS}"
-            )),
+        }
+        let reply = match line.parse::<Command>() {
+            Ok(Command::Quit) => return Ok(false),
+            Ok(c) => self.command(c),
+            Err(e) => Err(e.into()),
         };
         match reply {
             Ok(lines) => {
@@ -126,195 +184,165 @@ impl Session {
                     writeln!(out, "{l}")?;
                 }
             }
-            Err(e) => writeln!(out, "error {}", e.replace('\n', " "))?,
+            Err(e) => writeln!(out, "{}", Reply::Error(e.to_string()))?,
         }
         Ok(true)
     }
 
-    fn identify(&self) -> Vec<String> {
+    fn command(&mut self, c: Command) -> Result<Vec<Reply>, EngineError> {
+        match c {
+            Command::Tep => Ok(self.identify()),
+            Command::IsReady => Ok(vec![Reply::ReadyOk]),
+            Command::SetOption { name, value } => self.set_option(&name, value).map(|()| vec![]),
+            Command::NewGame => {
+                if let Some(a) = self.agent.as_mut() {
+                    a.reset();
+                }
+                self.rng = seeded(self.seed);
+                self.state = None;
+                Ok(Vec::new())
+            }
+            Command::Position(Position::State(text)) => {
+                self.state = Some(text.parse().map_err(EngineError::State)?);
+                Ok(Vec::new())
+            }
+            Command::Position(Position::Start(start)) => {
+                self.state = Some(start_position(&start)?);
+                Ok(Vec::new())
+            }
+            Command::Go(budget) => self.go(budget),
+            Command::Legal => {
+                let s = self.state.as_ref().ok_or(EngineError::NoPosition)?;
+                let mut v = Vec::new();
+                s.legal_actions(&mut v);
+                Ok(vec![Reply::Legal(
+                    v.iter().map(|a| a.to_string()).collect(),
+                )])
+            }
+            Command::Show => {
+                let s = self.state.as_ref().ok_or(EngineError::NoPosition)?;
+                Ok(vec![Reply::State(s.to_string())])
+            }
+            Command::Quit => Ok(Vec::new()),
+        }
+    }
+
+    fn identify(&self) -> Vec<Reply> {
+        let id = |key: &str, value: String| Reply::Id {
+            key: key.into(),
+            value,
+        };
         vec![
-            format!("id name Tessera Azul {}", env!("CARGO_PKG_VERSION")),
-            "id author the Tessera developers".to_string(),
-            "id game azul".to_string(),
-            format!("option name Player type string default {DEFAULT_PLAYER}"),
-            "option name Seed type spin default 0 min 0 max 18446744073709551615".to_string(),
-            "tepok".to_string(),
+            id(
+                "name",
+                format!("Tessera Azul {}", env!("CARGO_PKG_VERSION")),
+            ),
+            id("author", "the Tessera developers".into()),
+            id("game", AzulState::INFO.name.into()),
+            Reply::Option(format!("name Player type string default {DEFAULT_PLAYER}")),
+            Reply::Option("name Seed type spin default 0 min 0 max 18446744073709551615".into()),
+            Reply::TepOk,
         ]
     }
 
-    fn with_state(&self, f: impl FnOnce(&AzulState) -> Vec<String>) -> Result<Vec<String>, String> {
-        match &self.state {
-            Some(s) => Ok(f(s)),
-            None => {
-                Err("no position: send 'position state ...' or 'position start ...' first".into())
-            }
-        }
-    }
-
-    fn set_option(&mut self, rest: &[&str]) -> Result<(), String> {
-        let usage = "expected 'setoption name NAME value VALUE'";
-        if rest.first() != Some(&"name") {
-            return Err(usage.into());
-        }
-        let vpos = rest
-            .iter()
-            .position(|&w| w == "value")
-            .ok_or_else(|| usage.to_string())?;
-        let name = rest[1..vpos].join(" ");
-        let value = rest[vpos + 1..].join(" ");
-        if name.is_empty() || value.is_empty() {
-            return Err(usage.into());
-        }
+    fn set_option(&mut self, name: &str, value: String) -> Result<(), EngineError> {
         match name.to_ascii_lowercase().as_str() {
             "player" => {
-                self.agent = (self.build)(&value)?;
+                self.agent = Some((self.build)(&value)?);
                 self.player = value;
                 Ok(())
             }
             "seed" => {
-                self.seed = value
-                    .parse()
-                    .map_err(|_| format!("Seed '{value}': expected a non-negative integer"))?;
+                self.seed = value.parse().map_err(|_| EngineError::Seed(value))?;
                 self.rng = seeded(self.seed);
                 Ok(())
             }
-            _ => Err(format!("unknown option '{name}': options are Player, Seed")),
+            _ => Err(EngineError::UnknownOption(name.to_string())),
         }
     }
 
-    fn position(&mut self, rest: &[&str]) -> Result<(), String> {
-        match rest.first() {
-            Some(&"state") => {
-                let text = rest[1..].join(" ");
-                let s: AzulState = text
-                    .parse()
-                    .map_err(|e| format!("position state: {e}"))?;
-                self.state = Some(s);
-                Ok(())
+    /// Seats the player at a table resumed from the position (the other seats are people
+    /// the engine does not play) and lets it think within the `go` budget.
+    fn go(&mut self, budget: Budget) -> Result<Vec<Reply>, EngineError> {
+        let state = self.state.clone().ok_or(EngineError::NoPosition)?;
+        let me = match state.turn() {
+            Turn::Player(p) => p,
+            Turn::Chance => return Err(EngineError::WaitingForDeal),
+            Turn::Terminal => return Err(EngineError::GameOver),
+        };
+        let agent = self
+            .agent
+            .take()
+            .ok_or(EngineError::Table(TableError::AgentAway(me)))?;
+        let mut agent = Some(agent);
+        let seats = PlayerId::all(state.num_players())
+            .map(|p| match if p == me { agent.take() } else { None } {
+                Some(a) => Seat::agent(a, budget),
+                None => Seat::human("opponent"),
+            })
+            .collect();
+        let mut table = Table::resume(state, seats, self.rng.random::<u64>())?;
+        let outcome = (|| {
+            let next = table.advance()?;
+            if next != Next::Agent(me) {
+                return Err(EngineError::Table(TableError::AgentAway(me)));
             }
-            Some(&"start") => {
-                self.state = Some(parse_start(&rest[1..])?);
-                Ok(())
-            }
-            _ => Err("expected 'position state NOTATION' or 'position start players N [first K] [moves ...]'".into()),
+            let done = table.think()?.run();
+            let action = done.action();
+            table.hand_back(done)?;
+            Ok(action)
+        })();
+        self.agent = table.into_agents().into_iter().nth(me.index()).flatten();
+        if self.agent.is_none() {
+            // Cannot happen (the job came back); rebuild rather than lose the player.
+            self.agent = Some((self.build)(&self.player)?);
         }
-    }
-
-    fn go(&mut self, rest: &[&str]) -> Result<Vec<String>, String> {
-        let state = self
-            .state
-            .clone()
-            .ok_or("no position: send 'position state ...' or 'position start ...' first")?;
-        match state.turn() {
-            Turn::Player(_) => {}
-            Turn::Chance => {
-                return Err("the position waits for a factory deal, not for a player".into());
-            }
-            Turn::Terminal => return Err("the game is over".into()),
-        }
-        let mut budget = Budget::default();
-        let mut i = 0;
-        while i < rest.len() {
-            let key = rest[i];
-            let val = rest
-                .get(i + 1)
-                .ok_or_else(|| format!("go: '{key}' needs a value"))?;
-            let num: u64 = val
-                .parse()
-                .map_err(|_| format!("go: '{key} {val}': expected a non-negative integer"))?;
-            match key {
-                "movetime" => budget.time = Some(Duration::from_millis(num)),
-                "depth" => {
-                    budget.depth = Some(u32::try_from(num).map_err(|_| "go: depth too large")?)
-                }
-                "nodes" => budget.nodes = Some(num),
-                other => {
-                    return Err(format!(
-                        "go: unknown limit '{other}': expected movetime MS, depth N or nodes N"
-                    ));
-                }
-            }
-            i += 2;
-        }
-        let mut rng = seeded(self.rng.random::<u64>());
-        let action = self.agent.choose(&state, &budget, &mut rng);
+        let action: AzulAction = outcome?;
         let mut lines = Vec::new();
-        if let Some(info) = self.agent.last_info() {
-            let mut l = format!(
-                "info depth {} nodes {} leaves {} time {}",
-                info.depth,
-                info.nodes,
-                info.leaves,
-                info.elapsed.as_millis()
-            );
-            if let Some(v) = info.value {
-                l.push_str(&format!(" value {v}"));
-            }
-            lines.push(l);
+        if let Some(info) = self.agent.as_ref().and_then(|a| a.last_info()) {
+            lines.push(Reply::Info(info));
         }
-        lines.push(format!("bestmove {action}"));
+        lines.push(Reply::BestMove(action.to_string()));
         Ok(lines)
     }
 }
 
 /// `players N [first K] [moves M...]`: a new game, then moves; a move is an action (`3B2`)
 /// or a deal `deal:F1/F2/...` (each factory a tile string such as `BBYR`, `-` when empty).
-fn parse_start(words: &[&str]) -> Result<AzulState, String> {
-    let usage = "expected 'position start players N [first K] [moves M...]'";
-    let mut players = None;
-    let mut first = 1usize;
-    let mut i = 0;
-    while i < words.len() {
-        match words[i] {
-            "players" | "first" => {
-                let v: usize = words
-                    .get(i + 1)
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| format!("'{}' needs a number; {usage}", words[i]))?;
-                if words[i] == "players" {
-                    players = Some(v);
-                } else {
-                    first = v;
-                }
-                i += 2;
-            }
-            "moves" => break,
-            other => return Err(format!("unexpected '{other}'; {usage}")),
-        }
-    }
-    let players = players.ok_or_else(|| usage.to_string())?;
-    if !(2..=4).contains(&players) {
-        return Err(format!("players {players}: Azul seats 2-4 players"));
-    }
+fn start_position(start: &StartPosition) -> Result<AzulState, EngineError> {
+    let players = start.players;
+    AzulState::INFO
+        .check_seats(players)
+        .map_err(|source| EngineError::Seats { players, source })?;
+    let first = start.first.unwrap_or(1);
     if first == 0 || first > players {
-        return Err(format!("first {first}: expected a seat 1-{players}"));
+        return Err(EngineError::First { first, players });
     }
     let mut s = AzulState::new(players, PlayerId(first as u8 - 1));
-    for (k, m) in words.iter().skip(i + 1).enumerate() {
+    for (k, m) in start.moves.iter().enumerate() {
+        let bad = |reason: MoveProblem| EngineError::Move {
+            index: k + 1,
+            text: m.clone(),
+            reason,
+        };
         if let Some(spec) = m.strip_prefix("deal:") {
             let mut deal = Deal::default();
             for part in spec.split('/') {
                 let t: Tiles = part
                     .parse()
-                    .map_err(|e| format!("move {} '{m}': {e}", k + 1))?;
+                    .map_err(|e| bad(MoveProblem::Deal(format!("{e}"))))?;
                 deal.factories
                     .try_push(t)
-                    .map_err(|_| format!("move {} '{m}': too many factories", k + 1))?;
+                    .map_err(|_| bad(MoveProblem::Deal("too many factories".into())))?;
             }
             s.apply_chance(&deal)
-                .map_err(|e| format!("move {} '{m}': {e}", k + 1))?;
+                .map_err(|e| bad(MoveProblem::DealRefused(e)))?;
         } else {
             if s.turn() == Turn::Chance {
-                return Err(format!(
-                    "move {} '{m}': the round needs its deal first (deal:F1/F2/...)",
-                    k + 1
-                ));
+                return Err(bad(MoveProblem::NeedsDeal));
             }
-            let a: AzulAction = m
-                .parse()
-                .map_err(|e| format!("move {} '{m}': {e}", k + 1))?;
-            s.try_apply(a)
-                .map_err(|e| format!("move {} '{m}': {e}", k + 1))?;
+            let a: AzulAction = m.parse().map_err(|e| bad(MoveProblem::Notation(e)))?;
+            s.try_apply(a).map_err(|e| bad(MoveProblem::Illegal(e)))?;
         }
     }
     Ok(s)
@@ -330,7 +358,11 @@ mod tests {
             if name == "random" {
                 Ok(Box::new(RandomAgent::<AzulState>::new()) as Box<dyn Agent<AzulState>>)
             } else {
-                Err(format!("unknown agent '{name}'"))
+                Err(RegistryError::UnknownAgent {
+                    game: "azul",
+                    name: name.to_string(),
+                    known: "random".into(),
+                })
             }
         });
         Session::new(build, "random", 1).unwrap()

@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use tessera_azul::scoring::{WALL_SIZE, wall_colour};
-use tessera_azul::{AzulAction, AzulState, Deal, Dest, RoundReport, Source};
-use tessera_core::record::{Event, GameSeeds, Observer, play_game};
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
+use tessera_azul::{AzulAction, AzulState, Deal, RoundReport, Source};
+use tessera_core::record::{Event, GameSeeds, Observer};
+use tessera_core::table::Played;
+use tessera_core::{Game, PlayerId, Seat, Table, Turn};
 
 /// Arguments of `tessera play azul`.
 #[derive(clap::Args, Debug)]
@@ -62,23 +63,20 @@ fn paint_all(s: &str) -> String {
     s.chars().map(paint).collect()
 }
 
-/// Set by a human seat that asked to quit (or whose input ended).
-static QUIT: AtomicBool = AtomicBool::new(false);
-
-/// Builds the agent of a seat from its name. `human` reads moves from stdin; anything else
-/// is an agent of the registry (`random`, `greedy`, `smart`, `strategic:diagonal`, ...; see
-/// `tessera agents azul`).
-fn make_seat(name: &str) -> Result<Box<dyn Agent<AzulState>>> {
+/// Builds a seat from its name: `human` reads moves from stdin; anything else is an agent
+/// of the registry (`random`, `greedy`, `smart`, `strategic:diagonal`, ...; see `tessera
+/// agents azul`), parsed once into the agent and its budget.
+fn make_seat(name: &str) -> Result<Seat<'static, AzulState>> {
     match name.trim() {
-        "human" => Ok(Box::new(Human)),
-        other => tessera_arena::registry::azul::registry()
-            .build(other)
-            .map_err(|e| anyhow::anyhow!("seat '{other}': {e}; or human")),
+        "human" => Ok(Seat::human("human")),
+        other => {
+            let plan = tessera_arena::registry::azul::registry()
+                .parse(other)
+                .with_context(|| format!("seat '{other}' (or human)"))?;
+            Ok(Seat::agent(plan.build()?, plan.budget()))
+        }
     }
 }
-
-/// A human at the keyboard.
-struct Human;
 
 const HELP: &str = "\
 Enter a move as SOURCE COLOUR DESTINATION:
@@ -88,57 +86,41 @@ Enter a move as SOURCE COLOUR DESTINATION:
   e.g. 3B2 takes the blue tiles of factory 3 onto pattern line 2; CRF puts the centre's reds on the floor.
 Commands: moves (list the legal moves), board (show the table again), help, quit.";
 
-impl Agent<AzulState> for Human {
-    fn name(&self) -> String {
-        "human".into()
-    }
-
-    fn choose(&mut self, state: &AzulState, _budget: &Budget, _rng: &mut GameRng) -> AzulAction {
-        let me = state.current_player().unwrap_or(PlayerId(0));
-        let stdin = std::io::stdin();
-        let mut line = String::new();
-        loop {
-            print!("{me} move (or help)> ");
-            let _ = std::io::stdout().flush();
-            line.clear();
-            match stdin.lock().read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    println!("\nInput ended: the game stops here.");
-                    return quit(state);
-                }
-                Ok(_) => {}
+/// Reads a legal move of the player to move from the keyboard; `None` when the human quits
+/// or the input ends.
+fn ask_human(state: &AzulState) -> Option<AzulAction> {
+    let me = state.current_player().unwrap_or(PlayerId(0));
+    let stdin = std::io::stdin();
+    let mut line = String::new();
+    loop {
+        print!("{me} move (or help)> ");
+        let _ = std::io::stdout().flush();
+        line.clear();
+        match stdin.lock().read_line(&mut line) {
+            Ok(0) | Err(_) => {
+                println!("\nInput ended: the game stops here.");
+                return None;
             }
-            let text = line.trim();
-            match text.to_ascii_lowercase().as_str() {
-                "" => continue,
-                "help" | "h" | "?" => println!("{HELP}"),
-                "moves" | "m" => println!("{}", list_moves(state)),
-                "board" | "b" => println!("{}", render(state, &[])),
-                "quit" | "q" | "exit" => return quit(state),
-                _ => match text.parse::<AzulAction>() {
-                    Err(e) => println!("{e}. Type help for the format, moves for the list."),
-                    Ok(a) => match state.check_action(a) {
-                        Ok(()) => return a,
-                        Err(e) => {
-                            println!("{a} is not legal: {e}. Type moves for the legal moves.")
-                        }
-                    },
+            Ok(_) => {}
+        }
+        let text = line.trim();
+        match text.to_ascii_lowercase().as_str() {
+            "" => continue,
+            "help" | "h" | "?" => println!("{HELP}"),
+            "moves" | "m" => println!("{}", list_moves(state)),
+            "board" | "b" => println!("{}", render(state, &[])),
+            "quit" | "q" | "exit" => return None,
+            _ => match text.parse::<AzulAction>() {
+                Err(e) => println!("{e}. Type help for the format, moves for the list."),
+                Ok(a) => match state.check_action(a) {
+                    Ok(()) => return Some(a),
+                    Err(e) => {
+                        println!("{a} is not legal: {e}. Type moves for the legal moves.")
+                    }
                 },
-            }
+            },
         }
     }
-}
-
-/// Asks the game loop to stop; the returned action is discarded.
-fn quit(state: &AzulState) -> AzulAction {
-    QUIT.store(true, Ordering::SeqCst);
-    let mut v = Vec::new();
-    state.legal_actions(&mut v);
-    v.first().copied().unwrap_or(AzulAction {
-        source: Source::Centre,
-        colour: tessera_azul::Colour::Blue,
-        dest: Dest::Floor,
-    })
 }
 
 /// The legal moves grouped by source and colour.
@@ -314,9 +296,8 @@ fn load_state(text: &str) -> Result<AzulState> {
         .map_err(|e| anyhow::anyhow!("--load: {e}"))
 }
 
-/// What the terminal shows while [`play_game`] plays: the table before a human's move and at
-/// each new round, every AI move, and each round's wall tiling; it stops the game when the
-/// human quits.
+/// What the terminal shows while the table plays: the table before a human's move and at
+/// each new round, every AI move, and each round's wall tiling.
 struct TerminalView<'a> {
     seat_names: &'a [String],
     any_human: bool,
@@ -333,10 +314,6 @@ impl Observer<AzulState> for TerminalView<'_> {
             self.shown_round = state.round();
         }
         self.before = Some(state.clone());
-    }
-
-    fn stop(&mut self) -> bool {
-        QUIT.load(Ordering::SeqCst)
     }
 
     fn on_event(&mut self, _after: &AzulState, event: &Event<Deal>) {
@@ -373,8 +350,8 @@ pub fn run(args: Args) -> Result<()> {
     let initial = match &args.load {
         Some(text) => load_state(text)?,
         None => {
-            if !(2..=4).contains(&args.players) {
-                bail!("--players {}: Azul seats 2 to 4 players", args.players);
+            if let Err(e) = AzulState::INFO.check_seats(args.players) {
+                bail!("--players {}: {e}", args.players);
             }
             AzulState::new_random(args.players, &mut seeds.setup_rng())
         }
@@ -393,7 +370,7 @@ pub fn run(args: Args) -> Result<()> {
             seat_names.len()
         );
     }
-    let mut agents: Vec<Box<dyn Agent<AzulState>>> = seat_names
+    let seats: Vec<Seat<'static, AzulState>> = seat_names
         .iter()
         .map(|s| make_seat(s))
         .collect::<Result<_>>()?;
@@ -412,20 +389,22 @@ pub fn run(args: Args) -> Result<()> {
         shown_round: 0,
         before: None,
     };
-    let mut seats: Vec<&mut dyn Agent<AzulState>> = agents
-        .iter_mut()
-        .map(|a| a.as_mut() as &mut dyn Agent<AzulState>)
-        .collect();
-    let (state, record) = play_game(
-        initial,
-        &mut seats,
-        &Budget::default(),
-        seed,
-        None,
-        &mut view,
-    )
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    if QUIT.load(Ordering::SeqCst) && !state.is_terminal() {
+    let mut table = Table::new(initial, seats, seed)?;
+    let mut quit = false;
+    while let Played::Human(p) = table.play_out(None, &mut view)? {
+        view.before_action(table.state(), p);
+        let Some(a) = ask_human(table.state()) else {
+            quit = true;
+            break;
+        };
+        table.play(p, a)?;
+        if let Some(step) = table.steps().last() {
+            view.on_event(&step.state, &step.event);
+        }
+    }
+    let state = table.state().clone();
+    let record = table.record();
+    if quit && !state.is_terminal() {
         println!("Game stopped. Position (resume with --load):\n{state}");
     }
     if let Some(out) = &record.result {

@@ -1,11 +1,11 @@
 //! `tessera play qwirkle`: Qwirkle in the terminal, human or bot seats.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
-use tessera_core::record::{Event, Observer, play_game};
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
+use tessera_core::record::{Event, Observer};
+use tessera_core::table::Played;
+use tessera_core::{Game, PlayerId, Seat, Table};
 use tessera_qwirkle::movegen::Scored;
 use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 
@@ -27,17 +27,18 @@ pub struct Args {
     no_color: bool,
 }
 
-/// Set when a human seat quits (or its input ends).
-static QUIT: AtomicBool = AtomicBool::new(false);
-
-/// A seat's player: `human` reads moves from stdin; anything else is a registry agent
-/// (`points`, `smarter`, `lookahead`, `random`, with parameters; see `tessera agents qwirkle`).
-fn seat(name: &str, human: &HumanDisplay) -> Result<Box<dyn Agent<Qwirkle>>> {
+/// A seat: `human` reads moves from stdin; anything else is a registry agent (`points`,
+/// `smarter`, `lookahead`, `random`, with parameters; see `tessera agents qwirkle`), parsed
+/// once into the agent and its budget.
+fn seat(name: &str) -> Result<Seat<'static, Qwirkle>> {
     match name.trim() {
-        "human" => Ok(Box::new(Human(human.clone()))),
-        other => tessera_arena::registry::qwirkle::registry()
-            .build(other)
-            .map_err(|e| anyhow::anyhow!("seat '{other}': {e}; or human")),
+        "human" => Ok(Seat::human("human")),
+        other => {
+            let plan = tessera_arena::registry::qwirkle::registry()
+                .parse(other)
+                .with_context(|| format!("seat '{other}' (or human)"))?;
+            Ok(Seat::agent(plan.build()?, plan.budget()))
+        }
     }
 }
 
@@ -49,60 +50,34 @@ struct HumanDisplay {
     humans: usize,
 }
 
-/// A human at the keyboard.
-struct Human(HumanDisplay);
-
-impl Agent<Qwirkle> for Human {
-    fn name(&self) -> String {
-        "human".into()
+/// Shows seat `p` its view and reads a legal move; `None` on `quit`, end of input or a read
+/// error.
+fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Option<Move> {
+    if d.humans > 1 {
+        println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
     }
-
-    /// Shows the player's view and reads a legal move; on `quit`, end of input or a read
-    /// error it sets [`QUIT`] (the game loop then stops before applying the returned pass).
-    fn choose(&mut self, state: &Qwirkle, _budget: &Budget, _rng: &mut GameRng) -> Move {
-        let Some(p) = state.current_player() else {
-            return Move::Pass;
-        };
-        let HumanDisplay {
-            names,
-            color,
-            humans,
-        } = &self.0;
-        if *humans > 1 {
-            println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
-        }
-        println!("\n{}", show_view(&state.view(p), names, *color));
-        // Standard input keeps its buffer between locks, so no typed-ahead line is lost.
-        let mut lines = std::io::stdin().lock().lines();
-        match ask_move(state, p, names, *color, &mut lines) {
-            Ok(Some(m)) => m,
-            Ok(None) => {
-                QUIT.store(true, Ordering::SeqCst);
-                Move::Pass
-            }
-            Err(e) => {
-                eprintln!("reading the move failed: {e:#}");
-                QUIT.store(true, Ordering::SeqCst);
-                Move::Pass
-            }
+    println!("\n{}", show_view(&state.view(p), &d.names, d.color));
+    // Standard input keeps its buffer between locks, so no typed-ahead line is lost.
+    let mut lines = std::io::stdin().lock().lines();
+    match ask_move(state, p, &d.names, d.color, &mut lines) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("reading the move failed: {e:#}");
+            None
         }
     }
 }
 
-/// What the terminal shows while [`play_game`] plays: each bot move with its points and each
-/// human's score; it stops the game when a human quits.
-struct Table<'a> {
+/// What the terminal shows while the table plays: each bot move with its points and each
+/// human's score.
+struct TableView<'a> {
     names: &'a [String],
     before: Option<Qwirkle>,
 }
 
-impl Observer<Qwirkle> for Table<'_> {
+impl Observer<Qwirkle> for TableView<'_> {
     fn before_action(&mut self, state: &Qwirkle, _p: PlayerId) {
         self.before = Some(state.clone());
-    }
-
-    fn stop(&mut self) -> bool {
-        QUIT.load(Ordering::SeqCst)
     }
 
     fn on_event(&mut self, after: &Qwirkle, event: &Event<Vec<Tile>>) {
@@ -204,9 +179,9 @@ pub fn run(args: Args) -> Result<()> {
         .split(',')
         .map(|s| s.trim().to_string())
         .collect();
-    if !(2..=4).contains(&names.len()) {
+    if let Err(e) = Qwirkle::INFO.check_seats(names.len()) {
         bail!(
-            "--seats names {} seats; Qwirkle is for 2 to 4 (e.g. --seats human,points)",
+            "--seats names {} seats: {e} (e.g. --seats human,points)",
             names.len()
         );
     }
@@ -222,33 +197,33 @@ pub fn run(args: Args) -> Result<()> {
         color,
         humans: names.iter().filter(|n| *n == "human").count(),
     };
-    let mut agents: Vec<Box<dyn Agent<Qwirkle>>> = names
-        .iter()
-        .map(|n| seat(n, &input))
-        .collect::<Result<_>>()?;
+    let seats: Vec<Seat<'static, Qwirkle>> =
+        names.iter().map(|n| seat(n)).collect::<Result<_>>()?;
     println!(
         "Qwirkle, {} players, seed {seed}. Type 'help' for help.",
         names.len()
     );
     let initial = Qwirkle::new(names.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut table = Table {
+    let mut view = TableView {
         names: &names,
         before: None,
     };
-    let mut seats: Vec<&mut dyn Agent<Qwirkle>> = agents
-        .iter_mut()
-        .map(|a| a.as_mut() as &mut dyn Agent<Qwirkle>)
-        .collect();
-    let (g, record) = play_game(
-        initial,
-        &mut seats,
-        &Budget::default(),
-        seed,
-        None,
-        &mut table,
-    )
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    if QUIT.load(Ordering::SeqCst) && !g.is_terminal() {
+    let mut table = Table::new(initial, seats, seed)?;
+    let mut quit = false;
+    while let Played::Human(p) = table.play_out(None, &mut view)? {
+        view.before_action(table.state(), p);
+        let Some(m) = ask_human(&input, table.state(), p) else {
+            quit = true;
+            break;
+        };
+        table.play(p, m)?;
+        if let Some(step) = table.steps().last() {
+            view.on_event(&step.state, &step.event);
+        }
+    }
+    let g = table.state().clone();
+    let record = table.record();
+    if quit && !g.is_terminal() {
         println!("Game stopped.");
     } else {
         println!("\n{}", render_board(g.board(), color));

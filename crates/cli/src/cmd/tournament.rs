@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
 use tessera_arena::report::{Format, render};
-use tessera_arena::runner::{Progress, RunOptions, run_tournament};
+use tessera_arena::runner::{Progress, RunOptions, prepare, run_prepared};
 use tessera_arena::schedule::{RunParams, Shard};
 use tessera_arena::store::Store;
 
@@ -105,8 +105,8 @@ pub fn run(a: Args) -> Result<()> {
     let agents: Vec<&str> = a.agents.split(',').map(str::trim).collect();
     let mut params = RunParams::new(&a.game, &agents, a.players, a.games, a.series, a.seed);
     params.paired = !a.unpaired;
-    // Check everything before touching the file.
-    params.validate(driver.as_ref())?;
+    // Check everything, and build the first worker's agents, before touching the file.
+    let prepared = prepare(driver.as_ref(), &params)?;
     let mut store = Store::open(&a.db)?;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -125,9 +125,22 @@ pub fn run(a: Args) -> Result<()> {
         ..RunOptions::default()
     };
     let mut progress = bar(a.quiet);
-    let report = run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut progress)?;
+    let report = run_prepared(
+        driver.as_ref(),
+        &params,
+        prepared,
+        &mut store,
+        &opts,
+        &mut progress,
+    )?;
     print!("{}", render(&report.run, &report.summary, format));
     if format == Format::Table {
+        if !report.faults.is_empty() {
+            println!("\nAgent faults (a fallback move was played; details stored with the games):");
+            for (agent, kind, n) in &report.faults {
+                println!("  {agent}: {n} {kind}");
+            }
+        }
         println!(
             "\n{} games played now, {} stored in {} (run {})",
             report.played,
@@ -135,6 +148,10 @@ pub fn run(a: Args) -> Result<()> {
             a.db.display(),
             report.run.id
         );
+    } else if !report.faults.is_empty() {
+        for (agent, kind, n) in &report.faults {
+            eprintln!("agent faults: {agent}: {n} {kind}");
+        }
     }
     Ok(())
 }

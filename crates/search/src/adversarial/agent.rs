@@ -7,10 +7,11 @@ use super::{Evaluator, Limits, SearchConfig, SearchResult, Searcher};
 
 /// An [`Agent`] that plays the best move of a search.
 ///
-/// Its own limits (from its registry name, for example `depth=3` or `time=100ms`) take
-/// precedence; without them it uses the [`Budget`] it is given, and with neither its default
-/// limits (depth 2 unless set with [`SearchAgent::with_default_limits`]). With a single legal
-/// move it plays it without searching.
+/// The [`Budget`] it is given takes precedence (whoever seats the agent decides, see
+/// `tessera_core::table`); given no limit at all, it uses its own limits (from its registry
+/// name, for example `depth=3` or `time=100ms`), and without those its default limits
+/// (depth 2 unless set with [`SearchAgent::with_default_limits`]). With a single legal move
+/// it plays it without searching.
 pub struct SearchAgent<G: Game, E: Evaluator<G>> {
     name: String,
     searcher: Searcher<G, E>,
@@ -52,14 +53,7 @@ impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
 
     /// The limits one decision uses given `budget`.
     pub fn effective_limits(&self, budget: &Budget) -> Limits {
-        let own = self.limits;
-        if own.depth.is_some() || own.time.is_some() || own.nodes.is_some() {
-            own
-        } else if budget.depth.is_some() || budget.time.is_some() || budget.nodes.is_some() {
-            Limits::from(budget)
-        } else {
-            self.default
-        }
+        budget.or(self.limits).or(self.default)
     }
 }
 
@@ -85,6 +79,13 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
         let best = r.best.unwrap_or(actions[0]);
         self.last = Some(r);
         best
+    }
+
+    /// A new game: the last search's result is forgotten. The transposition table is kept
+    /// (allocated once per agent): its entries carry a search generation, so a new search
+    /// never reads an old one.
+    fn reset(&mut self) {
+        self.last = None;
     }
 
     fn last_info(&self) -> Option<SearchInfo> {

@@ -180,27 +180,11 @@ impl SearchConfig {
     }
 }
 
-/// Limits of one search; `None` means no limit of that kind. With no limit at all the search
-/// deepens until the whole tree reaches natural leaves.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration.
-    pub depth: Option<u32>,
-    /// Wall-clock time.
-    pub time: Option<Duration>,
-    /// Nodes (all iterations together); reproducible, unlike time.
-    pub nodes: Option<u64>,
-}
-
-impl From<&Budget> for Limits {
-    fn from(b: &Budget) -> Self {
-        Limits {
-            depth: b.depth,
-            time: b.time,
-            nodes: b.nodes,
-        }
-    }
-}
+/// Limits of one search: the workspace's one budget type, [`Budget`] (`depth` is the deepest
+/// iteration, `time` the wall clock, `nodes` all iterations together, reproducible unlike
+/// time); `None` means no limit of that kind. With no limit at all the search deepens until
+/// the whole tree reaches natural leaves. The name is kept for the search's callers.
+pub type Limits = Budget;
 
 /// Statistics of one iteration of iterative deepening.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

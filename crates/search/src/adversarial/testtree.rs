@@ -143,7 +143,14 @@ impl Game for TreeGame {
     type ChanceError = TreeError;
     type ParseError = TreeError;
     type ActionParseError = TreeError;
-    const NAME: &'static str = "tree";
+    const INFO: tessera_core::GameInfo = tessera_core::GameInfo {
+        name: "tree",
+        title: "Test tree",
+        min_players: 1,
+        max_players: tessera_core::MAX_PLAYERS,
+        chance: false,
+        hidden_info: false,
+    };
 
     fn num_players(&self) -> usize {
         self.players as usize

@@ -1,0 +1,774 @@
+//! The match driver: one game at one table, whatever front end shows it.
+//!
+//! A [`Table`] holds the seats (a human, or an agent with its [`Budget`]), the game's seeds,
+//! every step taken (each with the state after it), and answers "who must act now"
+//! ([`Table::advance`]), applying chance events itself. A human's action comes in through
+//! [`Table::play`] (checked with `try_apply`); an agent's thinking goes out as a
+//! [`Thinking`] job, `Send`, that any thread can [`Thinking::run`] (a rayon worker, tokio's
+//! blocking pool, the calling thread) and hand back with [`Table::hand_back`]. The record
+//! ([`Table::record`]) and undo ([`Table::undo`], only when every seat is human) come from the
+//! steps.
+//!
+//! Every front end drives a table: [`crate::play_game`] (and through it the arena's
+//! tournaments), terminal play, the web server's sessions.
+//!
+//! ```
+//! use tessera_core::table::{Next, Seat, Table};
+//! use tessera_core::{Budget, Game, RandomAgent, testgame::Nim};
+//! let seats = vec![
+//!     Seat::human("human"),
+//!     Seat::agent(Box::new(RandomAgent::<Nim>::new()), Budget::default()),
+//! ];
+//! let mut table = Table::new(Nim::new(2), seats, 7).unwrap();
+//! loop {
+//!     match table.advance().unwrap() {
+//!         Next::Over => break,
+//!         Next::Human(p) => {
+//!             let mut legal = Vec::new();
+//!             table.state().legal_actions(&mut legal);
+//!             table.play(p, legal[0]).unwrap();
+//!         }
+//!         Next::Agent(_) => {
+//!             let job = table.think().unwrap();
+//!             let done = std::thread::spawn(move || job.run()).join().unwrap();
+//!             table.hand_back(done).unwrap();
+//!         }
+//!         Next::Thinking(_) => unreachable!("this loop runs one job at a time"),
+//!     }
+//! }
+//! assert!(table.record().result.is_some());
+//! ```
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::agent::{Agent, Budget};
+use crate::game::{Game, Turn};
+use crate::player::PlayerId;
+use crate::record::{Event, GameRecord, GameSeeds, IllegalMove, Observer, RECORD_FORMAT};
+use crate::rng::GameRng;
+
+/// An error of a boxed source (a game's own error type).
+type Source = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why a table refuses a request.
+#[derive(Debug, Error)]
+pub enum TableError {
+    /// The table has a different number of seats than the game has players.
+    #[error("the game has {players} players but the table has {seats} seats")]
+    SeatCount {
+        /// Players of the initial state.
+        players: usize,
+        /// Seats given.
+        seats: usize,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// A chance event is next (only between steps; [`Table::advance`] applies it).
+    #[error("a chance event is next, not a player")]
+    ChanceNext,
+    /// Another seat must act.
+    #[error("not seat {asked}'s turn: seat {to_move} is to move")]
+    NotYourTurn {
+        /// The seat that asked.
+        asked: PlayerId,
+        /// The seat to move.
+        to_move: PlayerId,
+    },
+    /// A human action for an agent's seat, or a job asked for a human's seat.
+    #[error("seat {seat} is {}", if *.human { "a human seat" } else { "an agent's seat" })]
+    WrongSeatKind {
+        /// The seat.
+        seat: PlayerId,
+        /// True if the seat is human.
+        human: bool,
+    },
+    /// The seat's agent is thinking (or was lost in a crash while thinking).
+    #[error("seat {0}'s agent is away thinking")]
+    AgentAway(PlayerId),
+    /// A human's action is illegal here; the table is unchanged.
+    #[error("illegal move '{action}'")]
+    Illegal {
+        /// The action in notation.
+        action: String,
+        /// The rules' reason.
+        #[source]
+        source: Source,
+    },
+    /// An agent chose an illegal action.
+    #[error(transparent)]
+    IllegalMove(Box<IllegalMove>),
+    /// The game refused one of its own sampled chance outcomes (a bug in the game).
+    #[error("the game refused its own chance outcome")]
+    Chance(#[source] Source),
+    /// Undo asked at a table with an agent seat.
+    #[error("undo is only available when every seat is human")]
+    UndoNotAllowed,
+    /// Undo asked before any action.
+    #[error("nothing to undo: no move was made yet")]
+    NothingToUndo,
+}
+
+/// Something that went wrong in an agent's decision without stopping the game (an external
+/// engine timed out, crashed or named an illegal move, and a fallback move was played).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// A short kind: `timeout`, `crash`, `illegal`, `protocol`, `restart`.
+    pub kind: String,
+    /// What happened.
+    pub detail: String,
+}
+
+/// A [`Fault`] with where it happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatFault {
+    /// The seat whose agent faulted.
+    pub seat: PlayerId,
+    /// The number of actions played before the decision (the decision's ply).
+    pub ply: u32,
+    /// What happened.
+    pub fault: Fault,
+}
+
+/// Who sits at a seat.
+pub struct Seat<'a, G: Game> {
+    label: String,
+    agent: Option<Box<dyn Agent<G> + 'a>>,
+    budget: Budget,
+}
+
+impl<'a, G: Game> Seat<'a, G> {
+    /// A person; `label` is the seat's name in the record (`human`, `human:Ann`).
+    pub fn human(label: impl Into<String>) -> Self {
+        Seat {
+            label: label.into(),
+            agent: None,
+            budget: Budget::default(),
+        }
+    }
+
+    /// An agent thinking within `budget` per move (the caller has clamped it to its
+    /// policy); its record label is its name.
+    pub fn agent(agent: Box<dyn Agent<G> + 'a>, budget: Budget) -> Self {
+        Seat {
+            label: agent.name(),
+            agent: Some(agent),
+            budget,
+        }
+    }
+}
+
+struct SeatState<'a, G: Game> {
+    label: String,
+    human: bool,
+    budget: Budget,
+    /// `None` while the agent is away thinking.
+    agent: Option<Box<dyn Agent<G> + 'a>>,
+    /// `None` while the agent is away thinking.
+    rng: Option<GameRng>,
+}
+
+/// One step of a game: a chance outcome or an action, with the state after it.
+#[derive(Clone, Debug)]
+pub struct Step<G: Game> {
+    /// The event as the record holds it.
+    pub event: Event<G::Chance>,
+    /// The action, for an action step.
+    pub action: Option<G::Action>,
+    /// Who acted (`None` for chance).
+    pub player: Option<PlayerId>,
+    /// The state after the step.
+    pub state: G,
+    /// How long the agent thought, for an agent's action.
+    pub think: Option<Duration>,
+    /// The chance generator before a chance step (restored by undo).
+    chance_rng_before: Option<GameRng>,
+}
+
+/// Who must act now.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// A human seat: call [`Table::play`].
+    Human(PlayerId),
+    /// An agent's seat: take its job with [`Table::think`].
+    Agent(PlayerId),
+    /// An agent's seat whose job is out: wait for [`Table::hand_back`].
+    Thinking(PlayerId),
+    /// The game is over.
+    Over,
+}
+
+/// How [`Table::play_out`] stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// The game is over.
+    Over,
+    /// A human must act.
+    Human(PlayerId),
+    /// The action limit was reached, or the observer asked to stop.
+    Stopped,
+}
+
+/// An agent's thinking, handed out to run on any thread: the agent, its generator, the
+/// state it sees (determinized for its seat when the game hides information) and its budget.
+pub struct Thinking<'a, G: Game> {
+    player: PlayerId,
+    agent: Box<dyn Agent<G> + 'a>,
+    rng: GameRng,
+    state: G,
+    budget: Budget,
+    token: usize,
+}
+
+/// A finished [`Thinking`]: the agent and generator come back with the chosen action.
+pub struct Thought<'a, G: Game> {
+    player: PlayerId,
+    agent: Box<dyn Agent<G> + 'a>,
+    rng: GameRng,
+    action: G::Action,
+    elapsed: Duration,
+    faults: Vec<Fault>,
+    token: usize,
+}
+
+impl<'a, G: Game> Thinking<'a, G> {
+    /// The seat that thinks.
+    pub fn player(&self) -> PlayerId {
+        self.player
+    }
+
+    /// The budget of this decision.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Thinks: determinizes the state for the seat with the seat's generator, then asks the
+    /// agent within the budget.
+    pub fn run(self) -> Thought<'a, G> {
+        let Thinking {
+            player,
+            mut agent,
+            mut rng,
+            state,
+            budget,
+            token,
+        } = self;
+        let start = Instant::now();
+        let seen = state.determinize(player, &mut rng);
+        let action = agent.choose(&seen, &budget, &mut rng);
+        let elapsed = start.elapsed();
+        let faults = agent.take_faults();
+        Thought {
+            player,
+            agent,
+            rng,
+            action,
+            elapsed,
+            faults,
+            token,
+        }
+    }
+}
+
+impl<G: Game> Thought<'_, G> {
+    /// The chosen action.
+    pub fn action(&self) -> G::Action {
+        self.action
+    }
+
+    /// How long the agent thought.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// The seat that thought.
+    pub fn player(&self) -> PlayerId {
+        self.player
+    }
+}
+
+/// One game at one table. See the [module](self) documentation.
+pub struct Table<'a, G: Game> {
+    initial: G,
+    state: G,
+    seed: u64,
+    seats: Vec<SeatState<'a, G>>,
+    chance_rng: GameRng,
+    steps: Vec<Step<G>>,
+    actions: usize,
+    revision: u64,
+    faults: Vec<SeatFault>,
+}
+
+impl<'a, G: Game> Table<'a, G> {
+    /// A new game from `initial` (set up by the caller, for example with
+    /// [`GameSeeds::setup_rng`]) played from `seed`: chance uses [`GameSeeds::chance_rng`],
+    /// seat `p`'s agent [`GameSeeds::agent_rng`]. Every agent is [`Agent::reset`] (a new
+    /// game), so agents can be reused from game to game.
+    pub fn new(initial: G, seats: Vec<Seat<'a, G>>, seed: u64) -> Result<Self, TableError> {
+        let mut table = Self::resume(initial, seats, seed)?;
+        for s in &mut table.seats {
+            if let Some(a) = s.agent.as_mut() {
+                a.reset();
+            }
+        }
+        Ok(table)
+    }
+
+    /// A table from a position of a game already under way (an engine asked to search a
+    /// position): like [`Table::new`], but the agents are not reset, so they keep what they
+    /// learnt of the game so far.
+    pub fn resume(initial: G, seats: Vec<Seat<'a, G>>, seed: u64) -> Result<Self, TableError> {
+        let players = initial.num_players();
+        if seats.len() != players {
+            return Err(TableError::SeatCount {
+                players,
+                seats: seats.len(),
+            });
+        }
+        let seeds = GameSeeds { seed };
+        let seats = seats
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| SeatState {
+                label: s.label,
+                human: s.agent.is_none(),
+                budget: s.budget,
+                agent: s.agent,
+                rng: Some(seeds.agent_rng(PlayerId(i as u8))),
+            })
+            .collect();
+        Ok(Table {
+            state: initial.clone(),
+            initial,
+            seed,
+            seats,
+            chance_rng: seeds.chance_rng(),
+            steps: Vec::new(),
+            actions: 0,
+            revision: 0,
+            faults: Vec::new(),
+        })
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &G {
+        &self.state
+    }
+
+    /// The initial state.
+    pub fn initial(&self) -> &G {
+        &self.initial
+    }
+
+    /// The game's seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Every step so far.
+    pub fn steps(&self) -> &[Step<G>] {
+        &self.steps
+    }
+
+    /// The state before step `index` (the initial state for step 0).
+    pub fn state_before(&self, index: usize) -> &G {
+        match index.checked_sub(1) {
+            Some(i) => &self.steps[i].state,
+            None => &self.initial,
+        }
+    }
+
+    /// Actions played so far.
+    pub fn actions(&self) -> usize {
+        self.actions
+    }
+
+    /// Counts every change of the table (a step added, an undo).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The seats' record labels, seat 0 first.
+    pub fn labels(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.label.clone()).collect()
+    }
+
+    /// True if seat `p` is human.
+    pub fn is_human(&self, p: PlayerId) -> bool {
+        self.seats.get(p.index()).is_some_and(|s| s.human)
+    }
+
+    /// Seat `p`'s budget per move.
+    pub fn budget(&self, p: PlayerId) -> Option<Budget> {
+        self.seats.get(p.index()).map(|s| s.budget)
+    }
+
+    /// True if every seat is human (undo is allowed).
+    pub fn all_human(&self) -> bool {
+        self.seats.iter().all(|s| s.human)
+    }
+
+    /// Faults of the agents so far.
+    pub fn faults(&self) -> &[SeatFault] {
+        &self.faults
+    }
+
+    /// Who must act now. Chance events due are applied first (each becomes a step).
+    pub fn advance(&mut self) -> Result<Next, TableError> {
+        loop {
+            match self.state.turn() {
+                Turn::Terminal => return Ok(Next::Over),
+                Turn::Chance => {
+                    let before = self.chance_rng.clone();
+                    let outcome = self.state.sample_chance(&mut self.chance_rng);
+                    if let Err(e) = self.state.apply_chance(&outcome) {
+                        self.chance_rng = before;
+                        return Err(TableError::Chance(Box::new(e)));
+                    }
+                    self.push(Step {
+                        event: Event::Chance { outcome },
+                        action: None,
+                        player: None,
+                        state: self.state.clone(),
+                        think: None,
+                        chance_rng_before: Some(before),
+                    });
+                }
+                Turn::Player(p) => {
+                    let seat = &self.seats[p.index()];
+                    return Ok(if seat.human {
+                        Next::Human(p)
+                    } else if seat.agent.is_none() {
+                        Next::Thinking(p)
+                    } else {
+                        Next::Agent(p)
+                    });
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, step: Step<G>) {
+        self.steps.push(step);
+        self.revision += 1;
+    }
+
+    fn player_to_move(&self, asked: PlayerId) -> Result<(), TableError> {
+        match self.state.turn() {
+            Turn::Terminal => Err(TableError::Over),
+            Turn::Chance => Err(TableError::ChanceNext),
+            Turn::Player(q) if q != asked => Err(TableError::NotYourTurn { asked, to_move: q }),
+            Turn::Player(_) => Ok(()),
+        }
+    }
+
+    /// A human seat's action, checked with `try_apply`; on error the table is unchanged.
+    /// Returns the index of the new step.
+    pub fn play(&mut self, p: PlayerId, action: G::Action) -> Result<usize, TableError> {
+        self.player_to_move(p)?;
+        if !self.seats[p.index()].human {
+            return Err(TableError::WrongSeatKind {
+                seat: p,
+                human: false,
+            });
+        }
+        self.state
+            .try_apply(action)
+            .map_err(|e| TableError::Illegal {
+                action: action.to_string(),
+                source: Box::new(e),
+            })?;
+        self.record_action(p, action, None);
+        Ok(self.steps.len() - 1)
+    }
+
+    fn record_action(&mut self, p: PlayerId, action: G::Action, think: Option<Duration>) {
+        self.actions += 1;
+        self.push(Step {
+            event: Event::Action {
+                player: p,
+                action: action.to_string(),
+            },
+            action: Some(action),
+            player: Some(p),
+            state: self.state.clone(),
+            think,
+            chance_rng_before: None,
+        });
+    }
+
+    /// Hands out the thinking of the agent to move. Its seat is [`Next::Thinking`] until
+    /// [`Table::hand_back`].
+    pub fn think(&mut self) -> Result<Thinking<'a, G>, TableError> {
+        let p = match self.state.turn() {
+            Turn::Player(p) => p,
+            Turn::Terminal => return Err(TableError::Over),
+            Turn::Chance => return Err(TableError::ChanceNext),
+        };
+        let token = self.steps.len();
+        let seat = &mut self.seats[p.index()];
+        if seat.human {
+            return Err(TableError::WrongSeatKind {
+                seat: p,
+                human: true,
+            });
+        }
+        let (Some(agent), Some(rng)) = (seat.agent.take(), seat.rng.take()) else {
+            return Err(TableError::AgentAway(p));
+        };
+        Ok(Thinking {
+            player: p,
+            agent,
+            rng,
+            state: self.state.clone(),
+            budget: seat.budget,
+            token,
+        })
+    }
+
+    /// Takes a finished job back: the agent returns to its seat and its action is played.
+    /// Returns `Ok(false)` if the table moved on meanwhile (the action is then dropped). An
+    /// illegal action is an [`TableError::IllegalMove`] and leaves the state unchanged.
+    pub fn hand_back(&mut self, done: Thought<'a, G>) -> Result<bool, TableError> {
+        let Thought {
+            player: p,
+            agent,
+            rng,
+            action,
+            elapsed,
+            faults,
+            token,
+        } = done;
+        let ply = self.actions as u32;
+        self.faults
+            .extend(faults.into_iter().map(|fault| SeatFault {
+                seat: p,
+                ply,
+                fault,
+            }));
+        let seat = &mut self.seats[p.index()];
+        let label = seat.label.clone();
+        seat.agent = Some(agent);
+        seat.rng = Some(rng);
+        if token != self.steps.len() || self.state.turn() != Turn::Player(p) {
+            return Ok(false);
+        }
+        if let Err(e) = self.state.try_apply(action) {
+            return Err(TableError::IllegalMove(Box::new(IllegalMove {
+                player: p,
+                agent: label,
+                action: action.to_string(),
+                detail: e.to_string(),
+            })));
+        }
+        self.record_action(p, action, Some(elapsed));
+        Ok(true)
+    }
+
+    /// Plays agents' moves on this thread until the game ends, a human must act, or
+    /// `max_actions` actions have been played (counted from the start of the game), telling
+    /// `observer` about every step.
+    pub fn play_out(
+        &mut self,
+        max_actions: Option<usize>,
+        observer: &mut dyn Observer<G>,
+    ) -> Result<Played, TableError> {
+        loop {
+            let seen = self.steps.len();
+            let next = self.advance()?;
+            for step in &self.steps[seen..] {
+                observer.on_event(&step.state, &step.event);
+            }
+            match next {
+                Next::Over => return Ok(Played::Over),
+                Next::Human(p) => return Ok(Played::Human(p)),
+                Next::Thinking(p) => return Err(TableError::AgentAway(p)),
+                Next::Agent(p) => {
+                    if max_actions.is_some_and(|m| self.actions >= m) {
+                        return Ok(Played::Stopped);
+                    }
+                    observer.before_action(&self.state, p);
+                    let done = self.think()?.run();
+                    if observer.stop() {
+                        let seat = &mut self.seats[p.index()];
+                        seat.agent = Some(done.agent);
+                        seat.rng = Some(done.rng);
+                        return Ok(Played::Stopped);
+                    }
+                    self.hand_back(done)?;
+                    if let Some(step) = self.steps.last() {
+                        observer.on_event(&step.state, &step.event);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes back the last action (and the chance events after it), restoring the chance
+    /// generator so that the same action deals the same tiles again. Only when every seat is
+    /// human.
+    pub fn undo(&mut self) -> Result<(), TableError> {
+        if !self.all_human() {
+            return Err(TableError::UndoNotAllowed);
+        }
+        let Some(last_action) = self.steps.iter().rposition(|s| s.action.is_some()) else {
+            return Err(TableError::NothingToUndo);
+        };
+        if let Some(rng) = self.steps[last_action..]
+            .iter()
+            .find_map(|s| s.chance_rng_before.clone())
+        {
+            self.chance_rng = rng;
+        }
+        self.steps.truncate(last_action);
+        self.actions -= 1;
+        self.state = match self.steps.last() {
+            Some(s) => s.state.clone(),
+            None => self.initial.clone(),
+        };
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// The game record so far: the initial state, every event, the scores before each chance
+    /// event and now, and the result once the game is over.
+    pub fn record(&self) -> GameRecord<G::Chance> {
+        let mut scores = Vec::new();
+        let mut events = Vec::with_capacity(self.steps.len());
+        for (i, step) in self.steps.iter().enumerate() {
+            if matches!(step.event, Event::Chance { .. }) {
+                scores.push(self.state_before(i).scores().as_slice().to_vec());
+            }
+            events.push(step.event.clone());
+        }
+        scores.push(self.state.scores().as_slice().to_vec());
+        GameRecord {
+            game: G::INFO.name.to_string(),
+            format: RECORD_FORMAT,
+            seed: Some(self.seed),
+            seats: self.labels(),
+            initial: self.initial.to_string(),
+            events,
+            scores,
+            result: self.state.outcome(),
+        }
+    }
+
+    /// Ends the table and gives the agents back, seat 0 first (`None` for human seats and
+    /// for an agent still away thinking).
+    pub fn into_agents(self) -> Vec<Option<Box<dyn Agent<G> + 'a>>> {
+        self.seats.into_iter().map(|s| s.agent).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RandomAgent;
+    use crate::testgame::Nim;
+
+    fn random_seat<'a>() -> Seat<'a, Nim> {
+        Seat::agent(Box::new(RandomAgent::<Nim>::new()), Budget::default())
+    }
+
+    #[test]
+    fn humans_agents_and_undo() {
+        let mut t = Table::new(Nim::new(2), vec![Seat::human("human"), random_seat()], 3).unwrap();
+        let mut legal = Vec::new();
+        let mut human_moves = 0;
+        loop {
+            match t.advance().unwrap() {
+                Next::Over => break,
+                Next::Human(p) => {
+                    assert!(matches!(
+                        t.think(),
+                        Err(TableError::WrongSeatKind { human: true, .. })
+                    ));
+                    t.state().legal_actions(&mut legal);
+                    t.play(p, legal[0]).unwrap();
+                    human_moves += 1;
+                }
+                Next::Agent(p) => {
+                    assert!(matches!(
+                        t.play(p, legal[0]),
+                        Err(TableError::WrongSeatKind { human: false, .. })
+                    ));
+                    let job = t.think().unwrap();
+                    assert_eq!(t.advance().unwrap(), Next::Thinking(p));
+                    let done = job.run();
+                    assert!(t.hand_back(done).unwrap());
+                }
+                Next::Thinking(_) => unreachable!(),
+            }
+        }
+        assert!(human_moves > 0);
+        assert!(matches!(t.undo(), Err(TableError::UndoNotAllowed)));
+        let r = t.record();
+        assert_eq!(r.seats, vec!["human", "random"]);
+        assert_eq!(crate::replay::<Nim>(&r).unwrap(), *t.state());
+
+        // Two humans: undo takes back the last action and its deal, and the same action
+        // deals the same again.
+        let mut t = Table::new(Nim::new(2), vec![Seat::human("a"), Seat::human("b")], 9).unwrap();
+        assert!(matches!(t.undo(), Err(TableError::NothingToUndo)));
+        let Next::Human(p) = t.advance().unwrap() else {
+            panic!("a human moves first")
+        };
+        t.state().legal_actions(&mut legal);
+        let a = legal[0];
+        t.play(p, a).unwrap();
+        t.advance().unwrap();
+        let after: Vec<String> = t.record().events.iter().map(|e| format!("{e:?}")).collect();
+        t.undo().unwrap();
+        assert_eq!(
+            t.state(),
+            t.steps().last().map_or(t.initial(), |s| &s.state)
+        );
+        t.play(p, a).unwrap();
+        t.advance().unwrap();
+        let again: Vec<String> = t.record().events.iter().map(|e| format!("{e:?}")).collect();
+        assert_eq!(after, again);
+        let other = PlayerId(1 - p.0);
+        if let Turn::Player(q) = t.state().turn() {
+            assert!(matches!(
+                t.play(if q == p { other } else { p }, a),
+                Err(TableError::NotYourTurn { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn a_stale_job_is_dropped() {
+        let mut t = Table::new(Nim::new(2), vec![random_seat(), random_seat()], 5).unwrap();
+        let Next::Agent(_) = t.advance().unwrap() else {
+            panic!("an agent moves first")
+        };
+        let job = t.think().unwrap();
+        let done = job.run();
+        let job_token_before = t.steps().len();
+        // Played on: the same seat's action arrives once, then a copy is stale.
+        assert!(t.hand_back(done).unwrap());
+        assert_eq!(t.steps().len(), job_token_before + 1);
+        t.advance().unwrap();
+        let job = t.think().unwrap();
+        let mut done = job.run();
+        done.token = 0;
+        assert!(!t.hand_back(done).unwrap());
+        assert!(matches!(t.advance().unwrap(), Next::Agent(_)));
+    }
+
+    #[test]
+    fn wrong_seat_counts_are_refused() {
+        assert!(matches!(
+            Table::new(Nim::new(3), vec![random_seat(), random_seat()], 1),
+            Err(TableError::SeatCount {
+                players: 3,
+                seats: 2
+            })
+        ));
+    }
+}
