@@ -9,6 +9,11 @@
 //! - [`merge`]: combining the files of a sharded run;
 //! - [`stats`]: Wilson intervals, score spreads, per-series rows, Elo-style ratings,
 //!   the thesis' Figure 20 curve;
+//! - [`pentanomial`], [`sprt`], [`ratings`]: pair-aware statistics of paired games, the
+//!   sequential probability ratio test and maximum-likelihood ratings with error bars
+//!   (docs/statistics.md; not yet used by the tournament command);
+//! - [`protocol`]: the engine protocol's commands and replies, shared by the server and
+//!   the external-engine client;
 //! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts.
 //!
 //! A whole tournament of the Nim test game, stored in a temporary file:
