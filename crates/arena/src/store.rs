@@ -492,106 +492,39 @@ impl Store {
         for (idx, f) in self.faults(run)? {
             faults.entry(idx).or_default().push(f);
         }
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT idx, tbl, series, deal, rotation, seed, seats, scores, winners, actions,
-                        record
-                 FROM games WHERE run = ?1 ORDER BY idx",
-            )
-            .map_err(|e| self.err(e))?;
+        let sql = format!("SELECT {GAME_COLUMNS}, record FROM games WHERE run = ?1 ORDER BY idx");
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map([run], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, u32>(1)?,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, u32>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, String>(7)?,
-                    r.get::<_, String>(8)?,
-                    r.get::<_, u32>(9)?,
-                    r.get::<_, String>(10)?,
-                ))
-            })
+            .query_map([run], |r| RawGame::read(r, true))
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
-            let (idx, table, series, deal, rotation, seed, seats, scores, winners, actions, record) =
-                row.map_err(|e| self.err(e))?;
-            let bad =
-                |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
-            out.push(StoredGame {
-                slot: Slot {
-                    index: idx as u64,
-                    table,
-                    series,
-                    deal: deal as u64,
-                    rotation,
-                    seed: seed.parse().map_err(|_| bad("seed"))?,
-                    seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
-                },
-                game: PlayedGame {
-                    scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
-                    winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
-                    actions,
-                    record,
-                    faults: faults.remove(&(idx as u64)).unwrap_or_default(),
-                },
-            });
+            let g = self.decode(row.map_err(|e| self.err(e))?)?;
+            let faults = faults.remove(&g.slot.index).unwrap_or_default();
+            out.push(g.into_stored(faults));
         }
         Ok(out)
     }
+
     /// Every stored game of run `run` (of every run with `None`) without its record, in
     /// run then schedule order: what a listing needs, without reading the records.
     pub fn game_summaries(&self, run: Option<i64>) -> Result<Vec<GameSummary>, ArenaError> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT run, idx, tbl, series, deal, rotation, seed, seats, scores, winners,
-                        actions
-                 FROM games WHERE ?1 IS NULL OR run = ?1 ORDER BY run, idx",
-            )
-            .map_err(|e| self.err(e))?;
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE ?1 IS NULL OR run = ?1 ORDER BY run, idx"
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map([run], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, u32>(3)?,
-                    r.get::<_, i64>(4)?,
-                    r.get::<_, u32>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, String>(7)?,
-                    r.get::<_, String>(8)?,
-                    r.get::<_, String>(9)?,
-                    r.get::<_, u32>(10)?,
-                ))
-            })
+            .query_map([run], |r| RawGame::read(r, false))
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
-            let (run, idx, table, series, deal, rotation, seed, seats, scores, winners, actions) =
-                row.map_err(|e| self.err(e))?;
-            let bad =
-                |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+            let g = self.decode(row.map_err(|e| self.err(e))?)?;
             out.push(GameSummary {
-                run,
-                slot: Slot {
-                    index: idx as u64,
-                    table,
-                    series,
-                    deal: deal as u64,
-                    rotation,
-                    seed: seed.parse().map_err(|_| bad("seed"))?,
-                    seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
-                },
-                scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
-                winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
-                actions,
+                run: g.run,
+                slot: g.slot,
+                scores: g.scores,
+                winners: g.winners,
+                actions: g.actions,
             });
         }
         Ok(out)
@@ -600,58 +533,47 @@ impl Store {
     /// The stored game `id` with its record, or `None` if the file does not hold it
     /// ([`Store::absent`] says what it holds instead).
     pub fn find_game(&self, id: GameId) -> Result<Option<StoredGame>, ArenaError> {
+        let sql = format!("SELECT {GAME_COLUMNS}, record FROM games WHERE run = ?1 AND idx = ?2");
         let row = self
             .conn
-            .query_row(
-                "SELECT tbl, series, deal, rotation, seed, seats, scores, winners, actions, record
-                 FROM games WHERE run = ?1 AND idx = ?2",
-                params![id.run, id.index as i64],
-                |r| {
-                    Ok((
-                        r.get::<_, u32>(0)?,
-                        r.get::<_, u32>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, u32>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, String>(6)?,
-                        r.get::<_, String>(7)?,
-                        r.get::<_, u32>(8)?,
-                        r.get::<_, String>(9)?,
-                    ))
-                },
-            )
+            .query_row(&sql, params![id.run, id.index as i64], |r| {
+                RawGame::read(r, true)
+            })
             .optional()
             .map_err(|e| self.err(e))?;
-        let Some((table, series, deal, rotation, seed, seats, scores, winners, actions, record)) =
-            row
-        else {
+        let Some(raw) = row else {
             return Ok(None);
         };
-        let bad = |what: &str| self.err(format!("game {id} has unreadable {what}"));
-        Ok(Some(StoredGame {
+        let g = self.decode(raw)?;
+        let faults = self
+            .faults(id.run)?
+            .into_iter()
+            .filter(|(idx, _)| *idx == id.index)
+            .map(|(_, f)| f)
+            .collect();
+        Ok(Some(g.into_stored(faults)))
+    }
+
+    /// Decodes a stored game's columns (seed, seats, scores and winners are text).
+    fn decode(&self, raw: RawGame) -> Result<DecodedGame, ArenaError> {
+        let (run, idx) = (raw.run, raw.idx);
+        let bad = |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
+        Ok(DecodedGame {
+            run,
             slot: Slot {
-                index: id.index,
-                table,
-                series,
-                deal: deal as u64,
-                rotation,
-                seed: seed.parse().map_err(|_| bad("seed"))?,
-                seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
+                index: idx as u64,
+                table: raw.table,
+                series: raw.series,
+                deal: raw.deal as u64,
+                rotation: raw.rotation,
+                seed: raw.seed.parse().map_err(|_| bad("seed"))?,
+                seats: serde_json::from_str(&raw.seats).map_err(|_| bad("seats"))?,
             },
-            game: PlayedGame {
-                scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
-                winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
-                actions,
-                record,
-                faults: self
-                    .faults(id.run)?
-                    .into_iter()
-                    .filter(|(idx, _)| *idx == id.index)
-                    .map(|(_, f)| f)
-                    .collect(),
-            },
-        }))
+            scores: serde_json::from_str(&raw.scores).map_err(|_| bad("scores"))?,
+            winners: serde_json::from_str(&raw.winners).map_err(|_| bad("winners"))?,
+            actions: raw.actions,
+            record: raw.record,
+        })
     }
 
     /// Why the file holds no game `id`: no such run (naming the runs it holds), or no such
@@ -818,6 +740,71 @@ fn store_err(path: &str, e: impl std::fmt::Display) -> ArenaError {
 fn json_list<T: std::fmt::Display>(v: &[T]) -> String {
     let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     format!("[{}]", parts.join(","))
+}
+
+/// The columns every reader of stored games selects, in [`RawGame::read`]'s order.
+const GAME_COLUMNS: &str =
+    "run, idx, tbl, series, deal, rotation, seed, seats, scores, winners, actions";
+
+/// One stored game's columns as read, before decoding.
+struct RawGame {
+    run: i64,
+    idx: i64,
+    table: u32,
+    series: u32,
+    deal: i64,
+    rotation: u32,
+    seed: String,
+    seats: String,
+    scores: String,
+    winners: String,
+    actions: u32,
+    record: Option<String>,
+}
+
+impl RawGame {
+    /// Reads [`GAME_COLUMNS`], then the record if it was selected.
+    fn read(r: &rusqlite::Row<'_>, with_record: bool) -> rusqlite::Result<Self> {
+        Ok(RawGame {
+            run: r.get(0)?,
+            idx: r.get(1)?,
+            table: r.get(2)?,
+            series: r.get(3)?,
+            deal: r.get(4)?,
+            rotation: r.get(5)?,
+            seed: r.get(6)?,
+            seats: r.get(7)?,
+            scores: r.get(8)?,
+            winners: r.get(9)?,
+            actions: r.get(10)?,
+            record: if with_record { Some(r.get(11)?) } else { None },
+        })
+    }
+}
+
+/// A stored game's decoded columns.
+struct DecodedGame {
+    run: i64,
+    slot: Slot,
+    scores: Vec<i32>,
+    winners: Vec<usize>,
+    actions: u32,
+    record: Option<String>,
+}
+
+impl DecodedGame {
+    fn into_stored(self, faults: Vec<SeatFault>) -> StoredGame {
+        StoredGame {
+            slot: self.slot,
+            game: PlayedGame {
+                scores: self.scores,
+                winners: self.winners,
+                actions: self.actions,
+                record: self.record.unwrap_or_default(),
+                faults,
+            },
+        }
+    }
 }
 
 #[cfg(test)]
