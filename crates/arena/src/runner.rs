@@ -91,6 +91,15 @@ pub fn run_tournament(
     opts: &RunOptions,
     progress: &mut dyn Progress,
 ) -> Result<RunReport, ArenaError> {
+    check_game(driver, params)?;
+    params.validate(driver)?;
+    // The specifications are parsed once, here; workers build agents from the plans.
+    let lineup = driver.lineup(&params.agents)?;
+    run_with(params, lineup, None, store, opts, progress)
+}
+
+/// The run must be of `driver`'s game.
+fn check_game(driver: &dyn GameDriver, params: &RunParams) -> Result<(), ArenaError> {
     if params.game != driver.name() {
         return Err(ParamsError::WrongGame {
             run: params.game.clone(),
@@ -98,10 +107,7 @@ pub fn run_tournament(
         }
         .into());
     }
-    params.validate(driver)?;
-    // The specifications are parsed once, here; workers build agents from the plans.
-    let lineup = driver.lineup(&params.agents)?;
-    run_with(driver, params, lineup, None, store, opts, progress)
+    Ok(())
 }
 
 /// A run checked and its first worker's agents built, before any file is opened: an agent
@@ -129,15 +135,8 @@ pub fn run_prepared(
     opts: &RunOptions,
     progress: &mut dyn Progress,
 ) -> Result<RunReport, ArenaError> {
-    if params.game != driver.name() {
-        return Err(ParamsError::WrongGame {
-            run: params.game.clone(),
-            driver: driver.name(),
-        }
-        .into());
-    }
+    check_game(driver, params)?;
     run_with(
-        driver,
         params,
         prepared.lineup,
         Some(prepared.first),
@@ -147,9 +146,7 @@ pub fn run_prepared(
     )
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_with(
-    driver: &dyn GameDriver,
     params: &RunParams,
     lineup: Box<dyn Lineup>,
     prepared: Option<Box<dyn Worker>>,
@@ -157,7 +154,6 @@ fn run_with(
     opts: &RunOptions,
     progress: &mut dyn Progress,
 ) -> Result<RunReport, ArenaError> {
-    let _ = driver;
     let tables = params.tables();
     let total_all = params.total_games().unwrap_or(0);
     let slots: Vec<Slot> = (0..total_all)

@@ -45,21 +45,9 @@ impl Evaluator<AzulState> for AugurEvaluator {
 }
 
 const PARAMS: [ParamDoc; 5] = [
-    ParamDoc {
-        name: "time",
-        kind: ParamKind::Value { default: "100ms" },
-        doc: "time per move (iterative deepening); the default applies when no limit is given",
-    },
-    ParamDoc {
-        name: "depth",
-        kind: ParamKind::Value { default: "none" },
-        doc: "deepest iteration in plies",
-    },
-    ParamDoc {
-        name: "nodes",
-        kind: ParamKind::Value { default: "none" },
-        doc: "node budget per move (reproducible)",
-    },
+    super::azul_search::LIMIT_PARAMS[0],
+    super::azul_search::LIMIT_PARAMS[1],
+    super::azul_search::LIMIT_PARAMS[2],
     ParamDoc {
         name: "samples",
         kind: ParamKind::Value { default: "0" },
@@ -74,10 +62,6 @@ const PARAMS: [ParamDoc; 5] = [
 
 /// Default time per move when neither the name nor the caller gives a limit.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
-
-fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
-    super::spec_budget(spec)
-}
 
 fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
     let name = spec.value("weights")?.unwrap_or(DEFAULT_VERSION);
@@ -134,7 +118,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
             Ok(Box::new(augur_player(
                 &spec.text,
                 weights(spec)?,
-                limits(spec)?,
+                super::spec_budget(spec)?,
                 samples(spec)?,
             )))
         },

@@ -49,7 +49,9 @@ impl Evaluator<AzulState> for StrongEvaluator {
     }
 }
 
-const LIMIT_PARAMS: [ParamDoc; 4] = [
+/// The limit parameters (`time`, `depth`, `nodes`) then `multi`; other search players take
+/// the first three (`LIMIT_PARAMS[..3]`).
+pub(super) const LIMIT_PARAMS: [ParamDoc; 4] = [
     ParamDoc {
         name: "time",
         kind: ParamKind::Value { default: "100ms" },
