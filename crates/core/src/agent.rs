@@ -275,3 +275,115 @@ impl<G: Game> Agent<G> for RandomAgent<G> {
         self.buf[rng.random_range(0..self.buf.len())]
     }
 }
+
+/// An agent that blunders: with probability `p` it plays a uniformly random legal move, else
+/// the inner agent's. Strength then falls smoothly from the inner agent's (`p = 0`) to
+/// `random`'s (`p = 1`), which spaces difficulty levels between fixed players. The coin and
+/// the random move come from the seat's generator, so games stay reproducible; the inner
+/// agent is not consulted on a blunder (and so spends no time).
+///
+/// ```
+/// use tessera_core::{Agent, Blundering, Budget, Game, RandomAgent, rng::seeded, testgame::Nim};
+/// let mut always = Blundering::new(Box::new(RandomAgent::<Nim>::new()), 1.0);
+/// let state: Nim = "2 1 3,4 0,0".parse().unwrap();
+/// let action = always.choose(&state, &Budget::default(), &mut seeded(1));
+/// let mut legal = Vec::new();
+/// state.legal_actions(&mut legal);
+/// assert!(legal.contains(&action));
+/// assert_eq!(always.name(), "random:blunder=1");
+/// ```
+pub struct Blundering<G: Game> {
+    inner: Box<dyn Agent<G>>,
+    p: f64,
+    random: RandomAgent<G>,
+}
+
+impl<G: Game> Blundering<G> {
+    /// `inner`, blundering with probability `p` (clamped to 0..=1).
+    pub fn new(inner: Box<dyn Agent<G>>, p: f64) -> Self {
+        Blundering {
+            inner,
+            p: if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) },
+            random: RandomAgent::new(),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for Blundering<G> {
+    fn name(&self) -> String {
+        format!("{}:blunder={}", self.inner.name(), self.p)
+    }
+
+    fn choose(&mut self, state: &G, budget: &Budget, rng: &mut GameRng) -> G::Action {
+        if rng.random::<f64>() < self.p {
+            self.random.choose(state, budget, rng)
+        } else {
+            self.inner.choose(state, budget, rng)
+        }
+    }
+
+    fn reset(&mut self) {
+        self.inner.reset()
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.inner.last_info()
+    }
+
+    fn take_faults(&mut self) -> Vec<crate::table::Fault> {
+        self.inner.take_faults()
+    }
+}
+
+#[cfg(test)]
+mod blunder_tests {
+    use super::*;
+    use crate::rng::seeded;
+    use crate::testgame::Nim;
+
+    /// Always takes the first legal move.
+    struct First;
+    impl Agent<Nim> for First {
+        fn name(&self) -> String {
+            "first".into()
+        }
+        fn choose(&mut self, state: &Nim, _: &Budget, _: &mut GameRng) -> <Nim as Game>::Action {
+            let mut v = Vec::new();
+            state.legal_actions(&mut v);
+            v[0]
+        }
+    }
+
+    #[test]
+    fn blunders_at_the_given_rate_and_reproducibly() {
+        let state: Nim = "2 1 5,5,5 0,0".parse().unwrap();
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        assert_eq!(legal.len(), 9);
+        let first = legal[0];
+        for (p, lo, hi) in [(0.0, 0, 0), (0.3, 2400, 2950), (1.0, 8650, 9150)] {
+            let mut a = Blundering::new(Box::new(First), p);
+            let mut rng = seeded(9);
+            let off = (0..10_000)
+                .filter(|_| a.choose(&state, &Budget::default(), &mut rng) != first)
+                .count();
+            // A blunder picks the first move 1 time in 9, so 8/9 of the blunders show:
+            // 2,667 expected at p = 0.3, 8,889 at p = 1 (bounds about 5 sigma wide).
+            assert!(
+                (lo..=hi).contains(&off),
+                "p={p}: {off} moves off the inner agent's"
+            );
+        }
+        let play = |seed| {
+            let mut a = Blundering::new(Box::new(First), 0.5);
+            let mut rng = seeded(seed);
+            (0..50)
+                .map(|_| a.choose(&state, &Budget::default(), &mut rng))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(play(3), play(3));
+        assert_ne!(play(3), play(4));
+        assert_eq!(Blundering::new(Box::new(First), f64::NAN).p, 0.0);
+        assert_eq!(Blundering::new(Box::new(First), 7.0).p, 1.0);
+    }
+}

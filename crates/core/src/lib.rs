@@ -24,7 +24,7 @@ pub mod rng;
 pub mod table;
 pub mod testgame;
 
-pub use agent::{Agent, Budget, RandomAgent, SearchInfo};
+pub use agent::{Agent, Blundering, Budget, RandomAgent, SearchInfo};
 pub use game::{Game, GameInfo, Outcome, SeatsError, Turn};
 pub use player::{MAX_PLAYERS, PerPlayer, PlayerId};
 pub use puzzle::Puzzle;

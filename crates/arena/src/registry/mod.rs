@@ -31,7 +31,7 @@
 //! assert!(err.to_string().contains("known agents: random"));
 //! ```
 
-use tessera_core::{Agent, Budget, Game};
+use tessera_core::{Agent, Blundering, Budget, Game};
 use thiserror::Error;
 
 use crate::spec::{AgentSpec, SpecError, parse_duration};
@@ -74,6 +74,10 @@ pub struct ParamDoc {
 /// them as [`ParamKind::Value`] parameters gets them parsed into its [`AgentPlan::budget`]
 /// (with the documented default of `time` when no limit is given).
 pub const BUDGET_KEYS: [&str; 3] = ["time", "depth", "nodes"];
+
+/// The parameter every agent takes (except external engines): `blunder=P` plays a uniformly
+/// random legal move with probability `P` ([`Blundering`]), to space difficulty levels.
+pub const BLUNDER_KEY: &str = "blunder";
 
 /// The budget a specification's `time=`, `depth=` and `nodes=` parameters give (no default:
 /// an empty budget when none is given). `depth` must be 1-200; `nodes=0` means 1.
@@ -268,6 +272,16 @@ impl<G: Game> Registry<G> {
     /// Parses `text` and checks its name and parameters against the entry, without
     /// building the agent. `level:X` is checked as the level's specification.
     pub fn check(&self, text: &str) -> Result<(AgentSpec, &AgentEntry<G>), RegistryError> {
+        self.check_with_blunder(text)
+            .map(|(spec, entry, _)| (spec, entry))
+    }
+
+    /// [`Registry::check`], also returning the universal `blunder=P` parameter (taken out of
+    /// the returned specification's parameters).
+    fn check_with_blunder(
+        &self,
+        text: &str,
+    ) -> Result<(AgentSpec, &AgentEntry<G>, Option<f64>), RegistryError> {
         let mut spec: AgentSpec = text.parse()?;
         if let Some(level) = self.level_of(&spec)? {
             spec = level.spec.parse()?;
@@ -289,7 +303,23 @@ impl<G: Game> Registry<G> {
                     .join(", "),
             })?;
         let free_form = entry.params.iter().any(|p| p.kind == ParamKind::Rest);
+        let mut blunder = None;
         if !free_form {
+            if let Some(v) = spec.value(BLUNDER_KEY)? {
+                match v.parse::<f64>() {
+                    Ok(p) if (0.0..=1.0).contains(&p) => blunder = Some(p),
+                    _ => {
+                        return Err(SpecError::BadValue {
+                            agent: spec.name.clone(),
+                            key: BLUNDER_KEY.into(),
+                            value: v.into(),
+                            expected: "a probability from 0 to 1".into(),
+                        }
+                        .into());
+                    }
+                }
+                spec.params.retain(|p| p.key != BLUNDER_KEY);
+            }
             let known: Vec<&str> = entry.params.iter().map(|p| p.name).collect();
             spec.check_known(&known)?;
             for p in entry.params {
@@ -304,14 +334,14 @@ impl<G: Game> Registry<G> {
                 }
             }
         }
-        Ok((spec, entry))
+        Ok((spec, entry, blunder))
     }
 
     /// Parses `text` once into a plan: the checked specification, its entry (the typed
     /// factory) and the seat's budget. Nothing is built (no engine started, no table
     /// allocated); [`AgentPlan::build`] builds as many agents as the caller needs.
     pub fn parse(&self, text: &str) -> Result<AgentPlan<G>, RegistryError> {
-        let (spec, entry) = self.check(text)?;
+        let (spec, entry, blunder) = self.check_with_blunder(text)?;
         let takes_budget = |key: &str| {
             entry
                 .params
@@ -334,6 +364,7 @@ impl<G: Game> Registry<G> {
             spec,
             entry,
             budget,
+            blunder,
         })
     }
 
@@ -376,6 +407,7 @@ pub struct AgentPlan<G: Game> {
     spec: AgentSpec,
     entry: AgentEntry<G>,
     budget: Budget,
+    blunder: Option<f64>,
 }
 
 impl<G: Game> Clone for AgentPlan<G> {
@@ -384,6 +416,7 @@ impl<G: Game> Clone for AgentPlan<G> {
             spec: self.spec.clone(),
             entry: self.entry.clone(),
             budget: self.budget,
+            blunder: self.blunder,
         }
     }
 }
@@ -412,7 +445,11 @@ impl<G: Game> AgentPlan<G> {
 
     /// Builds one agent.
     pub fn build(&self) -> Result<Box<dyn Agent<G>>, RegistryError> {
-        Ok((self.entry.build)(&self.spec)?)
+        let agent = (self.entry.build)(&self.spec)?;
+        Ok(match self.blunder {
+            Some(p) if p > 0.0 => Box::new(Blundering::new(agent, p)),
+            _ => agent,
+        })
     }
 }
 
@@ -501,6 +538,61 @@ mod tests {
         assert!(matches!(e, RegistryError::UnknownAgent { .. }));
         let e = azul.check("levle:1").err().unwrap().to_string();
         assert!(e.contains("level:N"), "{e}");
+    }
+
+    #[test]
+    fn every_agent_can_blunder() {
+        use tessera_core::rng::seeded;
+        let r = crate::registry::azul::registry();
+        let plan = r.parse("greedy:blunder=0.25").unwrap();
+        assert!(plan.budget().is_unlimited());
+        let agent = plan.build().unwrap();
+        assert_eq!(agent.name(), "greedy:blunder=0.25");
+        assert_eq!(
+            r.parse("presort:nodes=50:blunder=0.5")
+                .unwrap()
+                .budget()
+                .nodes,
+            Some(50)
+        );
+        assert_eq!(
+            r.parse("greedy:blunder=0").unwrap().build().unwrap().name(),
+            "greedy"
+        );
+        for bad in [
+            "greedy:blunder=2",
+            "greedy:blunder=-0.1",
+            "greedy:blunder=often",
+        ] {
+            let e = r.parse(bad).err().unwrap().to_string();
+            assert!(e.contains("a probability from 0 to 1"), "{bad}: {e}");
+        }
+        let e = r.parse("greedy:blunder").err().unwrap().to_string();
+        assert!(e.contains("blunder"), "{e}");
+        // Blundering greedy plays legal moves, about half of them greedy's on a dealt board.
+        use tessera_core::{Game, Turn};
+        let mut state = tessera_azul::AzulState::new_random(2, &mut seeded(4));
+        while state.turn() == Turn::Chance {
+            let deal = state.sample_chance(&mut seeded(6));
+            state.apply_chance(&deal).unwrap();
+        }
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut plain = r.build("greedy").unwrap();
+        let mut noisy = r.build("greedy:blunder=0.5").unwrap();
+        let greedy_move = plain.choose(&state, &Budget::default(), &mut seeded(1));
+        let same = (0..400)
+            .filter(|&seed| {
+                let m = noisy.choose(&state, &Budget::default(), &mut seeded(seed));
+                assert!(legal.contains(&m));
+                m == greedy_move
+            })
+            .count();
+        // 200 coins keep greedy's move, and 1 in legal.len() of the other 200 hit it too.
+        assert!(
+            (160..=280).contains(&same),
+            "{same} of 400 were greedy's move"
+        );
     }
 
     #[test]

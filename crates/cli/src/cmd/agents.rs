@@ -62,7 +62,8 @@ pub fn run(a: Args) -> Result<()> {
             }
             println!(
                 "\nSpell an agent NAME or NAME:PARAM:PARAM (PARAM is KEY=VALUE or a flag); \
-                 separate agents with commas."
+                 separate agents with commas.\nEvery agent but ext also takes blunder=P: a random \
+                 legal move with probability P (0-1)."
             );
         }
         other => anyhow::bail!("unknown format '{other}'; expected table or json"),
