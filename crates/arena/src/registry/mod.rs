@@ -522,11 +522,11 @@ mod tests {
         }
         ladder(&azul, AZUL);
         ladder(&qwirkle, QWIRKLE);
-        let plan = azul.parse("level:5").unwrap();
+        let plan = azul.parse("level:expert").unwrap();
         assert_eq!(plan.budget().nodes, Some(20_000));
-        assert_eq!(azul.default_level().unwrap().number, 3);
+        assert_eq!(azul.default_level().unwrap().number, 5);
         assert_eq!(qwirkle.default_level().unwrap().number, 3);
-        let e = azul.check("level:9").err().unwrap();
+        let e = azul.check("level:10").err().unwrap();
         assert!(matches!(e, RegistryError::UnknownLevel { .. }));
         assert!(e.to_string().contains("1 beginner"), "{e}");
         for bad in ["level", "level:3:time=1s", "level:grandmaster", "level:0"] {
