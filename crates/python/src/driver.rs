@@ -71,6 +71,12 @@ impl<G: Game> Session<G> {
         settle(&mut self.state, &mut self.chance).map_err(StepError::Chance)
     }
 
+    /// Draws the chance events from now on from seed `seed`'s chance stream instead: a copy
+    /// reseeded this way has the same state but its own future (search over sampled deals).
+    pub fn reseed_chance(&mut self, seed: u64) {
+        self.chance = GameSeeds { seed }.chance_rng();
+    }
+
     /// The current state.
     pub fn state(&self) -> &G {
         &self.state

@@ -6,7 +6,7 @@
 
 use std::sync::Mutex;
 
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tessera_azul::{AzulAction, AzulState};
@@ -76,6 +76,7 @@ fn returns_of<G: Game>(state: &G) -> Vec<f64> {
 /// An Azul game (2-4 players) with fixed action ids: `step(id)` applies the action and
 /// deals the next round's factories itself, from the seed given to `reset`.
 #[pyclass(module = "tessera._tessera", name = "AzulGame")]
+#[derive(Clone)]
 pub struct PyAzul {
     session: Session<AzulState>,
     buf: Vec<AzulAction>,
@@ -275,6 +276,63 @@ impl PyAzul {
             )));
         }
         Ok(id)
+    }
+
+    /// Seat `seat`'s observation written into `out`, a C-contiguous float32 array of length
+    /// `observation_len` (no allocation).
+    fn observation_into(&self, seat: i64, mut out: PyReadwriteArray1<'_, f32>) -> PyResult<()> {
+        let p = check_seat(seat, self.players())?;
+        let n = self.observation_len();
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out: expected a C-contiguous float32 array"))?;
+        if out.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "out: expected length {n} (observation_len), got {}",
+                out.len()
+            )));
+        }
+        azul::write_observation(self.state(), p, out);
+        Ok(())
+    }
+
+    /// The action mask written into `out`, a C-contiguous int8 array of length `num_actions`.
+    fn action_mask_into(&mut self, mut out: PyReadwriteArray1<'_, i8>) -> PyResult<()> {
+        let n = self.num_actions();
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out: expected a C-contiguous int8 array"))?;
+        if out.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "out: expected length {n} (num_actions), got {}",
+                out.len()
+            )));
+        }
+        out.fill(0);
+        self.session.state().legal_actions(&mut self.buf);
+        for &a in &self.buf {
+            out[azul::encode(a)] = 1;
+        }
+        Ok(())
+    }
+
+    /// Draws the deals from now on from seed `seed` instead (the state is unchanged): search
+    /// over sampled deals reseeds its copies so that they do not all see the same future.
+    fn reseed_chance(&mut self, seed: u64) {
+        self.session.reseed_chance(seed);
+    }
+
+    /// An independent copy (same state, same future deals).
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
     }
 
     fn __repr__(&self) -> String {
