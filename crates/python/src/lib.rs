@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod azul;
+pub mod batch;
 pub mod driver;
 pub mod qwirkle;
 pub mod tiles;

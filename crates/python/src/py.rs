@@ -6,15 +6,19 @@
 
 use std::sync::Mutex;
 
-use numpy::{IntoPyArray, PyArray1, PyReadwriteArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
 use tessera_qwirkle::Qwirkle;
 
 use crate::azul;
+use crate::batch::{AzulBatch, BatchError, Outputs};
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::tiles::TilesTable;
@@ -712,6 +716,242 @@ impl PyTiles {
     }
 }
 
+/// Many Azul games stepped in one call (`tessera.batch.AzulBatch`, docs/python.md): numpy
+/// in, numpy out (preallocated arrays written in place), finished games restarted, the GIL
+/// released and the games split over threads while Rust works.
+#[pyclass(module = "tessera._tessera", name = "AzulBatch")]
+pub struct PyAzulBatch {
+    core: AzulBatch,
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<i8>>,
+    rewards: Py<PyArray2<f32>>,
+    dones: Py<PyArray1<bool>>,
+    to_move: Py<PyArray1<i64>>,
+    sampled: Py<PyArray1<i64>>,
+}
+
+fn batch_err(e: BatchError) -> PyErr {
+    match e {
+        BatchError::Internal { .. } => PyRuntimeError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// Describes a Python value for an error message: its type, and for arrays dtype and shape.
+fn describe_value(v: &Bound<'_, PyAny>) -> String {
+    let ty = v
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    match (v.getattr("dtype"), v.getattr("shape")) {
+        (Ok(d), Ok(s)) => format!("a {ty} of dtype {d} and shape {s}"),
+        _ => format!("a {ty}"),
+    }
+}
+
+/// The batch's output arrays, borrowed for writing.
+struct Guards<'py> {
+    obs: PyReadwriteArray2<'py, f32>,
+    mask: PyReadwriteArray2<'py, i8>,
+    rewards: PyReadwriteArray2<'py, f32>,
+    dones: PyReadwriteArray1<'py, bool>,
+    to_move: PyReadwriteArray1<'py, i64>,
+}
+
+fn contiguous<T>(r: Result<T, numpy::AsSliceError>) -> PyResult<T> {
+    r.map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+impl Guards<'_> {
+    fn outputs(&mut self) -> PyResult<Outputs<'_>> {
+        Ok(Outputs {
+            obs: contiguous(self.obs.as_slice_mut())?,
+            mask: contiguous(self.mask.as_slice_mut())?,
+            rewards: contiguous(self.rewards.as_slice_mut())?,
+            dones: contiguous(self.dones.as_slice_mut())?,
+            to_move: contiguous(self.to_move.as_slice_mut())?,
+        })
+    }
+}
+
+impl PyAzulBatch {
+    fn guards<'py>(&self, py: Python<'py>) -> Guards<'py> {
+        Guards {
+            obs: self.obs.bind(py).readwrite(),
+            mask: self.mask.bind(py).readwrite(),
+            rewards: self.rewards.bind(py).readwrite(),
+            dones: self.dones.bind(py).readwrite(),
+            to_move: self.to_move.bind(py).readwrite(),
+        }
+    }
+
+    fn result<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).as_any(),
+                self.mask.bind(py).as_any(),
+                self.rewards.bind(py).as_any(),
+                self.dones.bind(py).as_any(),
+                self.to_move.bind(py).as_any(),
+            ],
+        )
+        .expect("a tuple of five arrays")
+    }
+}
+
+#[pymethods]
+impl PyAzulBatch {
+    /// `n` games of `players` (2-4); game `i`'s episode `e` starts from seed
+    /// `seed + i + e * n`; `threads` (default: the machine's cores) share the work.
+    #[new]
+    #[pyo3(signature = (n, players = 2, seed = 0, threads = None))]
+    fn new(
+        py: Python<'_>,
+        n: i64,
+        players: i64,
+        seed: u64,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let players = check_players("Azul", players)?;
+        if n < 1 {
+            return Err(PyValueError::new_err(format!(
+                "n {n}: a batch needs at least one game"
+            )));
+        }
+        let threads = match threads {
+            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
+            Some(t) if t >= 1 => t as usize,
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads {t}: expected a positive number or None"
+                )));
+            }
+        };
+        let n = n as usize;
+        let core = py
+            .detach(|| AzulBatch::new(n, players, seed, threads))
+            .map_err(PyValueError::new_err)?;
+        let (olen, na) = (core.observation_len(), core.num_actions());
+        let mut b = PyAzulBatch {
+            obs: PyArray2::zeros(py, [n, olen], false).unbind(),
+            mask: PyArray2::zeros(py, [n, na], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            to_move: PyArray1::zeros(py, [n], false).unbind(),
+            sampled: PyArray1::zeros(py, [n], false).unbind(),
+            core,
+        };
+        {
+            let mut g = b.guards(py);
+            b.core.observe(g.outputs()?).map_err(batch_err)?;
+        }
+        Ok(b)
+    }
+
+    /// Games in the batch.
+    fn __len__(&self) -> usize {
+        self.core.len()
+    }
+
+    /// Players per game.
+    #[getter]
+    fn players(&self) -> usize {
+        self.core.players()
+    }
+
+    /// Action ids per game.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.core.num_actions()
+    }
+
+    /// Observation length per game.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.core.observation_len()
+    }
+
+    /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's own
+    /// arrays (float32 `(n, observation_len)`, int8 `(n, num_actions)`, float32
+    /// `(n, players)`, bool `(n,)`, int64 `(n,)`), overwritten by every `step`.
+    fn arrays<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        self.result(py)
+    }
+
+    /// Plays `actions[i]` in game `i` (a 1-D int64 numpy array of length `n`), restarts the
+    /// games that ended, and returns `arrays()`: the observation and mask of each game's
+    /// player to move, the returns of games that ended at this step (zeros elsewhere), which
+    /// games ended, and the seat to move. Raises ValueError (nothing moves) for an illegal
+    /// or out-of-range id, naming the game; TypeError for a non-int64 or non-1-D array.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.core.len();
+        let arr = actions.cast::<PyArray1<i64>>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "actions: expected a 1-D numpy int64 array of length {n}, got {}",
+                describe_value(actions)
+            ))
+        })?;
+        let acts = arr.readonly();
+        let acts = acts.as_slice().map_err(|_| {
+            PyValueError::new_err(
+                "actions: expected a C-contiguous array (use np.ascontiguousarray)",
+            )
+        })?;
+        let mut g = self.guards(py);
+        let out = g.outputs()?;
+        let core = &mut self.core;
+        py.detach(|| core.step(acts, out)).map_err(batch_err)?;
+        drop(g);
+        Ok(self.result(py))
+    }
+
+    /// A uniformly random legal id per game (each game's own seeded generator), in the
+    /// batch's own int64 array (overwritten by the next call).
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        {
+            let mut s = self.sampled.bind(py).readwrite();
+            let out = s
+                .as_slice_mut()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.core.sample_legal(out).map_err(batch_err)?;
+        }
+        Ok(self.sampled.bind(py).clone())
+    }
+
+    /// Game `i`'s state in notation.
+    fn notation(&self, i: i64) -> PyResult<String> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.core.state(i))
+            .map(|s| s.to_string())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {i} does not exist: this batch has games 0 to {}",
+                    self.core.len() - 1
+                ))
+            })
+    }
+
+    /// The seed game `i`'s current game started from (`AzulGame(players, seed)` replays it).
+    fn game_seed(&self, i: i64) -> PyResult<u64> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.core.game_seed(i))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {i} does not exist: this batch has games 0 to {}",
+                    self.core.len() - 1
+                ))
+            })
+    }
+}
+
 /// The extension module.
 #[pymodule]
 fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -719,6 +959,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyQwirkle>()?;
     m.add_class::<PyAgent>()?;
     m.add_class::<PyTiles>()?;
+    m.add_class::<PyAzulBatch>()?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;
