@@ -21,3 +21,5 @@ pub mod tiles;
 
 #[cfg(feature = "python")]
 mod py;
+#[cfg(feature = "python")]
+mod tournament;

@@ -4,7 +4,7 @@
 //! exceptions with the reason and what is legal: `ValueError` for an illegal, out-of-range or
 //! malformed action, a wrong player count, a bad seat or malformed notation.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2,
@@ -22,6 +22,12 @@ use crate::batch::{AzulBatch, BatchError, Outputs};
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::tiles::TilesTable;
+use crate::tournament::{Callable, Failure, WithCallables};
+use tessera_arena::error::ArenaError;
+use tessera_arena::games::GameDriver;
+use tessera_arena::runner::{RunOptions, run_tournament};
+use tessera_arena::schedule::RunParams;
+use tessera_arena::store::Store;
 
 /// Most legal actions listed in an error message.
 const LIST_MAX: usize = 40;
@@ -87,6 +93,14 @@ pub struct PyAzul {
 }
 
 impl PyAzul {
+    /// A handle of a game under way.
+    pub(crate) fn from_session(session: Session<AzulState>) -> Self {
+        PyAzul {
+            session,
+            buf: Vec::new(),
+        }
+    }
+
     fn start(initial: AzulState, seed: u64) -> PyResult<Session<AzulState>> {
         Session::new(initial, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
@@ -952,6 +966,109 @@ impl PyAzulBatch {
     }
 }
 
+fn arena_err(e: ArenaError) -> PyErr {
+    match e {
+        ArenaError::UnknownGame { .. }
+        | ArenaError::Registry(_)
+        | ArenaError::Params(_)
+        | ArenaError::Run(_) => PyValueError::new_err(e.to_string()),
+        e => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// Runs a tournament through the arena's runner (the same schedule, pairing, statistics and
+/// SQLite store as `tessera tournament`); `agents` holds registry specs (str) and Python
+/// callables (each takes an `AzulGame`, returns an action id). Returns `(run id, games
+/// played by this call, summary as JSON, faults as JSON, the run's command line)`. Wrapped
+/// by `tessera.tournament`.
+#[pyfunction]
+#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume))]
+#[allow(clippy::too_many_arguments)]
+fn _tournament(
+    py: Python<'_>,
+    agents: Vec<Bound<'_, PyAny>>,
+    game: &str,
+    players: usize,
+    games: u64,
+    series: u32,
+    seed: u64,
+    db: std::path::PathBuf,
+    jobs: usize,
+    paired: bool,
+    resume: bool,
+) -> PyResult<(i64, u64, String, String, String)> {
+    let mut specs = Vec::with_capacity(agents.len());
+    let mut callables: Vec<Callable> = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        if let Ok(spec) = a.extract::<String>() {
+            specs.push(spec);
+        } else if a.is_callable() {
+            let name: String = a
+                .getattr("__name__")
+                .and_then(|n| n.extract())
+                .unwrap_or_else(|_| format!("agent{i}"));
+            let mut label = format!("python:{name}");
+            let mut k = 2;
+            while specs.contains(&label) {
+                label = format!("python:{name}-{k}");
+                k += 1;
+            }
+            specs.push(label.clone());
+            callables.push(Callable {
+                label,
+                func: a.clone().unbind(),
+            });
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "agents[{i}]: expected an agent spec (str) or a callable, got {}",
+                describe_value(a)
+            )));
+        }
+    }
+    if !callables.is_empty() && game != "azul" {
+        return Err(PyValueError::new_err(format!(
+            "game '{game}': Python callables can play in azul tournaments only so far"
+        )));
+    }
+    let refs: Vec<&str> = specs.iter().map(|s| s.as_str()).collect();
+    let mut params = RunParams::new(game, &refs, players, games, series, seed);
+    params.paired = paired;
+    let failure = Arc::new(Failure::default());
+    let opts = RunOptions {
+        jobs,
+        resume,
+        stop: failure.stop.clone(),
+        ..RunOptions::default()
+    };
+    let mut store = Store::open(&db).map_err(arena_err)?;
+    let driver: Box<dyn GameDriver> = if callables.is_empty() {
+        tessera_arena::driver(game).map_err(arena_err)?
+    } else {
+        Box::new(WithCallables::new(callables, failure.clone()).map_err(arena_err)?)
+    };
+    let report = py.detach(|| run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut ()));
+    if let Some(e) = failure
+        .error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+    {
+        return Err(e);
+    }
+    let report = report.map_err(arena_err)?;
+    let summary = serde_json::to_string(&report.summary)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let faults = serde_json::to_string(&report.faults)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok((
+        report.run.id,
+        report.played,
+        summary,
+        faults,
+        params.command_line(),
+    ))
+}
+
 /// The extension module.
 #[pymodule]
 fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -960,6 +1077,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAgent>()?;
     m.add_class::<PyTiles>()?;
     m.add_class::<PyAzulBatch>()?;
+    m.add_function(wrap_pyfunction!(_tournament, m)?)?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;
