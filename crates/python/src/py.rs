@@ -543,31 +543,62 @@ impl PyQwirkle {
     }
 }
 
-/// One of our agents, built from a registry spec (`tessera agents` lists them), for Azul.
+enum AgentKind {
+    Azul(Box<dyn Agent<AzulState>>),
+    /// A Qwirkle agent, and the step ids of the move it chose this turn, each with the
+    /// pending tiles (hand slot, cell) before it.
+    Qwirkle {
+        agent: Box<dyn Agent<Qwirkle>>,
+        state: Box<Option<Qwirkle>>,
+        plan: Vec<(Vec<(u8, tessera_qwirkle::Placed)>, usize)>,
+    },
+}
+
+/// One of our agents, built from a registry spec (`tessera agents azul|qwirkle` lists them).
 #[pyclass(module = "tessera._tessera", name = "Agent")]
 pub struct PyAgent {
     spec: String,
-    agent: Mutex<Box<dyn Agent<AzulState>>>,
+    game: &'static str,
+    agent: Mutex<AgentKind>,
     rng: Mutex<GameRng>,
 }
 
 #[pymethods]
 impl PyAgent {
-    /// An agent from its spec (`strong:time=100ms`, `smart`, `random`); its own random
-    /// choices come from `seed`.
+    /// An agent of `game` (`azul` or `qwirkle`) from its spec (`strong:time=100ms`,
+    /// `smart`, `random`); its own random choices come from `seed`.
     #[new]
     #[pyo3(signature = (spec, game = "azul", seed = 0))]
     fn new(spec: &str, game: &str, seed: u64) -> PyResult<Self> {
-        if game != "azul" {
-            return Err(PyValueError::new_err(format!(
-                "game '{game}': tessera.Agent plays azul only so far"
-            )));
-        }
-        let agent = tessera_arena::registry::azul::registry()
-            .build(spec)
-            .map_err(|e| PyValueError::new_err(format!("agent '{spec}': {e}")))?;
+        let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("agent '{spec}': {e}"));
+        let (game, agent) = match game {
+            "azul" => (
+                "azul",
+                AgentKind::Azul(
+                    tessera_arena::registry::azul::registry()
+                        .build(spec)
+                        .map_err(|e| bad(&e))?,
+                ),
+            ),
+            "qwirkle" => (
+                "qwirkle",
+                AgentKind::Qwirkle {
+                    agent: tessera_arena::registry::qwirkle::registry()
+                        .build(spec)
+                        .map_err(|e| bad(&e))?,
+                    state: Box::new(None),
+                    plan: Vec::new(),
+                },
+            ),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "game '{other}': expected 'azul' or 'qwirkle'"
+                )));
+            }
+        };
         Ok(PyAgent {
             spec: spec.to_string(),
+            game,
             agent: Mutex::new(agent),
             rng: Mutex::new(tessera_core::rng::seeded(seed)),
         })
@@ -579,32 +610,106 @@ impl PyAgent {
         self.spec.clone()
     }
 
-    /// The action id the agent picks for the player to move in `game` (an `AzulGame`, e.g.
-    /// `env.unwrapped.game`). The agent thinks with the GIL released, within its spec's
-    /// budget.
-    fn act(&self, py: Python<'_>, game: PyRef<'_, PyAzul>) -> PyResult<usize> {
-        let state = game.state().clone();
-        drop(game);
-        let Turn::Player(p) = state.turn() else {
-            return Err(PyValueError::new_err(
-                "the game is over: no action can be chosen",
-            ));
-        };
-        let chosen = py.detach(|| -> Result<AzulAction, String> {
-            let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
-            let mut agent = self.agent.lock().map_err(|e| e.to_string())?;
-            let seen = state.determinize(p, &mut rng);
-            Ok(agent.choose(&seen, &Budget::default(), &mut rng))
-        });
-        let a = chosen.map_err(PyRuntimeError::new_err)?;
-        state.check_action(a).map_err(|e| {
-            PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
-        })?;
-        Ok(azul::encode(a))
+    /// The agent's game (`azul` or `qwirkle`).
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// The action id the agent picks for the player to move in `game` (an `AzulGame` or a
+    /// `QwirkleGame`, e.g. `env.unwrapped.game`). It thinks (with the GIL released, within
+    /// its spec's budget) on a determinized copy: what the player to move may see. In
+    /// Qwirkle a move takes several step ids: the agent chooses the move at the first step
+    /// of the turn and returns its ids one call at a time.
+    fn act(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut kind = self
+            .agent
+            .lock()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        match &mut *kind {
+            AgentKind::Azul(agent) => {
+                let g = game.cast::<PyAzul>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "agent {} plays azul: expected an AzulGame, got {}",
+                        self.spec,
+                        describe_value(game)
+                    ))
+                })?;
+                let state = g.borrow().state().clone();
+                let Turn::Player(p) = state.turn() else {
+                    return Err(PyValueError::new_err(
+                        "the game is over: no action can be chosen",
+                    ));
+                };
+                let chosen = py.detach(|| -> Result<AzulAction, String> {
+                    let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
+                    let seen = state.determinize(p, &mut rng);
+                    Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+                });
+                let a = chosen.map_err(PyRuntimeError::new_err)?;
+                state.check_action(a).map_err(|e| {
+                    PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
+                })?;
+                Ok(azul::encode(a))
+            }
+            AgentKind::Qwirkle { agent, state, plan } => {
+                let g = game.cast::<PyQwirkle>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "agent {} plays qwirkle: expected a QwirkleGame, got {}",
+                        self.spec,
+                        describe_value(game)
+                    ))
+                })?;
+                let g = g.borrow();
+                let t = &g.table;
+                let Some(p) = t.mover() else {
+                    return Err(PyValueError::new_err(
+                        "the game is over: no action can be chosen",
+                    ));
+                };
+                if !t.pending().is_empty() {
+                    // The rest of the move chosen at the start of this turn.
+                    if state.as_ref().as_ref() == Some(t.state())
+                        && let Some((_, id)) = plan.iter().find(|(before, _)| before == t.pending())
+                    {
+                        return Ok(*id);
+                    }
+                    return Err(PyValueError::new_err(format!(
+                        "agent {}: a placement is pending that this agent did not start; it \
+                         chooses whole moves, at the first step of a turn",
+                        self.spec
+                    )));
+                }
+                let now = t.state().clone();
+                let chosen = py.detach(|| -> Result<tessera_qwirkle::Move, String> {
+                    let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
+                    let seen = now.determinize(p, &mut rng);
+                    Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+                });
+                let m = chosen.map_err(PyRuntimeError::new_err)?;
+                let ids = t.ids_of(&m).ok_or_else(|| {
+                    PyRuntimeError::new_err(format!(
+                        "agent {} chose {m:?}, which cannot be played as step ids here \
+                         (illegal, or a cell outside the 31 x 31 window)",
+                        self.spec
+                    ))
+                })?;
+                // The pending tiles before each id: replayed on a copy.
+                let mut copy = t.clone();
+                plan.clear();
+                for &id in &ids {
+                    plan.push((copy.pending().to_vec(), id));
+                    copy.step(id as i64)
+                        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                }
+                **state = Some(now);
+                Ok(ids[0])
+            }
+        }
     }
 
     fn __repr__(&self) -> String {
-        format!("Agent('{}')", self.spec)
+        format!("Agent('{}', game='{}')", self.spec, self.game)
     }
 }
 
