@@ -209,12 +209,14 @@ impl PyAzul {
 
     /// The action mask: int8 array of length `num_actions`, 1 where the id is legal.
     fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let mut mask = vec![0u8; self.num_actions()];
-        azul::write_mask(self.session.state(), &mut self.buf, &mut mask);
-        mask.into_iter()
-            .map(|b| b as i8)
-            .collect::<Vec<i8>>()
-            .into_pyarray(py)
+        let out = PyArray1::<i8>::zeros(py, [self.num_actions()], false);
+        {
+            let mut w = out.readwrite();
+            if let Ok(m) = w.as_slice_mut() {
+                azul::write_mask_direct(self.session.state(), m, 0, 1);
+            }
+        }
+        out
     }
 
     /// Plays action `action` (an id) for the player to move, then deals if a round ended.
@@ -249,9 +251,15 @@ impl PyAzul {
     /// docs/python.md).
     fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = check_seat(seat, self.players())?;
-        let mut out = vec![0f32; self.observation_len()];
-        azul::write_observation(self.state(), p, &mut out);
-        Ok(out.into_pyarray(py))
+        let out = PyArray1::<f32>::zeros(py, [self.observation_len()], false);
+        {
+            let mut w = out.readwrite();
+            let o = w
+                .as_slice_mut()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            azul::write_observation(self.state(), p, o);
+        }
+        Ok(out)
     }
 
     /// Scores, seat 0 first.
