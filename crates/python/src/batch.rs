@@ -212,23 +212,40 @@ impl AzulBatch {
     pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), BatchError> {
         self.check_shapes(Some(actions.len()), &out)?;
         let players = self.players;
-        for (i, (g, &id)) in self.games.iter().zip(actions).enumerate() {
-            let a = azul::decode(id, players)
-                .map_err(|source| BatchError::OutOfRange { game: i, source })?;
-            g.session
-                .state()
-                .check_action(a)
-                .map_err(|e| BatchError::Illegal {
-                    game: i,
-                    id,
-                    action: a,
-                    reason: e.to_string(),
-                })?;
-        }
         let n = self.games.len();
-        let (olen, na) = (self.observation_len(), self.num_actions());
         let threads = self.threads.min(n.div_ceil(64)).max(1);
         let chunk = n.div_ceil(threads);
+        // Every action is checked first (in parallel; the lowest game's error is reported),
+        // so that nothing moves when one is refused.
+        let check = |(c, (games, acts)): (usize, (&[Slot], &[i64]))| -> Result<(), BatchError> {
+            for (k, (g, &id)) in games.iter().zip(acts).enumerate() {
+                let i = c * chunk + k;
+                let a = azul::decode(id, players)
+                    .map_err(|source| BatchError::OutOfRange { game: i, source })?;
+                g.session
+                    .state()
+                    .check_action(a)
+                    .map_err(|e| BatchError::Illegal {
+                        game: i,
+                        id,
+                        action: a,
+                        reason: e.to_string(),
+                    })?;
+            }
+            Ok(())
+        };
+        let checked: Vec<Result<(), BatchError>> = if threads == 1 {
+            vec![check((0, (&self.games[..], actions)))]
+        } else {
+            self.games
+                .par_chunks(chunk)
+                .zip(actions.par_chunks(chunk))
+                .enumerate()
+                .map(check)
+                .collect()
+        };
+        checked.into_iter().collect::<Result<(), _>>()?;
+        let (olen, na) = (self.observation_len(), self.num_actions());
         let (seed, total) = (self.seed, n as u64);
         let Outputs {
             obs,
@@ -286,10 +303,17 @@ impl AzulBatch {
                 got: out.len(),
             });
         }
-        for (g, o) in self.games.iter_mut().zip(out.iter_mut()) {
-            let a = g.session.state().random_action(&mut g.rng);
-            *o = a.map_or(-1, |a| azul::encode(a) as i64);
-        }
+        let n = self.games.len();
+        let chunk = n.div_ceil(self.threads.min(n.div_ceil(64)).max(1));
+        self.games
+            .par_chunks_mut(chunk)
+            .zip(out.par_chunks_mut(chunk))
+            .for_each(|(games, out)| {
+                for (g, o) in games.iter_mut().zip(out.iter_mut()) {
+                    let a = g.session.state().random_action(&mut g.rng);
+                    *o = a.map_or(-1, |a| azul::encode(a) as i64);
+                }
+            });
         Ok(())
     }
 }
