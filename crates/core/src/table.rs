@@ -290,6 +290,29 @@ impl<G: Game> Thought<'_, G> {
     }
 }
 
+/// Applies the chance events due in `state` (deals, draws), each drawn from `chance`, until a
+/// player must act or the game is over; `each` sees every outcome applied, with the state
+/// after it and the generator before it. This is the table's one chance loop
+/// ([`Table::advance`] calls it); callers that need no record (the Python package's batch of
+/// games) call it directly. On an error (the game refused its own outcome) the generator is
+/// restored to before that draw.
+pub fn resolve_chance<G: Game>(
+    state: &mut G,
+    chance: &mut GameRng,
+    mut each: impl FnMut(&G, G::Chance, GameRng),
+) -> Result<(), G::ChanceError> {
+    while state.turn() == Turn::Chance {
+        let before = chance.clone();
+        let outcome = state.sample_chance(chance);
+        if let Err(e) = state.apply_chance(&outcome) {
+            *chance = before;
+            return Err(e);
+        }
+        each(state, outcome, before);
+    }
+    Ok(())
+}
+
 /// One game at one table. See the [module](self) documentation.
 pub struct Table<'a, G: Game> {
     initial: G,
@@ -423,20 +446,24 @@ impl<'a, G: Game> Table<'a, G> {
             match self.state.turn() {
                 Turn::Terminal => return Ok(Next::Over),
                 Turn::Chance => {
-                    let before = self.chance_rng.clone();
-                    let outcome = self.state.sample_chance(&mut self.chance_rng);
-                    if let Err(e) = self.state.apply_chance(&outcome) {
-                        self.chance_rng = before;
-                        return Err(TableError::Chance(Box::new(e)));
-                    }
-                    self.push(Step {
-                        event: Event::Chance { outcome },
-                        action: None,
-                        player: None,
-                        state: self.state.clone(),
-                        think: None,
-                        chance_rng_before: Some(before),
-                    });
+                    let steps = &mut self.steps;
+                    let revision = &mut self.revision;
+                    resolve_chance(
+                        &mut self.state,
+                        &mut self.chance_rng,
+                        |state, outcome, before| {
+                            steps.push(Step {
+                                event: Event::Chance { outcome },
+                                action: None,
+                                player: None,
+                                state: state.clone(),
+                                think: None,
+                                chance_rng_before: Some(before),
+                            });
+                            *revision += 1;
+                        },
+                    )
+                    .map_err(|e| TableError::Chance(Box::new(e)))?;
                 }
                 Turn::Player(p) => {
                     let seat = &self.seats[p.index()];

@@ -8,6 +8,7 @@
 //! so a game of `n` players has `(2n + 2) * 30` ids (180, 240, 300); an id means the same
 //! action at every player count that has its source.
 
+use tessera_azul::scoring::row_has_colour;
 use tessera_azul::{AzulAction, AzulState, Colour, Dest, NUM_COLOURS, Source, num_factories};
 use tessera_core::{Game, PlayerId, Turn};
 use thiserror::Error;
@@ -77,6 +78,43 @@ pub fn write_mask(state: &AzulState, buf: &mut Vec<AzulAction>, mask: &mut [u8])
     state.legal_actions(buf);
     for &a in buf.iter() {
         mask[encode(a)] = 1;
+    }
+}
+
+/// Writes the action mask of `state` into `mask` (length [`num_actions`]; `zero` and `one`
+/// of the mask's element type) straight from the sources and the mover's board, without
+/// listing the actions (the batch's fast path; tests check it against [`write_mask`], which
+/// lists them).
+pub fn write_mask_direct<T: Copy>(state: &AzulState, mask: &mut [T], zero: T, one: T) {
+    let Turn::Player(p) = state.turn() else {
+        mask.fill(zero);
+        return;
+    };
+    let b = state.board(p);
+    let wall = b.wall();
+    // Per colour: the row of six mask values (pattern lines 1-5, the floor) of a source
+    // holding that colour.
+    let mut accept = [[zero; DESTS]; NUM_COLOURS];
+    for (c, row) in accept.iter_mut().enumerate() {
+        let colour = Colour::from_index(c);
+        for (r, cell) in row.iter_mut().take(5).enumerate() {
+            let open = match b.pattern_line(r) {
+                None => true,
+                Some((held, n)) => held == colour && (n as usize) <= r,
+            };
+            if open && !row_has_colour(wall, r, colour) {
+                *cell = one;
+            }
+        }
+        row[5] = one;
+    }
+    let none = [zero; DESTS];
+    let centre = state.centre();
+    let sources = std::iter::once(&centre).chain(state.factories().iter());
+    for (t, out) in sources.zip(mask.chunks_exact_mut(PER_SOURCE)) {
+        for (c, cells) in out.chunks_exact_mut(DESTS).enumerate() {
+            cells.copy_from_slice(if t.0[c] != 0 { &accept[c] } else { &none });
+        }
     }
 }
 
@@ -195,6 +233,9 @@ mod tests {
                 continue;
             }
             write_mask(&s, &mut buf, &mut mask);
+            let mut direct = vec![9u8; num_actions(3)];
+            write_mask_direct(&s, &mut direct, 0, 1);
+            assert_eq!(direct, mask, "the direct mask equals the listed one");
             // Independent check: every id, decoded, is legal exactly when its mask bit is set.
             for (id, &bit) in mask.iter().enumerate() {
                 let a = decode(id as i64, 3).expect("in range");

@@ -1,15 +1,21 @@
 //! The one place the Python package advances a game.
 //!
 //! A [`Session`] is a game with its seeded chance stream. [`Session::step`] applies a player's
-//! action and then resolves chance (deals, draws) until a player must act or the game is over;
-//! [`settle`] is that second half. Every handle and environment of the package goes through
-//! these two functions and nothing else moves a game forward.
+//! action with the game's `try_apply` (as [`tessera_core::table::Table::play`] does) and then
+//! resolves chance (deals, draws) with the match driver's own chance loop,
+//! [`tessera_core::table::resolve_chance`], until a player must act or the game is over. Every
+//! handle, environment and batch of the package goes through [`Session`] and nothing else
+//! moves a game forward.
 //!
-//! When the one-table match driver (`tessera_core`'s `Table`, issue 12) lands, `Session`
-//! becomes a thin wrapper of it and `step`/`settle` become its call: this module is the only
-//! place to switch.
+//! Why not a whole [`Table`](tessera_core::table::Table): a table keeps every step with the
+//! state after it (for its record and undo); learning code steps millions of games and reads
+//! neither, so a session keeps only the state and the generator and shares the table's chance
+//! loop. The chance draws are the same: the table's chance stream ([`GameSeeds::chance_rng`])
+//! and its loop, so a session replays the table's game for the same seed and actions (tests
+//! below).
 
 use tessera_core::record::GameSeeds;
+use tessera_core::table::resolve_chance;
 use tessera_core::{Game, GameRng, Turn};
 use thiserror::Error;
 
@@ -27,13 +33,10 @@ pub enum StepError<G: Game> {
     Chance(#[source] G::ChanceError),
 }
 
-/// Resolves chance with `chance` until a player must act or the game is over.
+/// Resolves chance with `chance` until a player must act or the game is over (the match
+/// driver's chance loop, without a record).
 pub fn settle<G: Game>(state: &mut G, chance: &mut GameRng) -> Result<(), G::ChanceError> {
-    while state.turn() == Turn::Chance {
-        let outcome = state.sample_chance(chance);
-        state.apply_chance(&outcome)?;
-    }
-    Ok(())
+    resolve_chance(state, chance, |_, _, _| {})
 }
 
 /// A game being played from Python: the state and its chance generator.
@@ -66,6 +69,12 @@ impl<G: Game> Session<G> {
         }
         self.state.try_apply(action).map_err(StepError::Illegal)?;
         settle(&mut self.state, &mut self.chance).map_err(StepError::Chance)
+    }
+
+    /// Draws the chance events from now on from seed `seed`'s chance stream instead: a copy
+    /// reseeded this way has the same state but its own future (search over sampled deals).
+    pub fn reseed_chance(&mut self, seed: u64) {
+        self.chance = GameSeeds { seed }.chance_rng();
     }
 
     /// The current state.

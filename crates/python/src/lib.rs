@@ -14,9 +14,12 @@
 #![warn(missing_docs)]
 
 pub mod azul;
+pub mod batch;
 pub mod driver;
 pub mod qwirkle;
 pub mod tiles;
 
 #[cfg(feature = "python")]
 mod py;
+#[cfg(feature = "python")]
+mod tournament;

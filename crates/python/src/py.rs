@@ -4,20 +4,30 @@
 //! exceptions with the reason and what is legal: `ValueError` for an illegal, out-of-range or
 //! malformed action, a wrong player count, a bad seat or malformed notation.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
 use tessera_qwirkle::Qwirkle;
 
 use crate::azul;
+use crate::batch::{AzulBatch, BatchError, Outputs};
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::tiles::TilesTable;
+use crate::tournament::{Callable, Failure, WithCallables};
+use tessera_arena::error::ArenaError;
+use tessera_arena::games::GameDriver;
+use tessera_arena::runner::{RunOptions, run_tournament};
+use tessera_arena::schedule::RunParams;
+use tessera_arena::store::Store;
 
 /// Most legal actions listed in an error message.
 const LIST_MAX: usize = 40;
@@ -76,12 +86,21 @@ fn returns_of<G: Game>(state: &G) -> Vec<f64> {
 /// An Azul game (2-4 players) with fixed action ids: `step(id)` applies the action and
 /// deals the next round's factories itself, from the seed given to `reset`.
 #[pyclass(module = "tessera._tessera", name = "AzulGame")]
+#[derive(Clone)]
 pub struct PyAzul {
     session: Session<AzulState>,
     buf: Vec<AzulAction>,
 }
 
 impl PyAzul {
+    /// A handle of a game under way.
+    pub(crate) fn from_session(session: Session<AzulState>) -> Self {
+        PyAzul {
+            session,
+            buf: Vec::new(),
+        }
+    }
+
     fn start(initial: AzulState, seed: u64) -> PyResult<Session<AzulState>> {
         Session::new(initial, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
@@ -190,12 +209,14 @@ impl PyAzul {
 
     /// The action mask: int8 array of length `num_actions`, 1 where the id is legal.
     fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let mut mask = vec![0u8; self.num_actions()];
-        azul::write_mask(self.session.state(), &mut self.buf, &mut mask);
-        mask.into_iter()
-            .map(|b| b as i8)
-            .collect::<Vec<i8>>()
-            .into_pyarray(py)
+        let out = PyArray1::<i8>::zeros(py, [self.num_actions()], false);
+        {
+            let mut w = out.readwrite();
+            if let Ok(m) = w.as_slice_mut() {
+                azul::write_mask_direct(self.session.state(), m, 0, 1);
+            }
+        }
+        out
     }
 
     /// Plays action `action` (an id) for the player to move, then deals if a round ended.
@@ -230,9 +251,15 @@ impl PyAzul {
     /// docs/python.md).
     fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = check_seat(seat, self.players())?;
-        let mut out = vec![0f32; self.observation_len()];
-        azul::write_observation(self.state(), p, &mut out);
-        Ok(out.into_pyarray(py))
+        let out = PyArray1::<f32>::zeros(py, [self.observation_len()], false);
+        {
+            let mut w = out.readwrite();
+            let o = w
+                .as_slice_mut()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            azul::write_observation(self.state(), p, o);
+        }
+        Ok(out)
     }
 
     /// Scores, seat 0 first.
@@ -275,6 +302,63 @@ impl PyAzul {
             )));
         }
         Ok(id)
+    }
+
+    /// Seat `seat`'s observation written into `out`, a C-contiguous float32 array of length
+    /// `observation_len` (no allocation).
+    fn observation_into(&self, seat: i64, mut out: PyReadwriteArray1<'_, f32>) -> PyResult<()> {
+        let p = check_seat(seat, self.players())?;
+        let n = self.observation_len();
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out: expected a C-contiguous float32 array"))?;
+        if out.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "out: expected length {n} (observation_len), got {}",
+                out.len()
+            )));
+        }
+        azul::write_observation(self.state(), p, out);
+        Ok(())
+    }
+
+    /// The action mask written into `out`, a C-contiguous int8 array of length `num_actions`.
+    fn action_mask_into(&mut self, mut out: PyReadwriteArray1<'_, i8>) -> PyResult<()> {
+        let n = self.num_actions();
+        let out = out
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out: expected a C-contiguous int8 array"))?;
+        if out.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "out: expected length {n} (num_actions), got {}",
+                out.len()
+            )));
+        }
+        out.fill(0);
+        self.session.state().legal_actions(&mut self.buf);
+        for &a in &self.buf {
+            out[azul::encode(a)] = 1;
+        }
+        Ok(())
+    }
+
+    /// Draws the deals from now on from seed `seed` instead (the state is unchanged): search
+    /// over sampled deals reseeds its copies so that they do not all see the same future.
+    fn reseed_chance(&mut self, seed: u64) {
+        self.session.reseed_chance(seed);
+    }
+
+    /// An independent copy (same state, same future deals).
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
     }
 
     fn __repr__(&self) -> String {
@@ -467,31 +551,62 @@ impl PyQwirkle {
     }
 }
 
-/// One of our agents, built from a registry spec (`tessera agents` lists them), for Azul.
+enum AgentKind {
+    Azul(Box<dyn Agent<AzulState>>),
+    /// A Qwirkle agent, and the step ids of the move it chose this turn, each with the
+    /// pending tiles (hand slot, cell) before it.
+    Qwirkle {
+        agent: Box<dyn Agent<Qwirkle>>,
+        state: Box<Option<Qwirkle>>,
+        plan: Vec<(Vec<(u8, tessera_qwirkle::Placed)>, usize)>,
+    },
+}
+
+/// One of our agents, built from a registry spec (`tessera agents azul|qwirkle` lists them).
 #[pyclass(module = "tessera._tessera", name = "Agent")]
 pub struct PyAgent {
     spec: String,
-    agent: Mutex<Box<dyn Agent<AzulState>>>,
+    game: &'static str,
+    agent: Mutex<AgentKind>,
     rng: Mutex<GameRng>,
 }
 
 #[pymethods]
 impl PyAgent {
-    /// An agent from its spec (`strong:time=100ms`, `smart`, `random`); its own random
-    /// choices come from `seed`.
+    /// An agent of `game` (`azul` or `qwirkle`) from its spec (`strong:time=100ms`,
+    /// `smart`, `random`); its own random choices come from `seed`.
     #[new]
     #[pyo3(signature = (spec, game = "azul", seed = 0))]
     fn new(spec: &str, game: &str, seed: u64) -> PyResult<Self> {
-        if game != "azul" {
-            return Err(PyValueError::new_err(format!(
-                "game '{game}': tessera.Agent plays azul only so far"
-            )));
-        }
-        let agent = tessera_arena::registry::azul::registry()
-            .build(spec)
-            .map_err(|e| PyValueError::new_err(format!("agent '{spec}': {e}")))?;
+        let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("agent '{spec}': {e}"));
+        let (game, agent) = match game {
+            "azul" => (
+                "azul",
+                AgentKind::Azul(
+                    tessera_arena::registry::azul::registry()
+                        .build(spec)
+                        .map_err(|e| bad(&e))?,
+                ),
+            ),
+            "qwirkle" => (
+                "qwirkle",
+                AgentKind::Qwirkle {
+                    agent: tessera_arena::registry::qwirkle::registry()
+                        .build(spec)
+                        .map_err(|e| bad(&e))?,
+                    state: Box::new(None),
+                    plan: Vec::new(),
+                },
+            ),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "game '{other}': expected 'azul' or 'qwirkle'"
+                )));
+            }
+        };
         Ok(PyAgent {
             spec: spec.to_string(),
+            game,
             agent: Mutex::new(agent),
             rng: Mutex::new(tessera_core::rng::seeded(seed)),
         })
@@ -503,32 +618,106 @@ impl PyAgent {
         self.spec.clone()
     }
 
-    /// The action id the agent picks for the player to move in `game` (an `AzulGame`, e.g.
-    /// `env.unwrapped.game`). The agent thinks with the GIL released, within its spec's
-    /// budget.
-    fn act(&self, py: Python<'_>, game: PyRef<'_, PyAzul>) -> PyResult<usize> {
-        let state = game.state().clone();
-        drop(game);
-        let Turn::Player(p) = state.turn() else {
-            return Err(PyValueError::new_err(
-                "the game is over: no action can be chosen",
-            ));
-        };
-        let chosen = py.detach(|| -> Result<AzulAction, String> {
-            let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
-            let mut agent = self.agent.lock().map_err(|e| e.to_string())?;
-            let seen = state.determinize(p, &mut rng);
-            Ok(agent.choose(&seen, &Budget::default(), &mut rng))
-        });
-        let a = chosen.map_err(PyRuntimeError::new_err)?;
-        state.check_action(a).map_err(|e| {
-            PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
-        })?;
-        Ok(azul::encode(a))
+    /// The agent's game (`azul` or `qwirkle`).
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// The action id the agent picks for the player to move in `game` (an `AzulGame` or a
+    /// `QwirkleGame`, e.g. `env.unwrapped.game`). It thinks (with the GIL released, within
+    /// its spec's budget) on a determinized copy: what the player to move may see. In
+    /// Qwirkle a move takes several step ids: the agent chooses the move at the first step
+    /// of the turn and returns its ids one call at a time.
+    fn act(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut kind = self
+            .agent
+            .lock()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        match &mut *kind {
+            AgentKind::Azul(agent) => {
+                let g = game.cast::<PyAzul>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "agent {} plays azul: expected an AzulGame, got {}",
+                        self.spec,
+                        describe_value(game)
+                    ))
+                })?;
+                let state = g.borrow().state().clone();
+                let Turn::Player(p) = state.turn() else {
+                    return Err(PyValueError::new_err(
+                        "the game is over: no action can be chosen",
+                    ));
+                };
+                let chosen = py.detach(|| -> Result<AzulAction, String> {
+                    let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
+                    let seen = state.determinize(p, &mut rng);
+                    Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+                });
+                let a = chosen.map_err(PyRuntimeError::new_err)?;
+                state.check_action(a).map_err(|e| {
+                    PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
+                })?;
+                Ok(azul::encode(a))
+            }
+            AgentKind::Qwirkle { agent, state, plan } => {
+                let g = game.cast::<PyQwirkle>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "agent {} plays qwirkle: expected a QwirkleGame, got {}",
+                        self.spec,
+                        describe_value(game)
+                    ))
+                })?;
+                let g = g.borrow();
+                let t = &g.table;
+                let Some(p) = t.mover() else {
+                    return Err(PyValueError::new_err(
+                        "the game is over: no action can be chosen",
+                    ));
+                };
+                if !t.pending().is_empty() {
+                    // The rest of the move chosen at the start of this turn.
+                    if state.as_ref().as_ref() == Some(t.state())
+                        && let Some((_, id)) = plan.iter().find(|(before, _)| before == t.pending())
+                    {
+                        return Ok(*id);
+                    }
+                    return Err(PyValueError::new_err(format!(
+                        "agent {}: a placement is pending that this agent did not start; it \
+                         chooses whole moves, at the first step of a turn",
+                        self.spec
+                    )));
+                }
+                let now = t.state().clone();
+                let chosen = py.detach(|| -> Result<tessera_qwirkle::Move, String> {
+                    let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
+                    let seen = now.determinize(p, &mut rng);
+                    Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+                });
+                let m = chosen.map_err(PyRuntimeError::new_err)?;
+                let ids = t.ids_of(&m).ok_or_else(|| {
+                    PyRuntimeError::new_err(format!(
+                        "agent {} chose {m:?}, which cannot be played as step ids here \
+                         (illegal, or a cell outside the 31 x 31 window)",
+                        self.spec
+                    ))
+                })?;
+                // The pending tiles before each id: replayed on a copy.
+                let mut copy = t.clone();
+                plan.clear();
+                for &id in &ids {
+                    plan.push((copy.pending().to_vec(), id));
+                    copy.step(id as i64)
+                        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                }
+                **state = Some(now);
+                Ok(ids[0])
+            }
+        }
     }
 
     fn __repr__(&self) -> String {
-        format!("Agent('{}')", self.spec)
+        format!("Agent('{}', game='{}')", self.spec, self.game)
     }
 }
 
@@ -654,6 +843,345 @@ impl PyTiles {
     }
 }
 
+/// Many Azul games stepped in one call (`tessera.batch.AzulBatch`, docs/python.md): numpy
+/// in, numpy out (preallocated arrays written in place), finished games restarted, the GIL
+/// released and the games split over threads while Rust works.
+#[pyclass(module = "tessera._tessera", name = "AzulBatch")]
+pub struct PyAzulBatch {
+    core: AzulBatch,
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<i8>>,
+    rewards: Py<PyArray2<f32>>,
+    dones: Py<PyArray1<bool>>,
+    to_move: Py<PyArray1<i64>>,
+    sampled: Py<PyArray1<i64>>,
+}
+
+fn batch_err(e: BatchError) -> PyErr {
+    match e {
+        BatchError::Internal { .. } => PyRuntimeError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// Describes a Python value for an error message: its type, and for arrays dtype and shape.
+fn describe_value(v: &Bound<'_, PyAny>) -> String {
+    let ty = v
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    match (v.getattr("dtype"), v.getattr("shape")) {
+        (Ok(d), Ok(s)) => format!("a {ty} of dtype {d} and shape {s}"),
+        _ => format!("a {ty}"),
+    }
+}
+
+/// The batch's output arrays, borrowed for writing.
+struct Guards<'py> {
+    obs: PyReadwriteArray2<'py, f32>,
+    mask: PyReadwriteArray2<'py, i8>,
+    rewards: PyReadwriteArray2<'py, f32>,
+    dones: PyReadwriteArray1<'py, bool>,
+    to_move: PyReadwriteArray1<'py, i64>,
+}
+
+fn contiguous<T>(r: Result<T, numpy::AsSliceError>) -> PyResult<T> {
+    r.map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+impl Guards<'_> {
+    fn outputs(&mut self) -> PyResult<Outputs<'_>> {
+        Ok(Outputs {
+            obs: contiguous(self.obs.as_slice_mut())?,
+            mask: contiguous(self.mask.as_slice_mut())?,
+            rewards: contiguous(self.rewards.as_slice_mut())?,
+            dones: contiguous(self.dones.as_slice_mut())?,
+            to_move: contiguous(self.to_move.as_slice_mut())?,
+        })
+    }
+}
+
+impl PyAzulBatch {
+    fn guards<'py>(&self, py: Python<'py>) -> Guards<'py> {
+        Guards {
+            obs: self.obs.bind(py).readwrite(),
+            mask: self.mask.bind(py).readwrite(),
+            rewards: self.rewards.bind(py).readwrite(),
+            dones: self.dones.bind(py).readwrite(),
+            to_move: self.to_move.bind(py).readwrite(),
+        }
+    }
+
+    fn result<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).as_any(),
+                self.mask.bind(py).as_any(),
+                self.rewards.bind(py).as_any(),
+                self.dones.bind(py).as_any(),
+                self.to_move.bind(py).as_any(),
+            ],
+        )
+        .expect("a tuple of five arrays")
+    }
+}
+
+#[pymethods]
+impl PyAzulBatch {
+    /// `n` games of `players` (2-4); game `i`'s episode `e` starts from seed
+    /// `seed + i + e * n`; `threads` (default: the machine's cores) share the work.
+    #[new]
+    #[pyo3(signature = (n, players = 2, seed = 0, threads = None))]
+    fn new(
+        py: Python<'_>,
+        n: i64,
+        players: i64,
+        seed: u64,
+        threads: Option<i64>,
+    ) -> PyResult<Self> {
+        let players = check_players("Azul", players)?;
+        if n < 1 {
+            return Err(PyValueError::new_err(format!(
+                "n {n}: a batch needs at least one game"
+            )));
+        }
+        let threads = match threads {
+            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
+            Some(t) if t >= 1 => t as usize,
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads {t}: expected a positive number or None"
+                )));
+            }
+        };
+        let n = n as usize;
+        let core = py
+            .detach(|| AzulBatch::new(n, players, seed, threads))
+            .map_err(PyValueError::new_err)?;
+        let (olen, na) = (core.observation_len(), core.num_actions());
+        let mut b = PyAzulBatch {
+            obs: PyArray2::zeros(py, [n, olen], false).unbind(),
+            mask: PyArray2::zeros(py, [n, na], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            to_move: PyArray1::zeros(py, [n], false).unbind(),
+            sampled: PyArray1::zeros(py, [n], false).unbind(),
+            core,
+        };
+        {
+            let mut g = b.guards(py);
+            b.core.observe(g.outputs()?).map_err(batch_err)?;
+        }
+        Ok(b)
+    }
+
+    /// Games in the batch.
+    fn __len__(&self) -> usize {
+        self.core.len()
+    }
+
+    /// Players per game.
+    #[getter]
+    fn players(&self) -> usize {
+        self.core.players()
+    }
+
+    /// Action ids per game.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.core.num_actions()
+    }
+
+    /// Observation length per game.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.core.observation_len()
+    }
+
+    /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's own
+    /// arrays (float32 `(n, observation_len)`, int8 `(n, num_actions)`, float32
+    /// `(n, players)`, bool `(n,)`, int64 `(n,)`), overwritten by every `step`.
+    fn arrays<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        self.result(py)
+    }
+
+    /// Plays `actions[i]` in game `i` (a 1-D int64 numpy array of length `n`), restarts the
+    /// games that ended, and returns `arrays()`: the observation and mask of each game's
+    /// player to move, the returns of games that ended at this step (zeros elsewhere), which
+    /// games ended, and the seat to move. Raises ValueError (nothing moves) for an illegal
+    /// or out-of-range id, naming the game; TypeError for a non-int64 or non-1-D array.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.core.len();
+        let arr = actions.cast::<PyArray1<i64>>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "actions: expected a 1-D numpy int64 array of length {n}, got {}",
+                describe_value(actions)
+            ))
+        })?;
+        let acts = arr.readonly();
+        let acts = acts.as_slice().map_err(|_| {
+            PyValueError::new_err(
+                "actions: expected a C-contiguous array (use np.ascontiguousarray)",
+            )
+        })?;
+        let mut g = self.guards(py);
+        let out = g.outputs()?;
+        let core = &mut self.core;
+        py.detach(|| core.step(acts, out)).map_err(batch_err)?;
+        drop(g);
+        Ok(self.result(py))
+    }
+
+    /// A uniformly random legal id per game (each game's own seeded generator), in the
+    /// batch's own int64 array (overwritten by the next call).
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        {
+            let mut s = self.sampled.bind(py).readwrite();
+            let out = s
+                .as_slice_mut()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.core.sample_legal(out).map_err(batch_err)?;
+        }
+        Ok(self.sampled.bind(py).clone())
+    }
+
+    /// Game `i`'s state in notation.
+    fn notation(&self, i: i64) -> PyResult<String> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.core.state(i))
+            .map(|s| s.to_string())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {i} does not exist: this batch has games 0 to {}",
+                    self.core.len() - 1
+                ))
+            })
+    }
+
+    /// The seed game `i`'s current game started from (`AzulGame(players, seed)` replays it).
+    fn game_seed(&self, i: i64) -> PyResult<u64> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.core.game_seed(i))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {i} does not exist: this batch has games 0 to {}",
+                    self.core.len() - 1
+                ))
+            })
+    }
+}
+
+fn arena_err(e: ArenaError) -> PyErr {
+    match e {
+        ArenaError::UnknownGame { .. }
+        | ArenaError::Registry(_)
+        | ArenaError::Params(_)
+        | ArenaError::Run(_) => PyValueError::new_err(e.to_string()),
+        e => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// Runs a tournament through the arena's runner (the same schedule, pairing, statistics and
+/// SQLite store as `tessera tournament`); `agents` holds registry specs (str) and Python
+/// callables (each takes an `AzulGame`, returns an action id). Returns `(run id, games
+/// played by this call, summary as JSON, faults as JSON, the run's command line)`. Wrapped
+/// by `tessera.tournament`.
+#[pyfunction]
+#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume))]
+#[allow(clippy::too_many_arguments)]
+fn _tournament(
+    py: Python<'_>,
+    agents: Vec<Bound<'_, PyAny>>,
+    game: &str,
+    players: usize,
+    games: u64,
+    series: u32,
+    seed: u64,
+    db: std::path::PathBuf,
+    jobs: usize,
+    paired: bool,
+    resume: bool,
+) -> PyResult<(i64, u64, String, String, String)> {
+    let mut specs = Vec::with_capacity(agents.len());
+    let mut callables: Vec<Callable> = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        if let Ok(spec) = a.extract::<String>() {
+            specs.push(spec);
+        } else if a.is_callable() {
+            let name: String = a
+                .getattr("__name__")
+                .and_then(|n| n.extract())
+                .unwrap_or_else(|_| format!("agent{i}"));
+            let mut label = format!("python:{name}");
+            let mut k = 2;
+            while specs.contains(&label) {
+                label = format!("python:{name}-{k}");
+                k += 1;
+            }
+            specs.push(label.clone());
+            callables.push(Callable {
+                label,
+                func: a.clone().unbind(),
+            });
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "agents[{i}]: expected an agent spec (str) or a callable, got {}",
+                describe_value(a)
+            )));
+        }
+    }
+    if !callables.is_empty() && game != "azul" {
+        return Err(PyValueError::new_err(format!(
+            "game '{game}': Python callables can play in azul tournaments only so far"
+        )));
+    }
+    let refs: Vec<&str> = specs.iter().map(|s| s.as_str()).collect();
+    let mut params = RunParams::new(game, &refs, players, games, series, seed);
+    params.paired = paired;
+    let failure = Arc::new(Failure::default());
+    let opts = RunOptions {
+        jobs,
+        resume,
+        stop: failure.stop.clone(),
+        ..RunOptions::default()
+    };
+    let mut store = Store::open(&db).map_err(arena_err)?;
+    let driver: Box<dyn GameDriver> = if callables.is_empty() {
+        tessera_arena::driver(game).map_err(arena_err)?
+    } else {
+        Box::new(WithCallables::new(callables, failure.clone()).map_err(arena_err)?)
+    };
+    let report = py.detach(|| run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut ()));
+    if let Some(e) = failure
+        .error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+    {
+        return Err(e);
+    }
+    let report = report.map_err(arena_err)?;
+    let summary = serde_json::to_string(&report.summary)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let faults = serde_json::to_string(&report.faults)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok((
+        report.run.id,
+        report.played,
+        summary,
+        faults,
+        params.command_line(),
+    ))
+}
+
 /// The extension module.
 #[pymodule]
 fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -661,6 +1189,8 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyQwirkle>()?;
     m.add_class::<PyAgent>()?;
     m.add_class::<PyTiles>()?;
+    m.add_class::<PyAzulBatch>()?;
+    m.add_function(wrap_pyfunction!(_tournament, m)?)?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;

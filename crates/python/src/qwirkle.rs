@@ -438,6 +438,47 @@ impl QwirkleTable {
         }
     }
 
+    /// The step ids that play move `m` for the player to move from this turn's start (no
+    /// pending tile), checked by playing them on a copy: tile steps in the placement's order
+    /// (each from the first free hand slot holding that tile), then [`END`] if the table
+    /// would wait for more; a trade's slot mask; [`PASS`]. `None` if `m` cannot be played
+    /// this way (a pending placement, an illegal move, a cell outside the window).
+    pub fn ids_of(&self, m: &Move) -> Option<Vec<usize>> {
+        if !self.pending.is_empty() {
+            return None;
+        }
+        let ids = match m {
+            Move::Pass => vec![PASS],
+            Move::Trade(t) => {
+                let hand_len = self.hand().len();
+                let mask =
+                    (1u8..(1u8 << hand_len)).find(|&k| self.trade_of(k).as_ref() == Some(t))?;
+                vec![TRADE_BASE + mask as usize - 1]
+            }
+            Move::Place(p) => {
+                let hand = self.hand();
+                let mut used = [false; HAND_SIZE];
+                let mut ids = Vec::with_capacity(p.len() + 1);
+                for c in p.cells() {
+                    let slot = (0..hand.len()).find(|&s| !used[s] && hand[s] == c.tile)?;
+                    used[slot] = true;
+                    ids.push(slot * CELLS + self.cell_index(c.x as i32, c.y as i32)?);
+                }
+                ids
+            }
+        };
+        let mut copy = self.clone();
+        for &id in &ids {
+            copy.step(id as i64).ok()?;
+        }
+        let mut ids = ids;
+        if !copy.pending.is_empty() {
+            copy.step(END as i64).ok()?;
+            ids.push(END);
+        }
+        (copy.state() != self.state()).then_some(ids)
+    }
+
     /// Length of the observation vector.
     pub fn observation_len(players: usize) -> usize {
         PLANES * CELLS + HAND_SIZE * SLOT_LEN + HAND_SIZE + 2 * players + 5
@@ -554,6 +595,41 @@ mod tests {
             Err(QwirkleStepError::OutOfRange(_))
         ));
         assert!(matches!(decode(-1), Err(QwirkleStepError::OutOfRange(_))));
+    }
+
+    #[test]
+    fn every_legal_move_has_ids_that_play_it() {
+        // Independent check: the ids of each legal move, played on a copy, give the same
+        // state as the move played on the game itself.
+        let mut rng = seeded(5);
+        for players in 2..=3 {
+            let mut t = QwirkleTable::new(players, 30 + players as u64).expect("new game");
+            for _ in 0..10 {
+                if t.mover().is_none() {
+                    break;
+                }
+                let mut legal = Vec::new();
+                t.state().legal_actions(&mut legal);
+                for m in &legal {
+                    let Some(ids) = t.ids_of(m) else {
+                        continue;
+                    };
+                    let mut by_ids = t.clone();
+                    for id in ids {
+                        by_ids.step(id as i64).expect("the ids are legal");
+                    }
+                    let mut direct = t.state().clone();
+                    direct.try_apply(*m).expect("legal move");
+                    assert_eq!(by_ids.state().board(), direct.board(), "{m:?}");
+                    assert_eq!(by_ids.state().scores(), direct.scores());
+                }
+                let m = legal[rng.random_range(0..legal.len())];
+                let ids = t.ids_of(&m).expect("a random game stays in the window");
+                for id in ids {
+                    t.step(id as i64).expect("legal");
+                }
+            }
+        }
     }
 
     #[test]

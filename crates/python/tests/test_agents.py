@@ -53,13 +53,53 @@ def test_smart_beats_random_over_a_few_games():
 def test_bad_agent_specs_and_games_raise_value_errors():
     with pytest.raises(ValueError, match="agent 'nosuch'"):
         tessera.Agent("nosuch")
-    with pytest.raises(ValueError, match="azul only"):
-        tessera.Agent("random", game="qwirkle")
+    with pytest.raises(ValueError, match="unknown qwirkle agent 'smart'"):
+        tessera.Agent("smart", game="qwirkle")
+    with pytest.raises(ValueError, match="game 'chess'"):
+        tessera.Agent("random", game="chess")
     game = tessera.AzulGame(2, 0)
     agent = tessera.Agent("random")
     while not game.is_terminal:
         game.step(agent.act(game))
     with pytest.raises(ValueError, match="the game is over"):
         agent.act(game)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="expected an AzulGame, got a QwirkleGame"):
         agent.act(tessera.QwirkleGame(2))
+    with pytest.raises(TypeError, match="expected a QwirkleGame"):
+        tessera.Agent("random", game="qwirkle").act(tessera.AzulGame(2))
+
+
+def test_qwirkle_agents_play_whole_games_in_the_environment():
+    from tessera.envs import qwirkle_v0
+
+    env = qwirkle_v0.env(players=2)
+    env.reset(seed=4)
+    points = tessera.Agent("points", game="qwirkle", seed=1)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if agent == "player_0":
+            action = points.act(env.unwrapped.game)
+            assert obs["action_mask"][action] == 1
+        else:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+        steps += 1
+    game = env.unwrapped.game
+    assert game.is_terminal and steps > 20
+    # The points agent (greedy on the move's score) outscores random.
+    assert game.scores()[0] > game.scores()[1]
+
+
+def test_a_qwirkle_agent_refuses_a_placement_it_did_not_start():
+    game = tessera.QwirkleGame(2, 3)
+    # Start a placement by hand (the first legal tile step), then ask the agent.
+    first_tile = next(i for i in game.legal_actions() if i < tessera._tessera.QWIRKLE_TRADE_BASE)
+    game.step(first_tile)
+    assert game.pending(), "seed 3's first move places more than one tile"
+    with pytest.raises(ValueError, match="did not start"):
+        tessera.Agent("points", game="qwirkle").act(game)

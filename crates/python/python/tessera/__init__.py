@@ -1,11 +1,69 @@
 """Tessera from Python: exact Azul and Qwirkle engines with fixed action ids and numpy
 observations (``AzulGame``, ``QwirkleGame``), Match the Tiles (``MatchTiles``), our agents
-(``Agent``), PettingZoo environments in ``tessera.envs`` (``azul_v0``, ``qwirkle_v0``) and
-the Gymnasium environment ``tessera/MatchTiles-v0``. See docs/python.md."""
+(``Agent``), tournaments through the arena (``tournament``), the batch API
+(``tessera.batch``), PettingZoo environments in ``tessera.envs`` (``azul_v0``,
+``qwirkle_v0``), the Gymnasium environment ``tessera/MatchTiles-v0`` and the OpenSpiel game
+``python_tessera_azul`` (``import tessera.openspiel``). See docs/python.md."""
+
+from __future__ import annotations
+
+import json
+import os
 
 from ._tessera import Agent, AzulGame, MatchTiles, QwirkleGame, __version__
+from ._tessera import _tournament
 
-__all__ = ["Agent", "AzulGame", "MatchTiles", "QwirkleGame", "__version__"]
+__all__ = ["Agent", "AzulGame", "MatchTiles", "QwirkleGame", "tournament", "__version__"]
+
+
+def tournament(
+    agents,
+    game: str = "azul",
+    games: int = 200,
+    seed: int = 1,
+    db: str | os.PathLike = "runs.sqlite",
+    jobs: int = 1,
+    players: int = 2,
+    series: int = 1,
+    paired: bool = True,
+    resume: bool = False,
+) -> dict:
+    """Runs a tournament with the arena's runner: the same schedule (every table of
+    ``players`` agents, seats rotated, deals paired), statistics and SQLite store as
+    ``tessera tournament``, so ``tessera report --db DB`` shows it.
+
+    ``agents`` mixes registry specs (``"strong:time=100ms"``, see ``tessera agents``) and
+    Python callables: a callable takes an ``AzulGame`` (the position, its player to move) and
+    returns an action id; it is named ``python:<its __name__>`` in the run. Callables play
+    in Azul tournaments only. ``jobs`` worker threads (0: one per core) play games in
+    parallel; callables take the GIL in turn.
+
+    If a callable raises or returns an illegal id, a random legal move is played in its
+    place (recorded as a fault of kind ``python``), the run stops and the exception is
+    raised; the games stored so far stay in ``db`` (``resume=True`` completes the run).
+
+    Returns ``{"run": id, "db": path, "played": games played by this call, "command": the
+    equivalent command line, "summary": per agent games/wins/draws/losses/points/win_rate
+    with its 95% interval/score mean and sd, per table and series rows, Elo ratings,
+    "faults": [(label, kind, count)]}``.
+    """
+    for name, value in (("games", games), ("seed", seed), ("jobs", jobs), ("players", players), ("series", series)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} {value!r}: expected a non-negative integer")
+    if not isinstance(agents, (list, tuple)):
+        raise TypeError(f"agents: expected a list of specs and callables, got {type(agents).__name__}")
+    run, played, summary, faults, command = _tournament(
+        list(agents), game, players, games, series, seed, os.fspath(db), jobs, bool(paired), bool(resume)
+    )
+    return {
+        "run": run,
+        "db": os.fspath(db),
+        "played": played,
+        "command": command,
+        "summary": json.loads(summary),
+        "faults": [tuple(f) for f in json.loads(faults)],
+    }
+
 
 try:
     import gymnasium as _gym

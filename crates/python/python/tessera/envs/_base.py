@@ -15,6 +15,21 @@ ILLEGAL_POLICIES = ("terminate", "raise", "random")
 REWARDS = ("outcome", "score")
 
 
+class _Actions(spaces.Discrete):
+    """``Discrete(n)`` with a fast path in ``contains`` for a plain in-range ``int`` (the
+    standard ``AssertOutOfBoundsWrapper`` calls it at every step); anything else goes to
+    ``Discrete.contains`` unchanged."""
+
+    def contains(self, x) -> bool:
+        if type(x) is int:
+            return 0 <= x < self._n
+        return super().contains(x)
+
+    def __init__(self, n: int):
+        super().__init__(n)
+        self._n = int(n)
+
+
 def _entropy_seed() -> int:
     return int(np.random.SeedSequence().entropy % (2**63))
 
@@ -74,7 +89,7 @@ class TesseraAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         na, olen = game.num_actions, game.observation_len
-        self._action_spaces = {a: spaces.Discrete(na) for a in self.possible_agents}
+        self._action_spaces = {a: _Actions(na) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict(
                 {

@@ -1,0 +1,55 @@
+//! The batch API's Rust side, without Python: draw a random legal action per game
+//! (`sample_legal`) and `AzulBatch::step` N 2-player games, writing observations and masks,
+//! on one thread and on two (rayon's pool), as `examples/bench_batch.py` does through Python.
+//! Throughput is in steps (one action in one game).
+//!
+//! `cargo bench -p tessera-python --bench batch`
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tessera_python::azul;
+use tessera_python::batch::{AzulBatch, Outputs};
+
+struct Bufs {
+    obs: Vec<f32>,
+    mask: Vec<i8>,
+    rewards: Vec<f32>,
+    dones: Vec<bool>,
+    to_move: Vec<i64>,
+}
+
+fn bench(c: &mut Criterion) {
+    let n = 1024;
+    let mut g = c.benchmark_group("azul_batch_step");
+    g.throughput(Throughput::Elements(n as u64));
+    for threads in [1, 2] {
+        let mut b = AzulBatch::new(n, 2, 0, threads).expect("a batch");
+        let mut bufs = Bufs {
+            obs: vec![0.0; n * azul::observation_len(2)],
+            mask: vec![0; n * azul::num_actions(2)],
+            rewards: vec![0.0; n * 2],
+            dones: vec![false; n],
+            to_move: vec![0; n],
+        };
+        let mut actions = vec![0i64; n];
+        g.bench_function(format!("n{n}_threads{threads}"), |bench| {
+            bench.iter(|| {
+                b.sample_legal(&mut actions).expect("shape");
+                b.step(
+                    &actions,
+                    Outputs {
+                        obs: &mut bufs.obs,
+                        mask: &mut bufs.mask,
+                        rewards: &mut bufs.rewards,
+                        dones: &mut bufs.dones,
+                        to_move: &mut bufs.to_move,
+                    },
+                )
+                .expect("legal actions")
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

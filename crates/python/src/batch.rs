@@ -1,0 +1,527 @@
+//! Many independent Azul games stepped in one call, for learning throughput (`tessera.batch`).
+//!
+//! [`AzulBatch`] holds `n` games, each a [`Session`] (so each moves through the package's one
+//! step function). [`AzulBatch::step`] takes one action id per game, steps every game, starts
+//! a new game where one ended (auto-reset), and writes the outputs into caller-owned buffers
+//! (the Python side's preallocated numpy arrays): the observation and action mask of the
+//! player to move, per-seat rewards, the done flags and the seat to move. The games are split
+//! into contiguous chunks, one per thread, run on rayon's pool (each chunk writes its own rows).
+//!
+//! Seeds: game `i`'s episode `e` (from 0) is started from seed `seed + i + e * n`, exactly as
+//! `AzulGame(players, seed + i + e * n)`, so any game of a batch can be replayed alone.
+
+use rayon::prelude::*;
+use tessera_azul::{AzulAction, AzulState};
+use tessera_core::record::GameSeeds;
+use tessera_core::{Game, GameRng, PlayerId, Turn};
+use thiserror::Error;
+
+use crate::azul;
+use crate::driver::{Session, StepError};
+
+/// Why a batch step was refused. Nothing was stepped.
+#[derive(Debug, Error)]
+pub enum BatchError {
+    /// An output or input buffer has the wrong length.
+    #[error("{what}: expected {expected} values, got {got}")]
+    Shape {
+        /// Which buffer.
+        what: &'static str,
+        /// Its length for this batch.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// An id outside the action table.
+    #[error("game {game}: {source}")]
+    OutOfRange {
+        /// The game's index in the batch.
+        game: usize,
+        /// The id's error.
+        #[source]
+        source: azul::IdError,
+    },
+    /// An action that is not legal in its game.
+    #[error("game {game}: action {id} ({action}) is not legal: {reason}")]
+    Illegal {
+        /// The game's index.
+        game: usize,
+        /// The id.
+        id: i64,
+        /// The action in notation.
+        action: AzulAction,
+        /// The rules' reason.
+        reason: String,
+    },
+    /// A game refused a chance outcome it drew itself (a bug).
+    #[error("game {game}: internal error: {reason}")]
+    Internal {
+        /// The game's index.
+        game: usize,
+        /// What happened.
+        reason: String,
+    },
+}
+
+/// The output buffers of one step, each with one row per game.
+pub struct Outputs<'a> {
+    /// `n * observation_len`: the observation of the player to move (after a reset: the new
+    /// game's first player).
+    pub obs: &'a mut [f32],
+    /// `n * num_actions`: the action mask of the player to move.
+    pub mask: &'a mut [i8],
+    /// `n * players`: the returns of the game that ended at this step (1, 1/k or 0 per
+    /// seat), zeros otherwise.
+    pub rewards: &'a mut [f32],
+    /// `n`: 1 where the game ended at this step (and a new one began).
+    pub dones: &'a mut [bool],
+    /// `n`: the seat to move.
+    pub to_move: &'a mut [i64],
+}
+
+struct Slot {
+    session: Session<AzulState>,
+    episode: u64,
+    rng: GameRng,
+}
+
+/// `n` Azul games of the same player count. See the [module](self) documentation.
+pub struct AzulBatch {
+    games: Vec<Slot>,
+    players: usize,
+    seed: u64,
+    threads: usize,
+}
+
+fn start(players: usize, seed: u64) -> Result<Session<AzulState>, String> {
+    let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+    Session::new(initial, seed).map_err(|e| e.to_string())
+}
+
+fn mover(s: &AzulState) -> PlayerId {
+    match s.turn() {
+        Turn::Player(p) => p,
+        // Never between steps: a session resolves chance and a batch resets finished games.
+        _ => PlayerId(0),
+    }
+}
+
+impl AzulBatch {
+    /// `n` games of `players` (2-4) from `seed`, stepped by up to `threads` threads.
+    pub fn new(n: usize, players: usize, seed: u64, threads: usize) -> Result<Self, String> {
+        if n == 0 {
+            return Err("a batch needs at least one game".into());
+        }
+        if !(2..=4).contains(&players) {
+            return Err(format!("Azul is for 2 to 4 players, not {players}"));
+        }
+        let games = (0..n)
+            .map(|i| {
+                let s = seed.wrapping_add(i as u64);
+                Ok(Slot {
+                    session: start(players, s)?,
+                    episode: 0,
+                    rng: tessera_core::rng::seeded(s ^ 0x5eed_ba7c),
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(AzulBatch {
+            games,
+            players,
+            seed,
+            threads: threads.max(1),
+        })
+    }
+
+    /// Games in the batch.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Always false (a batch has at least one game).
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Players per game.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Observation length per game.
+    pub fn observation_len(&self) -> usize {
+        azul::observation_len(self.players)
+    }
+
+    /// Action ids per game.
+    pub fn num_actions(&self) -> usize {
+        azul::num_actions(self.players)
+    }
+
+    /// Game `i`'s current state.
+    pub fn state(&self, i: usize) -> Option<&AzulState> {
+        self.games.get(i).map(|g| g.session.state())
+    }
+
+    /// The seed game `i`'s current episode started from.
+    pub fn game_seed(&self, i: usize) -> Option<u64> {
+        self.games.get(i).map(|g| g.session.seed())
+    }
+
+    fn check_shapes(&self, actions: Option<usize>, out: &Outputs<'_>) -> Result<(), BatchError> {
+        let n = self.games.len();
+        let shapes = [
+            ("actions", n, actions.unwrap_or(n)),
+            ("observations", n * self.observation_len(), out.obs.len()),
+            ("masks", n * self.num_actions(), out.mask.len()),
+            ("rewards", n * self.players, out.rewards.len()),
+            ("dones", n, out.dones.len()),
+            ("to_move", n, out.to_move.len()),
+        ];
+        for (what, expected, got) in shapes {
+            if expected != got {
+                return Err(BatchError::Shape {
+                    what,
+                    expected,
+                    got,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes every game's outputs without stepping (after construction).
+    pub fn observe(&mut self, out: Outputs<'_>) -> Result<(), BatchError> {
+        self.check_shapes(None, &out)?;
+        out.rewards.fill(0.0);
+        out.dones.fill(false);
+        let (olen, na) = (self.observation_len(), self.num_actions());
+        for (i, g) in self.games.iter().enumerate() {
+            write_row(
+                g.session.state(),
+                &mut out.obs[i * olen..(i + 1) * olen],
+                &mut out.mask[i * na..(i + 1) * na],
+                &mut out.to_move[i],
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks every action, then steps every game (in parallel), resetting finished games, and
+    /// writes the outputs. On an error nothing is stepped.
+    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), BatchError> {
+        self.check_shapes(Some(actions.len()), &out)?;
+        let players = self.players;
+        let n = self.games.len();
+        let threads = self.threads.min(n.div_ceil(64)).max(1);
+        let chunk = n.div_ceil(threads);
+        // Every action is checked first (in parallel; the lowest game's error is reported),
+        // so that nothing moves when one is refused.
+        let check = |(c, (games, acts)): (usize, (&[Slot], &[i64]))| -> Result<(), BatchError> {
+            for (k, (g, &id)) in games.iter().zip(acts).enumerate() {
+                let i = c * chunk + k;
+                let a = azul::decode(id, players)
+                    .map_err(|source| BatchError::OutOfRange { game: i, source })?;
+                g.session
+                    .state()
+                    .check_action(a)
+                    .map_err(|e| BatchError::Illegal {
+                        game: i,
+                        id,
+                        action: a,
+                        reason: e.to_string(),
+                    })?;
+            }
+            Ok(())
+        };
+        let checked: Vec<Result<(), BatchError>> = if threads == 1 {
+            vec![check((0, (&self.games[..], actions)))]
+        } else {
+            self.games
+                .par_chunks(chunk)
+                .zip(actions.par_chunks(chunk))
+                .enumerate()
+                .map(check)
+                .collect()
+        };
+        checked.into_iter().collect::<Result<(), _>>()?;
+        let (olen, na) = (self.observation_len(), self.num_actions());
+        let (seed, total) = (self.seed, n as u64);
+        let Outputs {
+            obs,
+            mask,
+            rewards,
+            dones,
+            to_move,
+        } = out;
+        let ctx = Ctx {
+            players,
+            olen,
+            na,
+            seed,
+            total,
+        };
+        let work = self
+            .games
+            .chunks_mut(chunk)
+            .zip(actions.chunks(chunk))
+            .zip(obs.chunks_mut(chunk * olen))
+            .zip(mask.chunks_mut(chunk * na))
+            .zip(rewards.chunks_mut(chunk * players))
+            .zip(dones.chunks_mut(chunk))
+            .zip(to_move.chunks_mut(chunk))
+            .enumerate()
+            .map(
+                |(c, ((((((games, acts), obs), mask), rewards), dones), to_move))| Chunk {
+                    first: c * chunk,
+                    games,
+                    acts,
+                    out: Outputs {
+                        obs,
+                        mask,
+                        rewards,
+                        dones,
+                        to_move,
+                    },
+                },
+            );
+        if threads == 1 {
+            work.into_iter().try_for_each(|w| w.run(&ctx))
+        } else {
+            let chunks: Vec<Chunk<'_>> = work.collect();
+            chunks.into_par_iter().try_for_each(|w| w.run(&ctx))
+        }
+    }
+
+    /// A uniformly random legal action id per game, from each game's own seeded generator
+    /// (a random policy without a round trip through numpy).
+    pub fn sample_legal(&mut self, out: &mut [i64]) -> Result<(), BatchError> {
+        if out.len() != self.games.len() {
+            return Err(BatchError::Shape {
+                what: "actions",
+                expected: self.games.len(),
+                got: out.len(),
+            });
+        }
+        let n = self.games.len();
+        let chunk = n.div_ceil(self.threads.min(n.div_ceil(64)).max(1));
+        self.games
+            .par_chunks_mut(chunk)
+            .zip(out.par_chunks_mut(chunk))
+            .for_each(|(games, out)| {
+                for (g, o) in games.iter_mut().zip(out.iter_mut()) {
+                    let a = g.session.state().random_action(&mut g.rng);
+                    *o = a.map_or(-1, |a| azul::encode(a) as i64);
+                }
+            });
+        Ok(())
+    }
+}
+
+/// What every chunk of a step shares.
+struct Ctx {
+    players: usize,
+    olen: usize,
+    na: usize,
+    seed: u64,
+    total: u64,
+}
+
+/// One thread's share of a step: contiguous games and their output rows.
+struct Chunk<'a> {
+    first: usize,
+    games: &'a mut [Slot],
+    acts: &'a [i64],
+    out: Outputs<'a>,
+}
+
+impl Chunk<'_> {
+    fn run(self, ctx: &Ctx) -> Result<(), BatchError> {
+        let Ctx {
+            players,
+            olen,
+            na,
+            seed,
+            total,
+            ..
+        } = *ctx;
+        let Outputs {
+            obs,
+            mask,
+            rewards,
+            dones,
+            to_move,
+        } = self.out;
+        for (k, (g, &id)) in self.games.iter_mut().zip(self.acts).enumerate() {
+            let i = self.first + k;
+            let a = azul::decode(id, players)
+                .map_err(|source| BatchError::OutOfRange { game: i, source })?;
+            g.session.step(a).map_err(|e| match e {
+                StepError::Chance(e) => BatchError::Internal {
+                    game: i,
+                    reason: e.to_string(),
+                },
+                e => BatchError::Illegal {
+                    game: i,
+                    id,
+                    action: a,
+                    reason: e.to_string(),
+                },
+            })?;
+            let r = &mut rewards[k * players..(k + 1) * players];
+            if let Some(o) = g.session.state().outcome() {
+                for (x, v) in r.iter_mut().zip(o.rewards().as_slice()) {
+                    *x = *v as f32;
+                }
+                dones[k] = true;
+                g.episode += 1;
+                let s = seed
+                    .wrapping_add(i as u64)
+                    .wrapping_add(g.episode.wrapping_mul(total));
+                g.session =
+                    start(players, s).map_err(|reason| BatchError::Internal { game: i, reason })?;
+            } else {
+                r.fill(0.0);
+                dones[k] = false;
+            }
+            write_row(
+                g.session.state(),
+                &mut obs[k * olen..(k + 1) * olen],
+                &mut mask[k * na..(k + 1) * na],
+                &mut to_move[k],
+            );
+        }
+        Ok(())
+    }
+}
+
+fn write_row(s: &AzulState, obs: &mut [f32], mask: &mut [i8], to_move: &mut i64) {
+    let p = mover(s);
+    azul::write_observation(s, p, obs);
+    azul::write_mask_direct(s, mask, 0, 1);
+    *to_move = p.index() as i64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Bufs {
+        obs: Vec<f32>,
+        mask: Vec<i8>,
+        rew: Vec<f32>,
+        done: Vec<bool>,
+        tm: Vec<i64>,
+    }
+
+    impl Bufs {
+        fn new(b: &AzulBatch) -> Self {
+            let n = b.len();
+            Bufs {
+                obs: vec![0.0; n * b.observation_len()],
+                mask: vec![0; n * b.num_actions()],
+                rew: vec![0.0; n * b.players()],
+                done: vec![false; n],
+                tm: vec![0; n],
+            }
+        }
+        fn out(&mut self) -> Outputs<'_> {
+            Outputs {
+                obs: &mut self.obs,
+                mask: &mut self.mask,
+                rewards: &mut self.rew,
+                dones: &mut self.done,
+                to_move: &mut self.tm,
+            }
+        }
+    }
+
+    /// Independent check: game `i` of a batch (stepped on several threads, reset in place)
+    /// plays exactly the games of lone sessions started from `seed + i + e * n`, with the
+    /// same outputs as the lone game's own observation, mask and returns.
+    #[test]
+    fn a_batch_plays_the_lone_games_of_its_seeds() {
+        let (n, players, seed) = (7, 3, 40);
+        let mut b = AzulBatch::new(n, players, seed, 3).expect("batch");
+        let mut bufs = Bufs::new(&b);
+        b.observe(bufs.out()).expect("shapes");
+        let mut lone: Vec<Session<AzulState>> = (0..n)
+            .map(|i| start(players, seed + i as u64).expect("start"))
+            .collect();
+        let mut episodes = vec![0u64; n];
+        let mut acts = vec![0i64; n];
+        let (olen, na) = (b.observation_len(), b.num_actions());
+        let mut finished = 0;
+        let mut buf = Vec::new();
+        for _ in 0..400 {
+            b.sample_legal(&mut acts).expect("shape");
+            b.step(&acts, bufs.out()).expect("legal actions");
+            for i in 0..n {
+                let a = azul::decode(acts[i], players).expect("in range");
+                lone[i].step(a).expect("the same action is legal alone");
+                let r = &bufs.rew[i * players..(i + 1) * players];
+                if let Some(o) = lone[i].state().outcome() {
+                    assert!(bufs.done[i]);
+                    let want: Vec<f32> = o.rewards().as_slice().iter().map(|&x| x as f32).collect();
+                    assert_eq!(r, want.as_slice());
+                    finished += 1;
+                    episodes[i] += 1;
+                    lone[i] =
+                        start(players, seed + i as u64 + episodes[i] * n as u64).expect("start");
+                } else {
+                    assert!(!bufs.done[i]);
+                    assert!(r.iter().all(|&x| x == 0.0));
+                }
+                assert_eq!(b.state(i), Some(lone[i].state()));
+                let s = lone[i].state();
+                let p = mover(s);
+                assert_eq!(bufs.tm[i], p.index() as i64);
+                let mut o = vec![0f32; olen];
+                azul::write_observation(s, p, &mut o);
+                assert_eq!(&bufs.obs[i * olen..(i + 1) * olen], o.as_slice());
+                let mut m = vec![0u8; na];
+                azul::write_mask(s, &mut buf, &mut m);
+                let got: Vec<u8> = bufs.mask[i * na..(i + 1) * na]
+                    .iter()
+                    .map(|&x| x as u8)
+                    .collect();
+                assert_eq!(got, m);
+            }
+        }
+        assert!(finished >= n, "games finished and were reset: {finished}");
+    }
+
+    #[test]
+    fn bad_actions_and_shapes_are_refused_and_nothing_moves() {
+        let mut b = AzulBatch::new(4, 2, 1, 2).expect("batch");
+        let mut bufs = Bufs::new(&b);
+        b.observe(bufs.out()).expect("shapes");
+        let before: Vec<AzulState> = (0..4).map(|i| b.state(i).cloned().expect("game")).collect();
+        let mut acts = vec![0i64; 4];
+        b.sample_legal(&mut acts).expect("shape");
+        let legal = acts.clone();
+        acts[2] = 180;
+        let e = b.step(&acts, bufs.out()).unwrap_err();
+        assert!(matches!(e, BatchError::OutOfRange { game: 2, .. }), "{e}");
+        assert!(e.to_string().contains("ids 0 to 179"), "{e}");
+        // An in-range id whose mask bit is 0.
+        let illegal = bufs.mask[180..360]
+            .iter()
+            .position(|&m| m == 0)
+            .expect("one") as i64;
+        acts[2] = legal[2];
+        acts[1] = illegal;
+        let e = b.step(&acts, bufs.out()).unwrap_err();
+        assert!(matches!(e, BatchError::Illegal { game: 1, .. }), "{e}");
+        let e = b.step(&acts[..3], bufs.out()).unwrap_err();
+        assert!(
+            e.to_string().contains("actions: expected 4 values, got 3"),
+            "{e}"
+        );
+        for (i, s) in before.iter().enumerate() {
+            assert_eq!(b.state(i), Some(s));
+        }
+        assert!(AzulBatch::new(0, 2, 0, 1).is_err());
+        assert!(AzulBatch::new(2, 5, 0, 1).is_err());
+    }
+}
