@@ -117,25 +117,25 @@ pub const QWIRKLE: &[Level] = &[
     Level {
         number: 2,
         name: "novice",
-        summary: "avoids giving Qwirkles before scoring points (the seed's smarter bot)",
-        spec: "smarter",
+        summary: "plays the highest-scoring placement, but 80% of its moves are random",
+        spec: "points:blunder=0.8",
     },
     Level {
         number: 3,
         name: "casual",
-        summary: "always plays the highest-scoring placement",
-        spec: "points",
+        summary: "plays the highest-scoring placement half the time, else a random one",
+        spec: "points:blunder=0.5",
     },
     Level {
         number: 4,
-        name: "expert",
-        summary: "weighs its points against the next player's best reply",
-        spec: "lookahead",
+        name: "club",
+        summary: "plays the highest-scoring placement; a quarter of its moves are random",
+        spec: "points:blunder=0.25",
     },
     Level {
         number: 5,
         name: "master",
-        summary: "plays out its best placements in 16 sampled worlds",
+        summary: "the strongest: plays out its best placements in 16 sampled worlds",
         spec: "montecarlo:nodes=16",
     },
 ];
