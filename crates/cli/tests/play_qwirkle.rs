@@ -109,3 +109,27 @@ fn bad_seats_are_refused_with_a_reason() {
     assert!(!ok);
     assert!(err.contains("2 to 4"), "{err}");
 }
+
+#[test]
+fn an_unwritable_record_and_bad_input_fail_with_a_reason() {
+    let (ok, out, err) = run(
+        &[
+            "--seats",
+            "points,points",
+            "--seed",
+            "3",
+            "--record",
+            "/nonexistent-dir/q.json",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("--record /nonexistent-dir/q.json"), "{err}");
+    assert!(!out.contains("Winner"), "{out}");
+    let (ok, _, err) = common::run_tessera_bytes(
+        &["play", "qwirkle", "--seats", "human,points", "--seed", "3"],
+        b"\xff\xfe\n",
+    );
+    assert!(!ok);
+    assert!(err.contains("not valid UTF-8"), "{err}");
+}

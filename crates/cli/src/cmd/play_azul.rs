@@ -14,9 +14,9 @@ use tessera_core::{Game, PlayerId, Seat, Table, Turn};
 /// Arguments of `tessera play azul`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Number of players (2-4).
-    #[arg(long, default_value_t = 2)]
-    pub players: usize,
+    /// Number of players (2-4; default 2, or the count of a loaded position).
+    #[arg(long)]
+    pub players: Option<usize>,
     /// Comma-separated seats, seat 1 first: `human` or an agent name (`random`). Default:
     /// one human, the other seats random.
     #[arg(long, value_delimiter = ',')]
@@ -87,8 +87,8 @@ Enter a move as SOURCE COLOUR DESTINATION:
 Commands: moves (list the legal moves), board (show the table again), help, quit.";
 
 /// Reads a legal move of the player to move from the keyboard; `None` when the human quits
-/// or the input ends.
-fn ask_human(state: &AzulState) -> Option<AzulAction> {
+/// or the input ends, an error when standard input cannot be read (e.g. it is not UTF-8).
+fn ask_human(state: &AzulState) -> Result<Option<AzulAction>> {
     let me = state.current_player().unwrap_or(PlayerId(0));
     let stdin = std::io::stdin();
     let mut line = String::new();
@@ -97,10 +97,11 @@ fn ask_human(state: &AzulState) -> Option<AzulAction> {
         let _ = std::io::stdout().flush();
         line.clear();
         match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => {
+            Ok(0) => {
                 println!("\nInput ended: the game stops here.");
-                return None;
+                return Ok(None);
             }
+            Err(e) => return Err(super::play_tiles::stdin_error(&e)),
             Ok(_) => {}
         }
         let text = line.trim();
@@ -109,11 +110,11 @@ fn ask_human(state: &AzulState) -> Option<AzulAction> {
             "help" | "h" | "?" => println!("{HELP}"),
             "moves" | "m" => println!("{}", list_moves(state)),
             "board" | "b" => println!("{}", render(state, &[])),
-            "quit" | "q" | "exit" => return None,
+            "quit" | "q" | "exit" => return Ok(None),
             _ => match text.parse::<AzulAction>() {
                 Err(e) => println!("{e}. Type help for the format, moves for the list."),
                 Ok(a) => match state.check_action(a) {
-                    Ok(()) => return Some(a),
+                    Ok(()) => return Ok(Some(a)),
                     Err(e) => {
                         println!("{a} is not legal: {e}. Type moves for the legal moves.")
                     }
@@ -240,8 +241,27 @@ pub fn render(state: &AzulState, seats: &[String]) -> String {
     out
 }
 
-/// The wall tiling of a round, as text.
-fn render_report(r: &RoundReport) -> String {
+/// Why a finished game ended: who completed a horizontal wall row, or that nobody ever can.
+pub fn end_reason(state: &AzulState) -> String {
+    let done: Vec<String> = state
+        .boards()
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.complete_rows() > 0)
+        .map(|(i, _)| PlayerId(i as u8).to_string())
+        .collect();
+    if done.is_empty() {
+        "no wall row can ever be completed (every row misses a colour whose tiles are locked \
+         in pattern lines that cannot fill), so the game ends here"
+            .into()
+    } else {
+        format!("{} completed a horizontal wall row", done.join(" and "))
+    }
+}
+
+/// The wall tiling of a round, as text; `after` is the state after it (for the reason the
+/// game ended).
+fn render_report(r: &RoundReport, after: &AzulState) -> String {
     let mut out = format!("--- End of round {}: wall tiling ---\n", r.round);
     for (i, b) in r.boards.iter().enumerate() {
         let p = PlayerId(i as u8);
@@ -264,7 +284,8 @@ fn render_report(r: &RoundReport) -> String {
         );
     }
     if r.game_over {
-        out += "--- Game over: bonuses (2 per row, 7 per column, 10 per colour) ---\n";
+        out += &format!("--- Game over: {} ---\n", end_reason(after));
+        out += "--- Bonuses (2 per row, 7 per column, 10 per colour) ---\n";
         for (i, b) in r.boards.iter().enumerate() {
             out += &format!(
                 "  {}: +{} → {}\n",
@@ -279,10 +300,18 @@ fn render_report(r: &RoundReport) -> String {
     out
 }
 
+/// A position from `--load`: a file holding state notation or JSON, or the notation itself.
+/// A single word that names no file is reported as a missing file (notation has spaces).
 fn load_state(text: &str) -> Result<AzulState> {
     let path = std::path::Path::new(text);
-    let content = if path.is_file() {
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+    let content = if path.exists() {
+        std::fs::read_to_string(path)
+            .with_context(|| format!("--load: reading the file {}", path.display()))?
+    } else if !text.trim().contains(char::is_whitespace) && !text.trim().starts_with('{') {
+        bail!(
+            "--load: there is no file {text} (give a file holding a position, or the position \
+             itself in state notation: see docs/notation.md)"
+        );
     } else {
         text.to_string()
     };
@@ -328,7 +357,7 @@ impl Observer<AzulState> for TerminalView<'_> {
         if let (Some(mut before), Ok(a)) = (self.before.take(), action.parse::<AzulAction>())
             && let Some(r) = before.apply_reporting(a)
         {
-            print!("{}", render_report(&r));
+            print!("{}", render_report(&r, &before));
         }
     }
 }
@@ -347,13 +376,31 @@ pub fn run(args: Args) -> Result<()> {
         Ordering::Relaxed,
     );
     let seeds = GameSeeds { seed };
+    // The record's file is created now, so an unwritable path fails before the game.
+    let record_file = match &args.record {
+        Some(path) => Some(open_record(path)?),
+        None => None,
+    };
     let initial = match &args.load {
-        Some(text) => load_state(text)?,
-        None => {
-            if let Err(e) = AzulState::INFO.check_seats(args.players) {
-                bail!("--players {}: {e}", args.players);
+        Some(text) => {
+            let state = load_state(text)?;
+            if let Some(p) = args.players
+                && p != state.num_players()
+            {
+                bail!(
+                    "--players {p} conflicts with the loaded position, which has {} players \
+                     (leave --players out to play the position as it is)",
+                    state.num_players()
+                );
             }
-            AzulState::new_random(args.players, &mut seeds.setup_rng())
+            state
+        }
+        None => {
+            let players = args.players.unwrap_or(2);
+            if let Err(e) = AzulState::INFO.check_seats(players) {
+                bail!("--players {players}: {e}");
+            }
+            AzulState::new_random(players, &mut seeds.setup_rng())
         }
     };
     let n = initial.num_players();
@@ -391,11 +438,20 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut table = Table::new(initial, seats, seed)?;
     let mut quit = false;
+    let mut input_error = None;
     while let Played::Human(p) = table.play_out(None, &mut view)? {
         view.before_action(table.state(), p);
-        let Some(a) = ask_human(table.state()) else {
-            quit = true;
-            break;
+        let a = match ask_human(table.state()) {
+            Ok(Some(a)) => a,
+            Ok(None) => {
+                quit = true;
+                break;
+            }
+            Err(e) => {
+                input_error = Some(e);
+                quit = true;
+                break;
+            }
         };
         table.play(p, a)?;
         if let Some(step) = table.steps().last() {
@@ -409,6 +465,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(out) = &record.result {
         println!("\n{}", render(&state, &seat_names));
+        println!("Game over: {}.", end_reason(&state));
         println!("Final scores:");
         for (p, s) in out.scores.iter() {
             let rows = state.board(p).complete_rows();
@@ -427,10 +484,34 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    if let Some(path) = &args.record {
-        let json = serde_json::to_string_pretty(&record)?;
-        std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?;
+    if let (Some(path), Some(file)) = (&args.record, record_file) {
+        write_record(path, file, &record)?;
         println!("Record written to {}", path.display());
     }
-    Ok(())
+    match input_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Creates the record's file before the game (so a bad path costs no game).
+pub fn open_record(path: &std::path::Path) -> Result<std::fs::File> {
+    std::fs::File::create(path).with_context(|| {
+        format!(
+            "--record {}: cannot create the file (nothing was played)",
+            path.display()
+        )
+    })
+}
+
+/// Writes a record as pretty JSON into the file [`open_record`] created.
+pub fn write_record(
+    path: &std::path::Path,
+    mut file: std::fs::File,
+    record: &impl serde::Serialize,
+) -> Result<()> {
+    let json = serde_json::to_string_pretty(record)?;
+    file.write_all(json.as_bytes())
+        .and_then(|()| file.flush())
+        .with_context(|| format!("writing the record to {}", path.display()))
 }

@@ -50,22 +50,16 @@ struct HumanDisplay {
     humans: usize,
 }
 
-/// Shows seat `p` its view and reads a legal move; `None` on `quit`, end of input or a read
-/// error.
-fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Option<Move> {
+/// Shows seat `p` its view and reads a legal move; `None` on `quit` or the end of input, an
+/// error when standard input cannot be read (e.g. it is not UTF-8).
+fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Result<Option<Move>> {
     if d.humans > 1 {
         println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
     }
     println!("\n{}", show_view(&state.view(p), &d.names, d.color));
     // Standard input keeps its buffer between locks, so no typed-ahead line is lost.
     let mut lines = std::io::stdin().lock().lines();
-    match ask_move(state, p, &d.names, d.color, &mut lines) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("reading the move failed: {e:#}");
-            None
-        }
-    }
+    ask_move(state, p, &d.names, d.color, &mut lines)
 }
 
 /// What the terminal shows while the table plays: each bot move with its points and each
@@ -199,6 +193,11 @@ pub fn run(args: Args) -> Result<()> {
     };
     let seats: Vec<Seat<'static, Qwirkle>> =
         names.iter().map(|n| seat(n)).collect::<Result<_>>()?;
+    // The record's file is created now, so an unwritable path fails before the game.
+    let record_file = match &args.record {
+        Some(path) => Some(super::play_azul::open_record(path)?),
+        None => None,
+    };
     println!(
         "Qwirkle, {} players, seed {seed}. Type 'help' for help.",
         names.len()
@@ -210,11 +209,20 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut table = Table::new(initial, seats, seed)?;
     let mut quit = false;
+    let mut input_error = None;
     while let Played::Human(p) = table.play_out(None, &mut view)? {
         view.before_action(table.state(), p);
-        let Some(m) = ask_human(&input, table.state(), p) else {
-            quit = true;
-            break;
+        let m = match ask_human(&input, table.state(), p) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                quit = true;
+                break;
+            }
+            Err(e) => {
+                input_error = Some(e);
+                quit = true;
+                break;
+            }
         };
         table.play(p, m)?;
         if let Some(step) = table.steps().last() {
@@ -251,12 +259,14 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    if let Some(path) = args.record {
-        std::fs::write(&path, serde_json::to_string_pretty(&record)?)
-            .with_context(|| format!("writing the record to {}", path.display()))?;
+    if let (Some(path), Some(file)) = (&args.record, record_file) {
+        super::play_azul::write_record(path, file, &record)?;
         println!("Record written to {}.", path.display());
     }
-    Ok(())
+    match input_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 fn ask_move(
@@ -272,7 +282,7 @@ fn ask_move(
         let Some(line) = lines.next() else {
             return Ok(None);
         };
-        let line = line?;
+        let line = line.map_err(|e| super::play_tiles::stdin_error(&e))?;
         let text = line.trim();
         let mut words = text.split_whitespace();
         match words.next().map(|w| w.to_ascii_lowercase()).as_deref() {
