@@ -61,6 +61,8 @@ pub trait GameDriver: Send + Sync {
     }
     /// Its registered players.
     fn agents(&self) -> Vec<AgentInfo>;
+    /// Its difficulty levels, weakest first (empty when it has none).
+    fn levels(&self) -> &'static [crate::registry::Level];
     /// Checks an agent specification: parses it and its parameters, without building the
     /// agent (no engine is started, no table allocated).
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError>;
@@ -166,6 +168,10 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
 
     fn agents(&self) -> Vec<AgentInfo> {
         G::registry().infos()
+    }
+
+    fn levels(&self) -> &'static [crate::registry::Level] {
+        G::registry().levels()
     }
 
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError> {

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use tessera_arena::ArenaGame;
-use tessera_arena::registry::{ParamKind, Registry, RegistryError};
+use tessera_arena::registry::{ParamKind, RegistryError};
 use tessera_azul::AzulState;
 use tessera_core::testgame::Nim;
 use tessera_core::{Agent, Budget, Game, RandomAgent};
@@ -38,14 +38,10 @@ pub fn nim_kind() -> Kind<Nim> {
 /// A game's agents from the arena's registry, without the entries that would start a
 /// program (external engines): a browser must not be able to run commands on the server.
 pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
-    let full = <G as ArenaGame>::registry();
-    let safe: Vec<_> = full
-        .entries()
-        .iter()
-        .filter(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest)))
-        .cloned()
-        .collect();
-    let registry = Arc::new(Registry::new(safe));
+    let registry = Arc::new(
+        <G as ArenaGame>::registry()
+            .retain(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest))),
+    );
     let agents = registry
         .infos()
         .into_iter()

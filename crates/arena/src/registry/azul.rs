@@ -33,7 +33,7 @@ pub fn registry() -> Registry<AzulState> {
     entries.extend(super::azul_search::entries());
     entries.extend(super::azul_augur::entries());
     entries.extend(crate::ext::entries());
-    Registry::new(entries)
+    Registry::new(entries).with_levels(super::levels::AZUL)
 }
 
 const GREEDY_PARAMS: &[ParamDoc] = &[

@@ -39,8 +39,11 @@ use crate::spec::{AgentSpec, SpecError, parse_duration};
 pub mod azul;
 pub mod azul_augur;
 pub mod azul_search;
+pub mod levels;
 pub mod nim;
 pub mod qwirkle;
+
+pub use levels::Level;
 
 /// How a parameter is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -164,12 +167,23 @@ pub enum RegistryError {
     /// The specification or one of its parameters is wrong (`tessera agents` lists them).
     #[error(transparent)]
     Spec(#[from] SpecError),
+    /// `level:X` names no level of this game.
+    #[error("{game} has no level '{given}'; expected level:N or level:NAME with one of: {known}")]
+    UnknownLevel {
+        /// The game.
+        game: &'static str,
+        /// What followed `level:` (empty when nothing did).
+        given: String,
+        /// The levels that exist (`1 beginner, 2 novice, ...`).
+        known: String,
+    },
 }
 
 /// All players of one game.
 pub struct Registry<G: Game> {
     game: &'static str,
     entries: Vec<AgentEntry<G>>,
+    levels: &'static [Level],
 }
 
 impl<G: Game> Registry<G> {
@@ -185,6 +199,54 @@ impl<G: Game> Registry<G> {
         Registry {
             game: G::INFO.name,
             entries: kept,
+            levels: &[],
+        }
+    }
+
+    /// The same registry with difficulty levels: `level:N` / `level:NAME` then resolve to a
+    /// level's specification. A level's specification must name an entry (not a level).
+    pub fn with_levels(mut self, levels: &'static [Level]) -> Self {
+        self.levels = levels;
+        self
+    }
+
+    /// The registry with only the entries `keep` accepts (and the levels whose
+    /// specification still resolves).
+    pub fn retain(self, keep: impl Fn(&AgentEntry<G>) -> bool) -> Self {
+        let entries = self.entries.into_iter().filter(|e| keep(e)).collect();
+        let mut r = Registry::new(entries);
+        r.levels = self.levels;
+        if r.levels.iter().any(|l| r.check(l.spec).is_err()) {
+            r.levels = &[];
+        }
+        r
+    }
+
+    /// The difficulty levels, weakest first (empty for games without levels).
+    pub fn levels(&self) -> &'static [Level] {
+        self.levels
+    }
+
+    /// The level front ends offer by default (the middle one), if the game has levels.
+    pub fn default_level(&self) -> Option<&'static Level> {
+        levels::default_level(self.levels)
+    }
+
+    /// The level `spec` selects, if it is `level:X` and the game has levels.
+    fn level_of(&self, spec: &AgentSpec) -> Result<Option<&'static Level>, RegistryError> {
+        if spec.name != levels::LEVEL_NAME || self.levels.is_empty() {
+            return Ok(None);
+        }
+        let unknown = |given: &str| RegistryError::UnknownLevel {
+            game: self.game,
+            given: given.to_string(),
+            known: levels::listing(self.levels),
+        };
+        match spec.params.as_slice() {
+            [p] if p.value.is_none() => levels::find(self.levels, &p.key)
+                .map(Some)
+                .ok_or_else(|| unknown(&p.key)),
+            _ => Err(unknown(spec.rest.as_deref().unwrap_or(""))),
         }
     }
 
@@ -204,9 +266,12 @@ impl<G: Game> Registry<G> {
     }
 
     /// Parses `text` and checks its name and parameters against the entry, without
-    /// building the agent.
+    /// building the agent. `level:X` is checked as the level's specification.
     pub fn check(&self, text: &str) -> Result<(AgentSpec, &AgentEntry<G>), RegistryError> {
-        let spec: AgentSpec = text.parse()?;
+        let mut spec: AgentSpec = text.parse()?;
+        if let Some(level) = self.level_of(&spec)? {
+            spec = level.spec.parse()?;
+        }
         let entry = self
             .get(&spec.name)
             .ok_or_else(|| RegistryError::UnknownAgent {
@@ -216,6 +281,10 @@ impl<G: Game> Registry<G> {
                     .entries
                     .iter()
                     .map(|e| e.name)
+                    .chain(match self.levels.len() {
+                        0 => None,
+                        _ => Some("level:N"),
+                    })
                     .collect::<Vec<_>>()
                     .join(", "),
             })?;
@@ -391,6 +460,59 @@ mod tests {
         // Parsing builds nothing: an external engine that does not exist parses.
         assert!(r.parse("ext:/nonexistent/engine").is_ok());
         assert!(r.parse("ext:/nonexistent/engine").unwrap().build().is_err());
+    }
+
+    #[test]
+    fn levels_resolve_by_number_and_name() {
+        use crate::registry::levels::{AZUL, QWIRKLE};
+        let azul = crate::registry::azul::registry();
+        let qwirkle = crate::registry::qwirkle::registry();
+        fn ladder<G: Game>(r: &Registry<G>, levels: &[Level]) {
+            assert_eq!(r.levels(), levels);
+            assert!(levels.len() >= 5, "a ladder needs at least five rungs");
+            assert_eq!(levels[0].spec, "random", "the ladder starts at random");
+            for (i, l) in levels.iter().enumerate() {
+                assert_eq!(
+                    l.number as usize,
+                    i + 1,
+                    "levels are numbered 1..N in order"
+                );
+                let by_number = r.check(&format!("level:{}", l.number)).unwrap().0;
+                assert_eq!(by_number.text, l.spec);
+                let by_name = r.check(&format!("level:{}", l.name.to_ascii_uppercase()));
+                assert_eq!(by_name.unwrap().0.text, l.spec);
+            }
+        }
+        ladder(&azul, AZUL);
+        ladder(&qwirkle, QWIRKLE);
+        let plan = azul.parse("level:5").unwrap();
+        assert_eq!(plan.budget().nodes, Some(20_000));
+        assert_eq!(azul.default_level().unwrap().number, 3);
+        assert_eq!(qwirkle.default_level().unwrap().number, 3);
+        let e = azul.check("level:9").err().unwrap();
+        assert!(matches!(e, RegistryError::UnknownLevel { .. }));
+        assert!(e.to_string().contains("1 beginner"), "{e}");
+        for bad in ["level", "level:3:time=1s", "level:grandmaster", "level:0"] {
+            let e = azul.check(bad).err().unwrap().to_string();
+            assert!(e.contains("expected level:N or level:NAME"), "{bad}: {e}");
+        }
+        // Nim has no levels: `level` is an unknown agent there.
+        let e = nim::registry().check("level:1").err().unwrap();
+        assert!(matches!(e, RegistryError::UnknownAgent { .. }));
+        let e = azul.check("levle:1").err().unwrap().to_string();
+        assert!(e.contains("level:N"), "{e}");
+    }
+
+    #[test]
+    fn retain_keeps_levels_that_still_resolve() {
+        let all = crate::registry::azul::registry();
+        let no_ext = all.retain(|e| e.name != "ext");
+        assert_eq!(no_ext.levels().len(), crate::registry::levels::AZUL.len());
+        let no_augur = crate::registry::azul::registry().retain(|e| e.name != "augur");
+        assert!(
+            no_augur.levels().is_empty(),
+            "a level naming a removed player is dropped"
+        );
     }
 
     #[test]

@@ -161,6 +161,7 @@ pub fn registry() -> Registry<Qwirkle> {
             },
         },
     ])
+    .with_levels(super::levels::QWIRKLE)
 }
 
 /// The Qwirkle driver.

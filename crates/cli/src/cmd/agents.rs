@@ -27,6 +27,7 @@ pub fn run(a: Args) -> Result<()> {
                         "game": d.name(),
                         "players": [d.players().0, d.players().1],
                         "agents": d.agents(),
+                        "levels": d.levels(),
                     })
                 })
                 .collect();
@@ -47,6 +48,15 @@ pub fn run(a: Args) -> Result<()> {
                             .map(|d| format!(" (default {d})"))
                             .unwrap_or_default();
                         println!("    {}:{:<18} {}{default}", e.name, p.syntax, p.doc);
+                    }
+                }
+                if !d.levels().is_empty() {
+                    println!("  levels (level:N or level:NAME):");
+                    for l in d.levels() {
+                        println!(
+                            "    {} {:<9} {:<22} {}",
+                            l.number, l.name, l.spec, l.summary
+                        );
                     }
                 }
             }

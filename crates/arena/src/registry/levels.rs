@@ -1,0 +1,123 @@
+//! Difficulty levels: named, numbered player specifications spaced in strength from `random`
+//! to the strongest player, so a front end can offer "level 3 (casual)" without knowing the
+//! players. `level:N` or `level:NAME` is accepted anywhere an agent specification is
+//! (`tessera tournament azul --agents level:4,level:2`, `tessera play azul --opponent
+//! level:3`, the browser's setup).
+//!
+//! The specifications and their ratings come from the round robin documented in
+//! docs/players.md ("The difficulty ladder"); lower levels use node budgets or no search,
+//! so their strength does not depend on the machine.
+
+use serde::Serialize;
+
+/// One difficulty level of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Level {
+    /// 1 is the weakest.
+    pub number: u8,
+    /// A one-word name (`novice`, `expert`).
+    pub name: &'static str,
+    /// One line for a setup screen.
+    pub summary: &'static str,
+    /// The agent specification it stands for.
+    pub spec: &'static str,
+}
+
+/// The specification name that selects a level (`level:3`, `level:expert`).
+pub const LEVEL_NAME: &str = "level";
+
+/// Finds `key` (a number or a name, case-insensitive) among `levels`.
+pub fn find<'a>(levels: &'a [Level], key: &str) -> Option<&'a Level> {
+    match key.parse::<u8>() {
+        Ok(n) => levels.iter().find(|l| l.number == n),
+        Err(_) => levels.iter().find(|l| l.name.eq_ignore_ascii_case(key)),
+    }
+}
+
+/// The levels as `1 beginner, 2 novice, ...`, for error messages.
+pub fn listing(levels: &[Level]) -> String {
+    levels
+        .iter()
+        .map(|l| format!("{} {}", l.number, l.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The level a front end offers by default: the middle one (the lower of two middles).
+pub fn default_level(levels: &[Level]) -> Option<&Level> {
+    levels.get(levels.len().saturating_sub(1) / 2)
+}
+
+/// Azul's levels.
+pub const AZUL: &[Level] = &[
+    Level {
+        number: 1,
+        name: "beginner",
+        summary: "plays any legal move at random",
+        spec: "random",
+    },
+    Level {
+        number: 2,
+        name: "novice",
+        summary: "takes the most tiles that fit a line, no plan",
+        spec: "greedy",
+    },
+    Level {
+        number: 3,
+        name: "casual",
+        summary: "fills lines exactly and places next to its tiles (the thesis' Strategic)",
+        spec: "strategic",
+    },
+    Level {
+        number: 4,
+        name: "club",
+        summary: "looks a few moves ahead to the round's end (2,000 positions a move)",
+        spec: "presort:nodes=2000",
+    },
+    Level {
+        number: 5,
+        name: "expert",
+        summary: "searches to the round's end and values bonuses (20,000 positions a move)",
+        spec: "strong:nodes=20000",
+    },
+    Level {
+        number: 6,
+        name: "master",
+        summary: "the strongest: deep search with a learned win-chance evaluation, 1 s a move",
+        spec: "augur:time=1s",
+    },
+];
+
+/// Qwirkle's levels.
+pub const QWIRKLE: &[Level] = &[
+    Level {
+        number: 1,
+        name: "beginner",
+        summary: "plays any legal move at random",
+        spec: "random",
+    },
+    Level {
+        number: 2,
+        name: "novice",
+        summary: "avoids giving Qwirkles before scoring points (the seed's smarter bot)",
+        spec: "smarter",
+    },
+    Level {
+        number: 3,
+        name: "casual",
+        summary: "always plays the highest-scoring placement",
+        spec: "points",
+    },
+    Level {
+        number: 4,
+        name: "expert",
+        summary: "weighs its points against the next player's best reply",
+        spec: "lookahead",
+    },
+    Level {
+        number: 5,
+        name: "master",
+        summary: "plays out its best placements in 16 sampled worlds",
+        spec: "montecarlo:nodes=16",
+    },
+];
