@@ -205,3 +205,17 @@ fn terminal_mistakes_fail_early_with_a_clear_message() {
     assert!(err.contains("not valid UTF-8"), "{err}");
     assert!(!out.contains("Input ended"), "{out}");
 }
+
+#[test]
+fn the_default_opponent_is_the_middle_level() {
+    // The human quits at once; the banner names the seats.
+    let (ok, out, err) = run(&["--seed", "3"], "quit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Seats: human, level:3"), "{out}");
+    let (ok, out, err) = run(&["--seed", "3", "--opponent", "level:novice"], "quit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Seats: human, level:novice"), "{out}");
+    let (ok, _, err) = run(&["--seed", "3", "--opponent", "level:99"], "quit\n");
+    assert!(!ok);
+    assert!(err.contains("no level '99'"), "{err}");
+}

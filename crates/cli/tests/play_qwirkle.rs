@@ -133,3 +133,10 @@ fn an_unwritable_record_and_bad_input_fail_with_a_reason() {
     assert!(!ok);
     assert!(err.contains("not valid UTF-8"), "{err}");
 }
+
+#[test]
+fn the_default_opponent_is_the_middle_level() {
+    let (ok, out, err) = run(&["--seed", "3"], "quit\n");
+    assert!(ok, "{err}");
+    assert!(out.contains("Seats: human, level:3"), "{out}");
+}

@@ -17,10 +17,15 @@ pub struct Args {
     /// Number of players (2-4; default 2, or the count of a loaded position).
     #[arg(long)]
     pub players: Option<usize>,
-    /// Comma-separated seats, seat 1 first: `human` or an agent name (`random`). Default:
-    /// one human, the other seats random.
+    /// Comma-separated seats, seat 1 first: `human` or an agent (`random`, `level:4`, ...).
+    /// Default: one human, the other seats --opponent.
     #[arg(long, value_delimiter = ',')]
     pub seats: Vec<String>,
+    /// The AI seats' player when --seats is not given: a difficulty level (`level:1` to
+    /// `level:6`, or its name: see `tessera agents azul`) or any agent. Default: the middle
+    /// level.
+    #[arg(long)]
+    pub opponent: Option<String>,
     /// Seed of the deals, the starting player and the AI seats (default: from the clock;
     /// it is printed so the game can be replayed).
     #[arg(long)]
@@ -405,8 +410,12 @@ pub fn run(args: Args) -> Result<()> {
     };
     let n = initial.num_players();
     let seat_names: Vec<String> = if args.seats.is_empty() {
+        let opponent = match &args.opponent {
+            Some(o) => o.trim().to_string(),
+            None => default_opponent(&tessera_arena::registry::azul::registry()),
+        };
         std::iter::once("human".to_string())
-            .chain(std::iter::repeat_n("random".to_string(), n - 1))
+            .chain(std::iter::repeat_n(opponent, n - 1))
             .collect()
     } else {
         args.seats.iter().map(|s| s.trim().to_string()).collect()
@@ -492,6 +501,16 @@ pub fn run(args: Args) -> Result<()> {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The registry's middle difficulty level as a seat (`level:3`), or `random` for a game
+/// without levels.
+pub fn default_opponent<G: tessera_core::Game>(
+    registry: &tessera_arena::registry::Registry<G>,
+) -> String {
+    registry
+        .default_level()
+        .map_or("random".to_string(), |l| format!("level:{}", l.number))
 }
 
 /// Creates the record's file before the game (so a bad path costs no game).

@@ -12,10 +12,11 @@ use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 /// Arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Comma-separated seats, 2 to 4 of: human or a registry player (points, smarter,
-    /// lookahead, random, with parameters; see `tessera agents qwirkle`).
-    #[arg(long, default_value = "human,points")]
-    seats: String,
+    /// Comma-separated seats, 2 to 4 of: human or a registry player (a difficulty level
+    /// `level:1` to `level:5`, points, smarter, lookahead, random, with parameters; see
+    /// `tessera agents qwirkle`). Default: you against the middle level.
+    #[arg(long)]
+    seats: Option<String>,
     /// Seed of the bag and the bots (default: from the clock, printed at the start).
     #[arg(long)]
     seed: Option<u64>,
@@ -168,8 +169,13 @@ fn best_placements(g: &Qwirkle) -> Vec<Scored> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let names: Vec<String> = args
-        .seats
+    let seats_text = args.seats.clone().unwrap_or_else(|| {
+        format!(
+            "human,{}",
+            super::play_azul::default_opponent(&tessera_arena::registry::qwirkle::registry())
+        )
+    });
+    let names: Vec<String> = seats_text
         .split(',')
         .map(|s| s.trim().to_string())
         .collect();
@@ -199,8 +205,9 @@ pub fn run(args: Args) -> Result<()> {
         None => None,
     };
     println!(
-        "Qwirkle, {} players, seed {seed}. Type 'help' for help.",
-        names.len()
+        "Qwirkle, {} players, seed {seed}. Seats: {}. Type 'help' for help.",
+        names.len(),
+        names.join(", ")
     );
     let initial = Qwirkle::new(names.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut view = TableView {
