@@ -305,7 +305,11 @@ impl<G: WebGame> Session<G> {
                         ApiError::BadRequest(format!("seat {i}: agent '{agent}': {e}"))
                     })?;
                     let budget = seat_budget(spec_budget, budget);
-                    let agent_name = built.name();
+                    // A difficulty level is shown as such, with the player behind it.
+                    let agent_name = match agent.trim().strip_prefix("level:") {
+                        Some(level) => format!("level {level} ({})", built.name()),
+                        None => built.name(),
+                    };
                     seats.push(Seat::agent(built, budget));
                     infos.push(SeatInfo {
                         name: agent_name.clone(),

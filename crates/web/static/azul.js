@@ -232,20 +232,21 @@ const AzulPage = {
     const byAi = snap.seats[st.player].type === "ai";
     const from = AzulView.sourceRects(aj);
     this.marks[st.player] = aj;
+    this.markSteps = (this.markSteps || []).concat([{ index: st.index, player: st.player, aj }]);
     this.hint = null;
     const hl = Object.assign({ player: st.player }, aj);
     AzulView.render(board, st.view, { seatLabels: this.labels, highlight: hl, marks: this.marks });
     const text = AzulView.describe(aj, who);
     setStatus(text + (st.think_ms !== null ? ` (${st.think_ms} ms)` : ""));
     this.log.add(who, st.player, AzulView.words(aj),
-      st.explain ? st.explain.points : null);
+      st.explain ? st.explain.points : null, st.index);
     await AzulView.fly(from, aj.colour, st.player, aj.dest, Pace.ms(byAi ? 500 : 250));
     await Pace.wait(byAi ? 700 : 150);
     if (st.report) {
       this.lastReport = st.report;
       st.report.boards.forEach((b, p) => {
         const pts = b.placements.reduce((a, x) => a + x.points, 0) - b.floor_penalty + b.bonus;
-        this.log.add(this.labels[p], p, `round ${st.report.round} scoring: ${b.placements.length} wall tile(s), floor -${b.floor_penalty}` + (b.bonus ? `, bonuses +${b.bonus}` : ""), pts);
+        this.log.add(this.labels[p], p, `round ${st.report.round} scoring: ${b.placements.length} wall tile(s), floor -${b.floor_penalty}` + (b.bonus ? `, bonuses +${b.bonus}` : ""), pts, st.index);
       });
       if (!st.report.game_over) await this.showReport(st.report);
     }
@@ -324,6 +325,11 @@ const AzulPage = {
       const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat });
       this.follower.nextStep = snap.step_count;
       this.hint = null;
+      // The taken-back moves: struck out in the log, and no longer anyone's last move.
+      this.log.undoFrom(snap.step_count);
+      this.markSteps = (this.markSteps || []).filter((m) => m.index < snap.step_count);
+      this.marks = {};
+      for (const m of this.markSteps) this.marks[m.player] = m.aj;
       this.log.note(`${this.labels[seat]} took a move back`);
       await this.follower.ingest(snap);
       setStatus("Move taken back: your turn again", "turn");
@@ -341,6 +347,9 @@ const AzulPage = {
       box.textContent = `Hint from the strongest player: ${AzulView.words(h.action_json, "take")}${why}`;
       this.log.note(`${this.labels[h.seat]} asked for a hint`);
       this.draw();
+      // The keyboard continues from the suggested tiles.
+      const t = document.querySelector("#board .tile.pick.hinted");
+      if (t) t.focus({ preventScroll: true });
     } catch (e) { box.textContent = e.message; }
   },
 

@@ -119,14 +119,23 @@ const Pace = {
 class MoveLog {
   constructor(container) { this.box = container; this.count = 0; }
   clear() { clear(this.box); this.count = 0; }
-  add(seatLabel, seat, text, points) {
+  add(seatLabel, seat, text, points, step) {
     this.count += 1;
     const pts = points === null || points === undefined ? "" : (points >= 0 ? `+${points}` : String(points));
-    const row = el("li", { class: `log-entry seat-${seat}`, "data-seat": seat },
+    const row = el("li", { class: `log-entry seat-${seat}`, "data-seat": seat, "data-step": step },
       el("span", { class: "log-seat", text: seatLabel }), " ", el("span", { class: "log-text", text }),
       pts ? el("span", { class: "log-points", text: ` ${pts}` }) : null);
     this.box.appendChild(row);
     this.box.scrollTop = this.box.scrollHeight;
+  }
+  // Strikes out the moves from step `count` on (taken back by an undo).
+  undoFrom(count) {
+    for (const li of this.box.querySelectorAll("li.log-entry[data-step]")) {
+      if (parseInt(li.getAttribute("data-step"), 10) >= count && !li.classList.contains("undone")) {
+        li.classList.add("undone");
+        li.setAttribute("title", "taken back");
+      }
+    }
   }
   note(text) {
     this.box.appendChild(el("li", { class: "log-note", text }));
@@ -166,7 +175,13 @@ class GameFollower {
     this.nextStep = 0; this.revision = -1; this.stopped = false;
   }
   stop() { this.stopped = true; }
-  async ingest(snap) {
+  // One snapshot at a time (the long poll and a move's answer may arrive together), so no
+  // step is shown twice.
+  ingest(snap) {
+    this.queue = (this.queue || Promise.resolve()).then(() => this.ingestNow(snap));
+    return this.queue;
+  }
+  async ingestNow(snap) {
     if (snap.step_count < this.nextStep) this.nextStep = snap.step_count; // undo
     for (const st of snap.steps || []) {
       if (st.index < this.nextStep) continue;

@@ -113,11 +113,12 @@ const QwirklePage = {
     if (st.type !== "action") return;
     const aj = st.action_json;
     this.marks[st.player] = aj;
+    this.markSteps = (this.markSteps || []).concat([{ index: st.index, player: st.player, aj }]);
     this.hint = null;
     QwirkleView.render(document.getElementById("board"), st.view, { highlight: aj, marks: this.marks, appear: aj });
     const what = aj.type === "place" ? `placed ${aj.cells.length} tile(s) for ${aj.points} points` : aj.type === "trade" ? `traded ${aj.count} tiles` : "passed";
     setStatus(`${this.labels[st.player]} ${what}`);
-    this.log.add(this.labels[st.player], st.player, qDescribe(aj), aj.type === "place" ? aj.points : null);
+    this.log.add(this.labels[st.player], st.player, qDescribe(aj), aj.type === "place" ? aj.points : null, st.index);
     if (snap.seats[st.player].type === "ai") await Pace.wait(900);
   },
 
@@ -182,6 +183,7 @@ const QwirklePage = {
     this.pending.push({ x, y, tile, slot: this.selected });
     this.selected = null;
     this.draw();
+    setStatus(`${tile} placed at (${x}, ${y}): add more tiles of the same line, or Confirm`, "turn");
   },
 
   draw() {
@@ -250,6 +252,11 @@ const QwirklePage = {
       const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat: this.me });
       this.follower.nextStep = snap.step_count;
       this.hint = null;
+      // The taken-back moves: struck out in the log, and no longer anyone's last move.
+      this.log.undoFrom(snap.step_count);
+      this.markSteps = (this.markSteps || []).filter((m) => m.index < snap.step_count);
+      this.marks = {};
+      for (const m of this.markSteps) this.marks[m.player] = m.aj;
       this.log.note(`${this.labels[this.me]} took a move back`);
       await this.follower.ingest(snap);
       setStatus("Move taken back: your turn again", "turn");

@@ -748,9 +748,13 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         // Keyboard play: the first source tile has the focus; Enter picks it, the focus goes
         // to the first legal line, Enter plays there.
         let steps_before = app.sessions.list()[0]["step_count"].as_u64().unwrap();
-        wait_js(&c, "document.activeElement && document.activeElement.matches('.tile.pick')", "focus on a source", 10).await;
+        // (after the hint, the focus is on the suggested tiles).
+        wait_js(&c, "document.activeElement && document.activeElement.matches('.tile.pick.hinted')", "focus on a source", 10).await;
+        js(&c, "window.focusedBefore = document.activeElement;").await;
         let active = c.active_element().await.unwrap();
         active.send_keys(&char::from(Key::Right).to_string()).await.unwrap();
+        wait_js(&c, "document.activeElement !== window.focusedBefore && document.activeElement.matches('.tile.pick')", "the arrow key moving the focus", 10).await;
+        let active = c.active_element().await.unwrap();
         active.send_keys(&char::from(Key::Left).to_string()).await.unwrap();
         let active = c.active_element().await.unwrap();
         active.send_keys(&char::from(Key::Enter).to_string()).await.unwrap();
@@ -769,7 +773,11 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         // Undo against the AI: back to the human's turn before the move.
         wait_js(&c, "document.querySelector('#undo').style.display !== 'none'", "the undo button", 10).await;
         click(&c, "#undo").await;
-        wait_js(&c, "document.querySelector('#status').textContent.startsWith('Move taken back')", "the undo", 20).await;
+        wait_js(&c, "document.querySelectorAll('#log .log-entry.undone').length >= 2 && [...document.querySelectorAll('#log .log-note')].some((n) => n.textContent.includes('took a move back'))", "the undo", 20).await;
+        // No move is shown twice, and the taken-back moves are no one's last move any more.
+        let entries = c.find_all(Locator::Css("#log .log-entry")).await.unwrap().len();
+        assert_eq!(entries, 2, "the human's move and the AI's reply, once each");
+        assert!(c.find(Locator::Css("#last-0")).await.is_err());
         let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
         let session = app.sessions.get(&id).unwrap();
         let snap = session.snapshot(&Default::default()).unwrap();
