@@ -196,9 +196,7 @@ fn terminal_mistakes_fail_early_with_a_clear_message() {
     );
     // Invalid UTF-8 on stdin is an error, not the end of the input.
     let (ok, out, err) = common::run_tessera_bytes(
-        &[
-            "play", "azul", "--seats", "human,random", "--seed", "2",
-        ],
+        &["play", "azul", "--seats", "human,random", "--seed", "2"],
         b"\xff\xfe\n",
     );
     assert!(!ok, "{out}");
@@ -218,4 +216,46 @@ fn the_default_opponent_is_the_middle_level() {
     let (ok, _, err) = run(&["--seed", "3", "--opponent", "level:99"], "quit\n");
     assert!(!ok);
     assert!(err.contains("no level '99'"), "{err}");
+}
+
+#[test]
+fn hint_and_undo_against_the_ai_are_kept_in_the_record() {
+    let dir = std::env::temp_dir().join(format!("tessera-play-azul-help-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record_path = dir.join("help.json");
+    // Undo before any move is refused; a hint; one move (the first legal floor move), then
+    // undo back to the human's turn, and quit.
+    let mut input = String::from("undo\nhint\n");
+    for s in "123456789C".chars() {
+        for c in "BYRKW".chars() {
+            input += &format!("{s}{c}F\n");
+        }
+    }
+    input += "undo\nquit\n";
+    let (ok, out, err) = run(
+        &[
+            "--seats",
+            "human,level:1",
+            "--seed",
+            "6",
+            "--record",
+            record_path.to_str().unwrap(),
+        ],
+        &input,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("Cannot undo: nothing to undo"), "{out}");
+    assert!(out.contains("Hint (master, level 6): "), "{out}");
+    assert!(
+        out.contains("projected score if the round ended now"),
+        "{out}"
+    );
+    assert!(out.contains("Taken back: P1 to move again."), "{out}");
+    let record: Record =
+        serde_json::from_str(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let kinds: Vec<_> = record.assists.iter().map(|a| a.kind).collect();
+    use tessera_core::record::AssistKind;
+    assert_eq!(kinds.first(), Some(&AssistKind::Hint));
+    assert_eq!(kinds.last(), Some(&AssistKind::Undo));
+    let _ = std::fs::remove_dir_all(&dir);
 }

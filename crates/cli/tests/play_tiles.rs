@@ -15,10 +15,7 @@ fn level_file(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn help_is_a_command_not_four_keys() {
-    let (ok, out, err) = common::run_tessera(
-        &["play", "tiles", "--level", "3"],
-        "help\nLULUR\n",
-    );
+    let (ok, out, err) = common::run_tessera(&["play", "tiles", "--level", "3"], "help\nLULUR\n");
     assert!(ok, "{err}");
     // The help text is shown and no piece moved before the solution.
     assert!(out.contains("several per line, e.g. LUR"), "{out}");
@@ -30,8 +27,7 @@ fn help_is_a_command_not_four_keys() {
 fn the_solver_limit_is_an_option_named_in_its_message() {
     let file = level_file("level3.txt");
     let file = file.to_str().unwrap();
-    let (ok, _, err) =
-        common::run_tessera(&["play", "tiles", "--file", file, "--limit", "2"], "");
+    let (ok, _, err) = common::run_tessera(&["play", "tiles", "--file", file, "--limit", "2"], "");
     assert!(!ok);
     assert!(err.contains("more than 2 positions"), "{err}");
     assert!(err.contains("--limit"), "{err}");

@@ -679,7 +679,11 @@ impl<'a, G: Game> Table<'a, G> {
         if !self.is_human(p) {
             return Err(TableError::NotHuman(p));
         }
-        if let Some(away) = self.seats.iter().position(|s| !s.human && s.agent.is_none()) {
+        if let Some(away) = self
+            .seats
+            .iter()
+            .position(|s| !s.human && s.agent.is_none())
+        {
             return Err(TableError::AgentAway(PlayerId(away as u8)));
         }
         let Some(cut) = self
@@ -920,7 +924,10 @@ mod tests {
             vec![Assist {
                 seat: p,
                 kind: AssistKind::Undo,
-                ply: (before_second.iter().filter(|e| e.starts_with("Action")).count()) as u32,
+                ply: (before_second
+                    .iter()
+                    .filter(|e| e.starts_with("Action"))
+                    .count()) as u32,
             }]
         );
         assert_eq!(crate::replay::<Nim>(&r).unwrap(), *t.state());
@@ -929,7 +936,10 @@ mod tests {
         let json = serde_json::to_string(&plain).unwrap();
         assert!(!json.contains("assists"), "{json}");
         let json = serde_json::to_string(&r).unwrap();
-        assert!(json.contains("\"assists\":[{\"seat\":0,\"kind\":\"undo\""), "{json}");
+        assert!(
+            json.contains("\"assists\":[{\"seat\":0,\"kind\":\"undo\""),
+            "{json}"
+        );
     }
 
     #[test]
@@ -952,7 +962,11 @@ mod tests {
         assert_eq!(t.assists().len(), 2);
         assert!(t.assists().iter().all(|x| x.kind == AssistKind::Hint));
         assert!(matches!(
-            t.hint(PlayerId(1), Box::new(RandomAgent::<Nim>::new()), Budget::default()),
+            t.hint(
+                PlayerId(1),
+                Box::new(RandomAgent::<Nim>::new()),
+                Budget::default()
+            ),
             Err(TableError::NotYourTurn { .. })
         ));
     }

@@ -128,7 +128,10 @@ mod tests {
         let level = crate::builtin_level(3).unwrap();
         // Level 3 is solved in 5 moves (LULUR) within the default limit.
         assert_eq!(level.optimal_length(), Ok(Some(5)));
-        assert_eq!(level.optimal_length_within(DEFAULT_STATE_LIMIT), Ok(Some(5)));
+        assert_eq!(
+            level.optimal_length_within(DEFAULT_STATE_LIMIT),
+            Ok(Some(5))
+        );
         // Two positions are not enough to find it: the error names the limit given.
         assert_eq!(level.optimal_length_within(2), Err(StateLimit(2)));
         assert!(StateLimit(2).to_string().contains("more than 2 positions"));

@@ -71,7 +71,10 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
         .collect();
     let default_level = registry.default_level().map(|l| l.number);
     // Hints come from the strongest level.
-    let hint = registry.levels().last().map(|l| format!("level:{}", l.number));
+    let hint = registry
+        .levels()
+        .last()
+        .map(|l| format!("level:{}", l.number));
     // The specification is parsed once into its factory and budget; the session clamps the
     // budget to the server's cap.
     let factory: AgentFactory<G> = Arc::new(move |spec: &str| {

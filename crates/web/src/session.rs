@@ -561,7 +561,11 @@ impl<G: WebGame> Session<G> {
 }
 
 /// Whether `viewer` may ask for a hint now: a human seat to move.
-fn self_hint_ok<G: Game>(g: &Inner<G>, viewer: Option<PlayerId>, to_move: Option<PlayerId>) -> bool {
+fn self_hint_ok<G: Game>(
+    g: &Inner<G>,
+    viewer: Option<PlayerId>,
+    to_move: Option<PlayerId>,
+) -> bool {
     g.failure.is_none()
         && viewer.is_some()
         && viewer == to_move

@@ -698,7 +698,10 @@ async fn wait_js(c: &Client, script: &str, what: &str, secs: u64) {
         }
         if Instant::now() > deadline {
             screenshot(c, &format!("stuck-{}.png", what.replace(' ', "-"))).await;
-            panic!("timed out waiting for {what}; status: {}", text_of(c, "#status").await);
+            panic!(
+                "timed out waiting for {what}; status: {}",
+                text_of(c, "#status").await
+            );
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -729,18 +732,30 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
             "ai:level:3"
         );
         assert!(!text_of(&c, "#seat1-about").await.is_empty());
-        let ms_shown = "getComputedStyle(document.querySelector('#seat1-ms').parentNode).display !== 'none'";
+        let ms_shown =
+            "getComputedStyle(document.querySelector('#seat1-ms').parentNode).display !== 'none'";
         assert_eq!(js(&c, &format!("return {ms_shown}")).await, false);
         js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:alphabeta'; s.dispatchEvent(new Event('change'));").await;
         assert_eq!(js(&c, &format!("return {ms_shown}")).await, true);
         js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:level:3'; s.dispatchEvent(new Event('change'));").await;
         screenshot(&c, "azul-levels-setup.png").await;
-        c.find(Locator::Css("#seed")).await.unwrap().send_keys("12").await.unwrap();
+        c.find(Locator::Css("#seed"))
+            .await
+            .unwrap()
+            .send_keys("12")
+            .await
+            .unwrap();
         click(&c, "#start").await;
         wait_js(&c, "document.querySelector('#board .tile.pick') && document.querySelector('#hint').style.display !== 'none'", "the human's turn", 60).await;
         // A hint: the strongest level's move, outlined, with its projected points.
         click(&c, "#hint").await;
-        wait_js(&c, "document.querySelector('#hint-box').textContent.startsWith('Hint from')", "the hint", 30).await;
+        wait_js(
+            &c,
+            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
+            "the hint",
+            30,
+        )
+        .await;
         let hint = text_of(&c, "#hint-box").await;
         assert!(hint.contains("projected score"), "{hint}");
         assert!(c.find(Locator::Css("#board .tile.hinted")).await.is_ok());
@@ -749,15 +764,30 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         // to the first legal line, Enter plays there.
         let steps_before = app.sessions.list()[0]["step_count"].as_u64().unwrap();
         // (after the hint, the focus is on the suggested tiles).
-        wait_js(&c, "document.activeElement && document.activeElement.matches('.tile.pick.hinted')", "focus on a source", 10).await;
+        wait_js(
+            &c,
+            "document.activeElement && document.activeElement.matches('.tile.pick.hinted')",
+            "focus on a source",
+            10,
+        )
+        .await;
         js(&c, "window.focusedBefore = document.activeElement;").await;
         let active = c.active_element().await.unwrap();
-        active.send_keys(&char::from(Key::Right).to_string()).await.unwrap();
+        active
+            .send_keys(&char::from(Key::Right).to_string())
+            .await
+            .unwrap();
         wait_js(&c, "document.activeElement !== window.focusedBefore && document.activeElement.matches('.tile.pick')", "the arrow key moving the focus", 10).await;
         let active = c.active_element().await.unwrap();
-        active.send_keys(&char::from(Key::Left).to_string()).await.unwrap();
+        active
+            .send_keys(&char::from(Key::Left).to_string())
+            .await
+            .unwrap();
         let active = c.active_element().await.unwrap();
-        active.send_keys(&char::from(Key::Enter).to_string()).await.unwrap();
+        active
+            .send_keys(&char::from(Key::Enter).to_string())
+            .await
+            .unwrap();
         wait_js(&c, "document.activeElement && document.activeElement.matches('.pline.target, .floor.target')", "focus on a line", 10).await;
         let active = c.active_element().await.unwrap();
         active.send_keys(" ").await.unwrap();
@@ -766,16 +796,38 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         wait_js(&c, "document.querySelectorAll('#log .log-entry').length >= 2 && document.querySelector('#board .tile.pick')", "the AI's reply", 60).await;
         assert!(app.sessions.list()[0]["step_count"].as_u64().unwrap() >= steps_before + 2);
         let first = text_of(&c, "#log .log-entry").await;
-        assert!(first.contains(" took ") && first.contains(" from "), "{first}");
-        assert!(c.find_all(Locator::Css("#board .last-move")).await.unwrap().len() >= 2);
-        assert!(c.find(Locator::Css("#last-0")).await.is_ok() && c.find(Locator::Css("#last-1")).await.is_ok());
+        assert!(
+            first.contains(" took ") && first.contains(" from "),
+            "{first}"
+        );
+        assert!(
+            c.find_all(Locator::Css("#board .last-move"))
+                .await
+                .unwrap()
+                .len()
+                >= 2
+        );
+        assert!(
+            c.find(Locator::Css("#last-0")).await.is_ok()
+                && c.find(Locator::Css("#last-1")).await.is_ok()
+        );
         screenshot(&c, "azul-log-and-marks.png").await;
         // Undo against the AI: back to the human's turn before the move.
-        wait_js(&c, "document.querySelector('#undo').style.display !== 'none'", "the undo button", 10).await;
+        wait_js(
+            &c,
+            "document.querySelector('#undo').style.display !== 'none'",
+            "the undo button",
+            10,
+        )
+        .await;
         click(&c, "#undo").await;
         wait_js(&c, "document.querySelectorAll('#log .log-entry.undone').length >= 2 && [...document.querySelectorAll('#log .log-note')].some((n) => n.textContent.includes('took a move back'))", "the undo", 20).await;
         // No move is shown twice, and the taken-back moves are no one's last move any more.
-        let entries = c.find_all(Locator::Css("#log .log-entry")).await.unwrap().len();
+        let entries = c
+            .find_all(Locator::Css("#log .log-entry"))
+            .await
+            .unwrap()
+            .len();
         assert_eq!(entries, 2, "the human's move and the AI's reply, once each");
         assert!(c.find(Locator::Css("#last-0")).await.is_err());
         let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
@@ -783,7 +835,12 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         let snap = session.snapshot(&Default::default()).unwrap();
         assert_eq!(snap["step_count"].as_u64().unwrap(), steps_before);
         let record = session.record().unwrap();
-        let kinds: Vec<&str> = record["assists"].as_array().unwrap().iter().map(|a| a["kind"].as_str().unwrap()).collect();
+        let kinds: Vec<&str> = record["assists"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["kind"].as_str().unwrap())
+            .collect();
         assert_eq!(kinds, vec!["hint", "undo"]);
         screenshot(&c, "azul-after-undo.png").await;
         c.close().await.unwrap();
@@ -801,9 +858,17 @@ fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_plac
         let c = connect(&driver).await;
         start_qwirkle(&c, addr, "5").await;
         let (_id, snap) = wait_for_human_turn(&c, &app, None).await;
-        let hand: Vec<String> = snap["view"]["hand"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+        let hand: Vec<String> = snap["view"]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
         // The cells where tile 0 can go, from the legal placements.
-        let mut expected: Vec<(i64, i64)> = snap["legal"].as_array().unwrap().iter()
+        let mut expected: Vec<(i64, i64)> = snap["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
             .filter(|a| a["json"]["type"] == "place")
             .flat_map(|a| a["json"]["cells"].as_array().unwrap().clone())
             .filter(|cell| cell["tile"] == hand[0].as_str())
@@ -814,34 +879,75 @@ fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_plac
         click(&c, ".hand .qtile[data-slot='0']").await;
         let mut marked = Vec::new();
         for e in c.find_all(Locator::Css(".qcell.legal")).await.unwrap() {
-            let x = e.attr("data-x").await.unwrap().unwrap().parse::<i64>().unwrap();
-            let y = e.attr("data-y").await.unwrap().unwrap().parse::<i64>().unwrap();
+            let x = e
+                .attr("data-x")
+                .await
+                .unwrap()
+                .unwrap()
+                .parse::<i64>()
+                .unwrap();
+            let y = e
+                .attr("data-y")
+                .await
+                .unwrap()
+                .unwrap()
+                .parse::<i64>()
+                .unwrap();
             marked.push((x, y));
         }
         marked.sort();
         // Every marked cell is legal; the cells on screen that are legal are marked.
         assert!(!marked.is_empty(), "no cell marked for {}", hand[0]);
-        assert!(marked.iter().all(|m| expected.contains(m)), "{marked:?} vs {expected:?}");
+        assert!(
+            marked.iter().all(|m| expected.contains(m)),
+            "{marked:?} vs {expected:?}"
+        );
         screenshot(&c, "qwirkle-legal-cells.png").await;
         // An open cell that is not marked is refused at once, with the reason.
-        let open: Vec<_> = c.find_all(Locator::Css(".qcell.open:not(.legal)")).await.unwrap();
+        let open: Vec<_> = c
+            .find_all(Locator::Css(".qcell.open:not(.legal)"))
+            .await
+            .unwrap();
         if let Some(cell) = open.first() {
             cell.click().await.unwrap();
-            wait_js(&c, "document.querySelector('#status').textContent.includes('cannot go')", "the refusal", 10).await;
-            assert!(c.find(Locator::Css(".qtile.pending")).await.is_err(), "nothing was placed");
+            wait_js(
+                &c,
+                "document.querySelector('#status').textContent.includes('cannot go')",
+                "the refusal",
+                10,
+            )
+            .await;
+            assert!(
+                c.find(Locator::Css(".qtile.pending")).await.is_err(),
+                "nothing was placed"
+            );
         }
         // A marked cell takes the tile; the pending placement's score shows before Confirm.
         let (x, y) = marked[0];
         click(&c, &format!(".qcell.legal[data-x='{x}'][data-y='{y}']")).await;
-        wait_js(&c, "document.querySelector('.qtile.pending')", "the pending tile", 10).await;
+        wait_js(
+            &c,
+            "document.querySelector('.qtile.pending')",
+            "the pending tile",
+            10,
+        )
+        .await;
         let pending = text_of(&c, "#pending-score").await;
         let single = snap["legal"].as_array().unwrap().iter().find(|a| {
             let cells = a["json"]["cells"].as_array();
-            cells.is_some_and(|v| v.len() == 1 && v[0]["x"] == x && v[0]["y"] == y && v[0]["tile"] == hand[0].as_str())
+            cells.is_some_and(|v| {
+                v.len() == 1 && v[0]["x"] == x && v[0]["y"] == y && v[0]["tile"] == hand[0].as_str()
+            })
         });
         match single {
-            Some(a) => assert_eq!(pending, format!("this placement scores {} points", a["json"]["points"])),
-            None => assert!(pending.starts_with("not yet a legal placement"), "{pending}"),
+            Some(a) => assert_eq!(
+                pending,
+                format!("this placement scores {} points", a["json"]["points"])
+            ),
+            None => assert!(
+                pending.starts_with("not yet a legal placement"),
+                "{pending}"
+            ),
         }
         screenshot(&c, "qwirkle-pending-score.png").await;
         c.close().await.unwrap();
@@ -861,14 +967,31 @@ fn pages_fit_a_phone_and_tiles_read_without_colour() {
         let fits = "document.documentElement.scrollWidth <= window.innerWidth";
         // Azul: the setup, then a game against level 1 (quick).
         c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
-        c.wait().for_element(Locator::Css("#seat1-type")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
         let width = js(&c, "return window.innerWidth").await.as_i64().unwrap();
         assert!(width <= 400, "the window is {width} px wide");
-        assert_eq!(js(&c, &format!("return {fits}")).await, true, "the Azul setup scrolls sideways");
+        assert_eq!(
+            js(&c, &format!("return {fits}")).await,
+            true,
+            "the Azul setup scrolls sideways"
+        );
         js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:level:1'; s.dispatchEvent(new Event('change'));").await;
         click(&c, "#start").await;
-        wait_js(&c, "document.querySelector('#board .tile.pick')", "the phone game", 60).await;
-        assert_eq!(js(&c, &format!("return {fits}")).await, true, "the Azul game scrolls sideways");
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick')",
+            "the phone game",
+            60,
+        )
+        .await;
+        assert_eq!(
+            js(&c, &format!("return {fits}")).await,
+            true,
+            "the Azul game scrolls sideways"
+        );
         // Every control is within the screen's width.
         let outside = js(&c, "return [...document.querySelectorAll('button, select, .tile.pick')].filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth).length").await;
         assert_eq!(outside, 0, "controls beyond the right edge");
@@ -881,19 +1004,39 @@ fn pages_fit_a_phone_and_tiles_read_without_colour() {
         for page in ["qwirkle", "tiles", "replay"] {
             c.goto(&format!("http://{addr}/{page}")).await.unwrap();
             tokio::time::sleep(Duration::from_millis(400)).await;
-            assert_eq!(js(&c, &format!("return {fits}")).await, true, "{page} scrolls sideways");
+            assert_eq!(
+                js(&c, &format!("return {fits}")).await,
+                true,
+                "{page} scrolls sideways"
+            );
             screenshot(&c, &format!("phone-{page}.png")).await;
         }
         // Your own tiles level: a bad one is explained, a good one is played.
         c.goto(&format!("http://{addr}/tiles")).await.unwrap();
         c.wait().for_element(Locator::Css("#tgrid")).await.unwrap();
-        c.find(Locator::Css("#own-text")).await.unwrap().send_keys("level mine\n#..p\n#.X#\n").await.unwrap();
+        c.find(Locator::Css("#own-text"))
+            .await
+            .unwrap()
+            .send_keys("level mine\n#..p\n#.X#\n")
+            .await
+            .unwrap();
         click(&c, "#own-load").await;
-        wait_js(&c, "document.querySelector('#own-error').textContent.length > 0", "the level error", 10).await;
+        wait_js(
+            &c,
+            "document.querySelector('#own-error').textContent.length > 0",
+            "the level error",
+            10,
+        )
+        .await;
         let err = text_of(&c, "#own-error").await;
         assert!(err.contains("level_text"), "{err}");
         js(&c, "document.querySelector('#own-text').value = ''").await;
-        c.find(Locator::Css("#own-text")).await.unwrap().send_keys("level mine size 4x4\n#..p\n#..#\n.R.r\n..#P\n").await.unwrap();
+        c.find(Locator::Css("#own-text"))
+            .await
+            .unwrap()
+            .send_keys("level mine size 4x4\n#..p\n#..#\n.R.r\n..#P\n")
+            .await
+            .unwrap();
         click(&c, "#own-load").await;
         wait_js(&c, "document.querySelector('#own-error').textContent === '' && document.querySelector('#optimal').textContent === '5'", "the own level", 20).await;
         screenshot(&c, "tiles-own-level.png").await;

@@ -80,7 +80,11 @@ async fn the_catalog_offers_levels_hints_and_time_only_where_it_matters() {
         let levels = g["levels"].as_array().unwrap();
         assert!(levels.len() >= 5, "{name}: {levels:?}");
         assert_eq!(levels[0]["agent"], "level:1");
-        assert!(levels.iter().all(|l| !l["summary"].as_str().unwrap().is_empty()));
+        assert!(
+            levels
+                .iter()
+                .all(|l| !l["summary"].as_str().unwrap().is_empty())
+        );
         // The default opponent is the middle level, not random.
         let mid = levels[(levels.len() - 1) / 2]["number"].clone();
         assert_eq!(g["default_level"], mid, "{name}");
@@ -119,7 +123,13 @@ async fn azul_hint_and_undo_against_the_ai_are_recorded_and_replay_alike() {
     assert_eq!(first["can_hint"], true);
     assert_eq!(first["can_undo"], false, "nothing to take back yet");
     // A hint: a legal move of the strongest level, with its projected points and why.
-    let (st, hint) = call(&app, "POST", &format!("/api/games/{id}/hint"), r#"{"seat":0}"#).await;
+    let (st, hint) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/hint"),
+        r#"{"seat":0}"#,
+    )
+    .await;
     assert_eq!(st, StatusCode::OK, "{hint}");
     let action = hint["action"].as_str().unwrap().to_string();
     assert!(
@@ -138,9 +148,15 @@ async fn azul_hint_and_undo_against_the_ai_are_recorded_and_replay_alike() {
             .contains("projected score"),
         "{hint}"
     );
-    assert_eq!(hint["action_json"]["count"].as_u64().unwrap() > 0, true);
+    assert!(hint["action_json"]["count"].as_u64().unwrap() > 0);
     // Hints are for people: not for the AI's seat.
-    let (st, e) = call(&app, "POST", &format!("/api/games/{id}/hint"), r#"{"seat":1}"#).await;
+    let (st, e) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/hint"),
+        r#"{"seat":1}"#,
+    )
+    .await;
     assert_eq!(st, StatusCode::CONFLICT, "{e}");
     // Play the hint; the AI answers.
     let (st, _) = call(
@@ -154,7 +170,13 @@ async fn azul_hint_and_undo_against_the_ai_are_recorded_and_replay_alike() {
     let second = wait_for_human(&app, &id, 0).await;
     assert_eq!(second["can_undo"], true);
     // Undo: back to the human's previous turn, the AI's reply gone too.
-    let (st, back) = call(&app, "POST", &format!("/api/games/{id}/undo"), r#"{"seat":0}"#).await;
+    let (st, back) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/undo"),
+        r#"{"seat":0}"#,
+    )
+    .await;
     assert_eq!(st, StatusCode::OK, "{back}");
     assert_eq!(back["view"], first["view"]);
     assert_eq!(back["step_count"], first["step_count"]);
@@ -264,7 +286,10 @@ async fn your_own_tiles_level_is_parsed_solved_or_refused_with_a_reason() {
     )
     .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
-    assert!(e["error"].as_str().unwrap().starts_with("level_text: "), "{e}");
+    assert!(
+        e["error"].as_str().unwrap().starts_with("level_text: "),
+        "{e}"
+    );
     // A piece walled off from its target: nobody can solve it.
     let (st, e) = call(
         &app,
@@ -274,5 +299,11 @@ async fn your_own_tiles_level_is_parsed_solved_or_refused_with_a_reason() {
     )
     .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{e}");
-    assert!(e["error"].as_str().unwrap().contains("no sequence of moves"), "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("no sequence of moves"),
+        "{e}"
+    );
 }

@@ -89,11 +89,22 @@ Enter a move as SOURCE COLOUR DESTINATION:
   COLOUR       B blue, Y yellow, R red, K black, W white
   DESTINATION  1-5 for a pattern line (line n holds n tiles), F for the floor
   e.g. 3B2 takes the blue tiles of factory 3 onto pattern line 2; CRF puts the centre's reds on the floor.
-Commands: moves (list the legal moves), board (show the table again), help, quit.";
+Commands: moves (list the legal moves), board (show the table again), hint (the strongest
+  level's move and its projected points), undo (back to your previous turn), help, quit.
+  Hints and undos are kept in the record.";
 
-/// Reads a legal move of the player to move from the keyboard; `None` when the human quits
-/// or the input ends, an error when standard input cannot be read (e.g. it is not UTF-8).
-fn ask_human(state: &AzulState) -> Result<Option<AzulAction>> {
+/// What a human typed at the prompt.
+enum Input {
+    Move(AzulAction),
+    Hint,
+    Undo,
+    Quit,
+}
+
+/// Reads a legal move (or a hint or undo request) of the player to move from the keyboard;
+/// `Quit` when the human quits or the input ends, an error when standard input cannot be read
+/// (e.g. it is not UTF-8).
+fn ask_human(state: &AzulState) -> Result<Input> {
     let me = state.current_player().unwrap_or(PlayerId(0));
     let stdin = std::io::stdin();
     let mut line = String::new();
@@ -104,7 +115,7 @@ fn ask_human(state: &AzulState) -> Result<Option<AzulAction>> {
         match stdin.lock().read_line(&mut line) {
             Ok(0) => {
                 println!("\nInput ended: the game stops here.");
-                return Ok(None);
+                return Ok(Input::Quit);
             }
             Err(e) => return Err(super::play_tiles::stdin_error(&e)),
             Ok(_) => {}
@@ -115,11 +126,13 @@ fn ask_human(state: &AzulState) -> Result<Option<AzulAction>> {
             "help" | "h" | "?" => println!("{HELP}"),
             "moves" | "m" => println!("{}", list_moves(state)),
             "board" | "b" => println!("{}", render(state, &[])),
-            "quit" | "q" | "exit" => return Ok(None),
+            "quit" | "q" | "exit" => return Ok(Input::Quit),
+            "hint" => return Ok(Input::Hint),
+            "undo" | "u" => return Ok(Input::Undo),
             _ => match text.parse::<AzulAction>() {
                 Err(e) => println!("{e}. Type help for the format, moves for the list."),
                 Ok(a) => match state.check_action(a) {
-                    Ok(()) => return Ok(Some(a)),
+                    Ok(()) => return Ok(Input::Move(a)),
                     Err(e) => {
                         println!("{a} is not legal: {e}. Type moves for the legal moves.")
                     }
@@ -451,8 +464,24 @@ pub fn run(args: Args) -> Result<()> {
     while let Played::Human(p) = table.play_out(None, &mut view)? {
         view.before_action(table.state(), p);
         let a = match ask_human(table.state()) {
-            Ok(Some(a)) => a,
-            Ok(None) => {
+            Ok(Input::Move(a)) => a,
+            Ok(Input::Hint) => {
+                println!("{}", hint(&mut table, p)?);
+                continue;
+            }
+            Ok(Input::Undo) => {
+                let undone = if table.all_human() {
+                    table.undo()
+                } else {
+                    table.undo_to(p)
+                };
+                match undone {
+                    Ok(()) => println!("Taken back: {p} to move again."),
+                    Err(e) => println!("Cannot undo: {e}."),
+                }
+                continue;
+            }
+            Ok(Input::Quit) => {
                 quit = true;
                 break;
             }
@@ -501,6 +530,32 @@ pub fn run(args: Args) -> Result<()> {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// The strongest level's move for human seat `p`, with its projected points (kept in the
+/// record as a hint).
+fn hint(table: &mut Table<'static, AzulState>, p: PlayerId) -> Result<String> {
+    let registry = tessera_arena::registry::azul::registry();
+    let Some(level) = registry.levels().last() else {
+        return Ok("No hints: this build has no difficulty levels.".into());
+    };
+    let plan = registry.parse(level.spec)?;
+    let budget = plan
+        .budget()
+        .clamp(&tessera_core::Budget::time(std::time::Duration::from_secs(
+            2,
+        )));
+    let before = table.state().clone();
+    let a = table.hint(p, plan.build()?, budget)?.run().action();
+    let mut after = before.clone();
+    after.try_apply(a)?;
+    Ok(format!(
+        "Hint ({}, level {}): {a}, projected score if the round ended now {} → {}.",
+        level.name,
+        level.number,
+        before.projected_score(p),
+        after.projected_score(p)
+    ))
 }
 
 /// The registry's middle difficulty level as a seat (`level:3`), or `random` for a game

@@ -109,7 +109,10 @@ impl Session {
                 self.moves.clear();
                 "restarted".into()
             }
-            Cmd::Hint => match self.level.optimal_solution_within(&self.state(), self.limit) {
+            Cmd::Hint => match self
+                .level
+                .optimal_solution_within(&self.state(), self.limit)
+            {
                 Ok(Some(sol)) if sol.is_empty() => "already solved".into(),
                 Ok(Some(sol)) => format!("hint: {} ({} moves to go)", dir_name(sol[0]), sol.len()),
                 Ok(None) => "no solution from here: undo or restart".into(),
