@@ -233,6 +233,7 @@ const AzulPage = {
     const from = AzulView.sourceRects(aj);
     this.marks[st.player] = aj;
     this.markSteps = (this.markSteps || []).concat([{ index: st.index, player: st.player, aj }]);
+    if (this.hint) document.getElementById("hint-box").style.display = "none";
     this.hint = null;
     const hl = Object.assign({ player: st.player }, aj);
     AzulView.render(board, st.view, { seatLabels: this.labels, highlight: hl, marks: this.marks });

@@ -114,6 +114,7 @@ const QwirklePage = {
     const aj = st.action_json;
     this.marks[st.player] = aj;
     this.markSteps = (this.markSteps || []).concat([{ index: st.index, player: st.player, aj }]);
+    if (this.hint) document.getElementById("hint-box").style.display = "none";
     this.hint = null;
     QwirkleView.render(document.getElementById("board"), st.view, { highlight: aj, marks: this.marks, appear: aj });
     const what = aj.type === "place" ? `placed ${aj.cells.length} tile(s) for ${aj.points} points` : aj.type === "trade" ? `traded ${aj.count} tiles` : "passed";

@@ -53,7 +53,7 @@ struct HumanDisplay {
 
 /// Shows seat `p` its view and reads a legal move; `None` on `quit` or the end of input, an
 /// error when standard input cannot be read (e.g. it is not UTF-8).
-fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Result<Option<Move>> {
+fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Result<Option<Asked>> {
     if d.humans > 1 {
         println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
     }
@@ -61,6 +61,38 @@ fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Result<Option<Mo
     // Standard input keeps its buffer between locks, so no typed-ahead line is lost.
     let mut lines = std::io::stdin().lock().lines();
     ask_move(state, p, &d.names, d.color, &mut lines)
+}
+
+/// What a human asked for at the prompt (besides quitting).
+enum Asked {
+    Move(Move),
+    Hint,
+    Undo,
+}
+
+/// The strongest level's move for human seat `p` on its own view (kept in the record as a
+/// hint).
+fn hint(table: &mut Table<'static, Qwirkle>, p: PlayerId) -> Result<String> {
+    let registry = tessera_arena::registry::qwirkle::registry();
+    let Some(level) = registry.levels().last() else {
+        return Ok("No hints: this build has no difficulty levels.".into());
+    };
+    let plan = registry.parse(level.spec)?;
+    let budget = plan
+        .budget()
+        .clamp(&tessera_core::Budget::time(std::time::Duration::from_secs(
+            2,
+        )));
+    let before = table.state().clone();
+    let m = table.hint(p, plan.build()?, budget)?.run().action();
+    let why = match m {
+        Move::Place(pl) => format!(" for {} points", before.placement_score(&pl)),
+        _ => String::new(),
+    };
+    Ok(format!(
+        "Hint ({}, level {}): {m}{why}.",
+        level.name, level.number
+    ))
 }
 
 /// What the terminal shows while the table plays: each bot move with its points and each
@@ -157,8 +189,9 @@ Moves:   R1@0,1 R2@1,1     place tiles (TILE@COLUMN,ROW; columns grow right, row
          pass              only when you can neither place nor trade
 Tiles:   colour R O Y G B P (red orange yellow green blue purple) + shape 1-6
          (circle cross diamond square star clover)
-Other:   moves [N]  list your N best placements (default 15)    hint  the best placement
-         board      show the position again                      quit  stop the game";
+Other:   moves [N]  list your N best placements (default 15)    board  show the position again
+         hint       the strongest level's move                   undo   back to your previous turn
+         quit       stop the game       (hints and undos are kept in the record)";
 
 fn best_placements(g: &Qwirkle) -> Vec<Scored> {
     let mut v = Vec::new();
@@ -220,7 +253,23 @@ pub fn run(args: Args) -> Result<()> {
     while let Played::Human(p) = table.play_out(None, &mut view)? {
         view.before_action(table.state(), p);
         let m = match ask_human(&input, table.state(), p) {
-            Ok(Some(m)) => m,
+            Ok(Some(Asked::Move(m))) => m,
+            Ok(Some(Asked::Hint)) => {
+                println!("{}", hint(&mut table, p)?);
+                continue;
+            }
+            Ok(Some(Asked::Undo)) => {
+                let undone = if table.all_human() {
+                    table.undo()
+                } else {
+                    table.undo_to(p)
+                };
+                match undone {
+                    Ok(()) => println!("Taken back: P{} to move again.", p.0 + 1),
+                    Err(e) => println!("Cannot undo: {e}."),
+                }
+                continue;
+            }
             Ok(None) => {
                 quit = true;
                 break;
@@ -282,7 +331,7 @@ fn ask_move(
     names: &[String],
     color: bool,
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
-) -> Result<Option<Move>> {
+) -> Result<Option<Asked>> {
     loop {
         print!("P{} move> ", p.0 + 1);
         std::io::stdout().flush()?;
@@ -323,13 +372,8 @@ fn ask_move(
                 }
                 continue;
             }
-            Some("hint") => {
-                match best_placements(g).first() {
-                    Some(s) => println!("Try {} for {} points.", s.placement, s.score),
-                    None => println!("Nothing fits: trade or pass."),
-                }
-                continue;
-            }
+            Some("hint") => return Ok(Some(Asked::Hint)),
+            Some("undo") => return Ok(Some(Asked::Undo)),
             _ => {}
         }
         match text.parse::<Move>() {
@@ -337,7 +381,7 @@ fn ask_move(
             Ok(m) => {
                 let mut copy = g.clone();
                 match copy.try_apply(m) {
-                    Ok(()) => return Ok(Some(m)),
+                    Ok(()) => return Ok(Some(Asked::Move(m))),
                     Err(e) => println!("Illegal: {e}. Type 'moves' to list legal placements."),
                 }
             }
