@@ -1044,6 +1044,56 @@ fn pages_fit_a_phone_and_tiles_read_without_colour() {
     });
 }
 
+#[test]
+fn an_ai_only_game_can_be_paused_and_resumed() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("pause");
+        let c = connect(&driver).await;
+        // At the normal pace (about a second per AI move), not `?fast`.
+        c.goto(&format!("http://{addr}/azul")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        for seat in 0..2 {
+            js(&c, &format!("const s = document.querySelector('#seat{seat}-type'); s.value = 'ai:level:1'; s.dispatchEvent(new Event('change'));")).await;
+        }
+        // Faster play (the speed setting) still leaves time to pause mid-game.
+        js(&c, "const s = document.querySelector('#speed'); s.value = '2'; s.dispatchEvent(new Event('change'));").await;
+        click(&c, "#start").await;
+        wait_js(&c, "document.querySelector('#pause').style.display !== 'none' && document.querySelectorAll('#log .log-entry').length >= 1", "the first AI move", 30).await;
+        click(&c, "#pause").await;
+        assert_eq!(text_of(&c, "#pause").await, "Resume");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let paused = c
+            .find_all(Locator::Css("#log .log-entry"))
+            .await
+            .unwrap()
+            .len();
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        let still = c
+            .find_all(Locator::Css("#log .log-entry"))
+            .await
+            .unwrap()
+            .len();
+        assert_eq!(paused, still, "the log grew while paused");
+        screenshot(&c, "azul-paused.png").await;
+        click(&c, "#pause").await;
+        wait_js(
+            &c,
+            &format!("document.querySelectorAll('#log .log-entry').length > {still}"),
+            "play after resume",
+            30,
+        )
+        .await;
+        c.close().await.unwrap();
+    });
+}
+
 fn tempfile_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tessera-browser-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
