@@ -673,8 +673,9 @@ impl<'a, G: Game> Table<'a, G> {
     /// Takes the game back to human seat `p`'s previous turn, against agents too: its last
     /// action and every step after it go, the chance generator and each agent's generator
     /// return to where they were, so the same moves deal the same tiles and the agents
-    /// decide alike (an agent that keeps memory between moves may still differ). Refused
-    /// while an agent is away thinking. Kept in the record as an [`AssistKind::Undo`].
+    /// decide alike (an agent limited by time, or one that keeps memory between moves, may
+    /// still differ). Refused while an agent is away thinking. Kept in the record as an
+    /// [`AssistKind::Undo`].
     pub fn undo_to(&mut self, p: PlayerId) -> Result<(), TableError> {
         if !self.is_human(p) {
             return Err(TableError::NotHuman(p));
