@@ -196,6 +196,7 @@ fn one_game<G: Game>(
         events: Vec::new(),
         scores: Vec::new(),
         result: None,
+        assists: Vec::new(),
     };
     let mut legal: Vec<G::Action> = Vec::new();
     let mut previous_legal: Vec<G::Action> = Vec::new();

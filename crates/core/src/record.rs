@@ -35,6 +35,27 @@ pub enum Event<C> {
     },
 }
 
+/// What kind of help a human seat had.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssistKind {
+    /// The seat was shown a stronger player's move.
+    Hint,
+    /// The seat took its move back (and every move after it).
+    Undo,
+}
+
+/// Help a human seat had during a game; a record with any is not a plain game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assist {
+    /// The seat helped.
+    pub seat: PlayerId,
+    /// Hint or undo.
+    pub kind: AssistKind,
+    /// Actions played before the help (for an undo: after it, i.e. where the game resumed).
+    pub ply: u32,
+}
+
 /// A complete game: enough to replay it exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord<C> {
@@ -55,6 +76,9 @@ pub struct GameRecord<C> {
     pub scores: Vec<Vec<i32>>,
     /// The result, if the game finished.
     pub result: Option<Outcome>,
+    /// Hints and undos human seats had, in order (absent from the JSON of a game without).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assists: Vec<Assist>,
 }
 
 /// Why a record does not replay.

@@ -6,8 +6,10 @@
 //! [`Table::play`] (checked with `try_apply`); an agent's thinking goes out as a
 //! [`Thinking`] job, `Send`, that any thread can [`Thinking::run`] (a rayon worker, tokio's
 //! blocking pool, the calling thread) and hand back with [`Table::hand_back`]. The record
-//! ([`Table::record`]) and undo ([`Table::undo`], only when every seat is human) come from the
-//! steps.
+//! ([`Table::record`]) and undo ([`Table::undo`] when every seat is human, [`Table::undo_to`]
+//! back to a human seat's previous turn against agents) come from the steps. A human may ask
+//! for a hint ([`Table::hint`]): a stronger agent's thinking on the seat's own view. Hints and
+//! undos are kept in the record as [`Assist`]s.
 //!
 //! Every front end drives a table: [`crate::play_game`] (and through it the arena's
 //! tournaments), terminal play, the web server's sessions.
@@ -47,8 +49,13 @@ use thiserror::Error;
 use crate::agent::{Agent, Budget};
 use crate::game::{Game, Turn};
 use crate::player::PlayerId;
-use crate::record::{Event, GameRecord, GameSeeds, IllegalMove, Observer, RECORD_FORMAT};
-use crate::rng::GameRng;
+use crate::record::{
+    Assist, AssistKind, Event, GameRecord, GameSeeds, IllegalMove, Observer, RECORD_FORMAT,
+};
+use crate::rng::{GameRng, derive_seed, seeded};
+
+/// Mixed into the game's seed for the generators of hints.
+const HINT_SALT: u64 = 0x4849_4E54;
 
 /// An error of a boxed source (a game's own error type).
 type Source = Box<dyn std::error::Error + Send + Sync>;
@@ -110,6 +117,12 @@ pub enum TableError {
     /// Undo asked before any action.
     #[error("nothing to undo: no move was made yet")]
     NothingToUndo,
+    /// Undo or a hint asked for an agent's seat.
+    #[error("seat {0} is not a human seat: only people take moves back or ask for hints")]
+    NotHuman(PlayerId),
+    /// Undo asked by a human seat that has not moved yet.
+    #[error("nothing to undo: seat {0} has not moved yet")]
+    NothingToUndoFor(PlayerId),
 }
 
 /// Something that went wrong in an agent's decision without stopping the game (an external
@@ -169,6 +182,8 @@ struct SeatState<'a, G: Game> {
     agent: Option<Box<dyn Agent<G> + 'a>>,
     /// `None` while the agent is away thinking.
     rng: Option<GameRng>,
+    /// The generator as the job now away took it (kept with the action for undo).
+    rng_at_think: Option<GameRng>,
 }
 
 /// One step of a game: a chance outcome or an action, with the state after it.
@@ -186,6 +201,8 @@ pub struct Step<G: Game> {
     pub think: Option<Duration>,
     /// The chance generator before a chance step (restored by undo).
     chance_rng_before: Option<GameRng>,
+    /// The agent's generator before an agent's action (restored by undo).
+    agent_rng_before: Option<GameRng>,
 }
 
 /// Who must act now.
@@ -324,6 +341,7 @@ pub struct Table<'a, G: Game> {
     actions: usize,
     revision: u64,
     faults: Vec<SeatFault>,
+    assists: Vec<Assist>,
 }
 
 impl<'a, G: Game> Table<'a, G> {
@@ -362,6 +380,7 @@ impl<'a, G: Game> Table<'a, G> {
                 budget: s.budget,
                 agent: s.agent,
                 rng: Some(seeds.agent_rng(PlayerId(i as u8))),
+                rng_at_think: None,
             })
             .collect();
         Ok(Table {
@@ -374,6 +393,7 @@ impl<'a, G: Game> Table<'a, G> {
             actions: 0,
             revision: 0,
             faults: Vec::new(),
+            assists: Vec::new(),
         })
     }
 
@@ -446,24 +466,28 @@ impl<'a, G: Game> Table<'a, G> {
             match self.state.turn() {
                 Turn::Terminal => return Ok(Next::Over),
                 Turn::Chance => {
-                    let steps = &mut self.steps;
-                    let revision = &mut self.revision;
-                    resolve_chance(
+                    // The one chance loop (the Python driver calls it too); the steps are
+                    // recorded in order, the successful ones even if a later outcome fails.
+                    let mut chance_steps = Vec::new();
+                    let resolved = resolve_chance(
                         &mut self.state,
                         &mut self.chance_rng,
                         |state, outcome, before| {
-                            steps.push(Step {
+                            chance_steps.push(Step {
                                 event: Event::Chance { outcome },
                                 action: None,
                                 player: None,
                                 state: state.clone(),
                                 think: None,
                                 chance_rng_before: Some(before),
+                                agent_rng_before: None,
                             });
-                            *revision += 1;
                         },
-                    )
-                    .map_err(|e| TableError::Chance(Box::new(e)))?;
+                    );
+                    for step in chance_steps {
+                        self.push(step);
+                    }
+                    resolved.map_err(|e| TableError::Chance(Box::new(e)))?;
                 }
                 Turn::Player(p) => {
                     let seat = &self.seats[p.index()];
@@ -509,11 +533,17 @@ impl<'a, G: Game> Table<'a, G> {
                 action: action.to_string(),
                 source: Box::new(e),
             })?;
-        self.record_action(p, action, None);
+        self.record_action(p, action, None, None);
         Ok(self.steps.len() - 1)
     }
 
-    fn record_action(&mut self, p: PlayerId, action: G::Action, think: Option<Duration>) {
+    fn record_action(
+        &mut self,
+        p: PlayerId,
+        action: G::Action,
+        think: Option<Duration>,
+        agent_rng_before: Option<GameRng>,
+    ) {
         self.actions += 1;
         self.push(Step {
             event: Event::Action {
@@ -525,6 +555,7 @@ impl<'a, G: Game> Table<'a, G> {
             state: self.state.clone(),
             think,
             chance_rng_before: None,
+            agent_rng_before,
         });
     }
 
@@ -536,7 +567,7 @@ impl<'a, G: Game> Table<'a, G> {
             Turn::Terminal => return Err(TableError::Over),
             Turn::Chance => return Err(TableError::ChanceNext),
         };
-        let token = self.steps.len();
+        let token = self.revision as usize;
         let seat = &mut self.seats[p.index()];
         if seat.human {
             return Err(TableError::WrongSeatKind {
@@ -547,6 +578,7 @@ impl<'a, G: Game> Table<'a, G> {
         let (Some(agent), Some(rng)) = (seat.agent.take(), seat.rng.take()) else {
             return Err(TableError::AgentAway(p));
         };
+        seat.rng_at_think = Some(rng.clone());
         Ok(Thinking {
             player: p,
             agent,
@@ -581,7 +613,13 @@ impl<'a, G: Game> Table<'a, G> {
         let label = seat.label.clone();
         seat.agent = Some(agent);
         seat.rng = Some(rng);
-        if token != self.steps.len() || self.state.turn() != Turn::Player(p) {
+        let rng_before = seat.rng_at_think.take();
+        if token != self.revision as usize || self.state.turn() != Turn::Player(p) {
+            // The table moved on (or was taken back) meanwhile: the generator goes back to
+            // where it was when the job left, so the decision can be made again alike.
+            if let Some(r) = rng_before {
+                self.seats[p.index()].rng = Some(r);
+            }
             return Ok(false);
         }
         if let Err(e) = self.state.try_apply(action) {
@@ -592,7 +630,7 @@ impl<'a, G: Game> Table<'a, G> {
                 detail: e.to_string(),
             })));
         }
-        self.record_action(p, action, Some(elapsed));
+        self.record_action(p, action, Some(elapsed), rng_before);
         Ok(true)
     }
 
@@ -624,6 +662,7 @@ impl<'a, G: Game> Table<'a, G> {
                         let seat = &mut self.seats[p.index()];
                         seat.agent = Some(done.agent);
                         seat.rng = Some(done.rng);
+                        seat.rng_at_think = None;
                         return Ok(Played::Stopped);
                     }
                     self.hand_back(done)?;
@@ -661,6 +700,99 @@ impl<'a, G: Game> Table<'a, G> {
         Ok(())
     }
 
+    /// Takes the game back to human seat `p`'s previous turn, against agents too: its last
+    /// action and every step after it go, the chance generator and each agent's generator
+    /// return to where they were, so the same moves deal the same tiles and the agents
+    /// decide alike (an agent limited by time, or one that keeps memory between moves, may
+    /// still differ). Refused while an agent is away thinking. Kept in the record as an
+    /// [`AssistKind::Undo`].
+    pub fn undo_to(&mut self, p: PlayerId) -> Result<(), TableError> {
+        if !self.is_human(p) {
+            return Err(TableError::NotHuman(p));
+        }
+        if let Some(away) = self
+            .seats
+            .iter()
+            .position(|s| !s.human && s.agent.is_none())
+        {
+            return Err(TableError::AgentAway(PlayerId(away as u8)));
+        }
+        let Some(cut) = self
+            .steps
+            .iter()
+            .rposition(|s| s.action.is_some() && s.player == Some(p))
+        else {
+            return Err(TableError::NothingToUndoFor(p));
+        };
+        if let Some(rng) = self.steps[cut..]
+            .iter()
+            .find_map(|s| s.chance_rng_before.clone())
+        {
+            self.chance_rng = rng;
+        }
+        for (i, seat) in self.seats.iter_mut().enumerate() {
+            if let Some(rng) = self.steps[cut..]
+                .iter()
+                .filter(|s| s.player == Some(PlayerId(i as u8)))
+                .find_map(|s| s.agent_rng_before.clone())
+            {
+                seat.rng = Some(rng);
+            }
+        }
+        let removed = self.steps[cut..]
+            .iter()
+            .filter(|s| s.action.is_some())
+            .count();
+        self.steps.truncate(cut);
+        self.actions -= removed;
+        self.state = match self.steps.last() {
+            Some(s) => s.state.clone(),
+            None => self.initial.clone(),
+        };
+        self.assists.push(Assist {
+            seat: p,
+            kind: AssistKind::Undo,
+            ply: self.actions as u32,
+        });
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// A hint for human seat `p`, to move: `agent` thinks within `budget` on the state as
+    /// `p` sees it, with a generator of its own (seeded from the game's seed and the ply, so
+    /// the same position gives the same hint). Run the job anywhere and read
+    /// [`Thought::action`]; the table is not changed except that the hint is kept in the
+    /// record as an [`AssistKind::Hint`].
+    pub fn hint<'b>(
+        &mut self,
+        p: PlayerId,
+        agent: Box<dyn Agent<G> + 'b>,
+        budget: Budget,
+    ) -> Result<Thinking<'b, G>, TableError> {
+        self.player_to_move(p)?;
+        if !self.is_human(p) {
+            return Err(TableError::NotHuman(p));
+        }
+        self.assists.push(Assist {
+            seat: p,
+            kind: AssistKind::Hint,
+            ply: self.actions as u32,
+        });
+        Ok(Thinking {
+            player: p,
+            agent,
+            rng: seeded(derive_seed(self.seed ^ HINT_SALT, self.actions as u64)),
+            state: self.state.clone(),
+            budget,
+            token: usize::MAX,
+        })
+    }
+
+    /// Hints and undos so far.
+    pub fn assists(&self) -> &[Assist] {
+        &self.assists
+    }
+
     /// The game record so far: the initial state, every event, the scores before each chance
     /// event and now, and the result once the game is over.
     pub fn record(&self) -> GameRecord<G::Chance> {
@@ -682,6 +814,7 @@ impl<'a, G: Game> Table<'a, G> {
             events,
             scores,
             result: self.state.outcome(),
+            assists: self.assists.clone(),
         }
     }
 
@@ -766,6 +899,107 @@ mod tests {
                 Err(TableError::NotYourTurn { .. })
             ));
         }
+    }
+
+    /// Plays agents until a human must act; returns that seat (None when over).
+    fn to_human(t: &mut Table<'_, Nim>) -> Option<PlayerId> {
+        loop {
+            match t.advance().unwrap() {
+                Next::Over => return None,
+                Next::Human(p) => return Some(p),
+                Next::Agent(_) => {
+                    let done = t.think().unwrap().run();
+                    assert!(t.hand_back(done).unwrap());
+                }
+                Next::Thinking(_) => unreachable!(),
+            }
+        }
+    }
+
+    fn events(t: &Table<'_, Nim>) -> Vec<String> {
+        t.record().events.iter().map(|e| format!("{e:?}")).collect()
+    }
+
+    #[test]
+    fn undo_against_an_agent_replays_alike_and_is_recorded() {
+        let seats = || vec![Seat::human("human"), random_seat(), random_seat()];
+        let mut t = Table::new(Nim::new(3), seats(), 11).unwrap();
+        let mut legal = Vec::new();
+        let p = to_human(&mut t).unwrap();
+        assert!(matches!(t.undo_to(p), Err(TableError::NothingToUndoFor(_))));
+        assert!(matches!(
+            t.undo_to(PlayerId(1)),
+            Err(TableError::NotHuman(_))
+        ));
+        // Two human turns; undo goes back to the start of the second.
+        t.state().legal_actions(&mut legal);
+        t.play(p, legal[0]).unwrap();
+        let p = to_human(&mut t).expect("the game goes on");
+        let before_second: Vec<String> = events(&t);
+        let state_before_second = t.state().clone();
+        t.state().legal_actions(&mut legal);
+        let second = legal[legal.len() - 1];
+        t.play(p, second).unwrap();
+        let after = to_human(&mut t);
+        let played: Vec<String> = events(&t);
+        t.undo_to(p).unwrap();
+        assert_eq!(events(&t), before_second);
+        assert_eq!(*t.state(), state_before_second);
+        // The same move again: the same deals and the same agent moves.
+        t.play(p, second).unwrap();
+        assert_eq!(to_human(&mut t), after);
+        assert_eq!(events(&t), played);
+        let r = t.record();
+        assert_eq!(
+            r.assists,
+            vec![Assist {
+                seat: p,
+                kind: AssistKind::Undo,
+                ply: (before_second
+                    .iter()
+                    .filter(|e| e.starts_with("Action"))
+                    .count()) as u32,
+            }]
+        );
+        assert_eq!(crate::replay::<Nim>(&r).unwrap(), *t.state());
+        // The record of a game without help has no `assists` key at all.
+        let plain = Table::new(Nim::new(3), seats(), 11).unwrap().record();
+        let json = serde_json::to_string(&plain).unwrap();
+        assert!(!json.contains("assists"), "{json}");
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.contains("\"assists\":[{\"seat\":0,\"kind\":\"undo\""),
+            "{json}"
+        );
+    }
+
+    #[test]
+    fn a_hint_is_a_seeded_job_that_changes_nothing_but_the_record() {
+        let mut t = Table::new(Nim::new(2), vec![Seat::human("h"), random_seat()], 4).unwrap();
+        let p = to_human(&mut t).unwrap();
+        let state = t.state().clone();
+        let job = t
+            .hint(p, Box::new(RandomAgent::<Nim>::new()), Budget::default())
+            .unwrap();
+        let a = job.run().action();
+        let again = t
+            .hint(p, Box::new(RandomAgent::<Nim>::new()), Budget::default())
+            .unwrap()
+            .run()
+            .action();
+        assert_eq!(a, again, "the same position gives the same hint");
+        assert_eq!(*t.state(), state);
+        assert!(t.state().clone().try_apply(a).is_ok(), "the hint is legal");
+        assert_eq!(t.assists().len(), 2);
+        assert!(t.assists().iter().all(|x| x.kind == AssistKind::Hint));
+        assert!(matches!(
+            t.hint(
+                PlayerId(1),
+                Box::new(RandomAgent::<Nim>::new()),
+                Budget::default()
+            ),
+            Err(TableError::NotYourTurn { .. })
+        ));
     }
 
     #[test]

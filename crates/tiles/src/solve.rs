@@ -69,7 +69,14 @@ impl Level {
 
     /// The optimum from the start, `None` if the level cannot be solved.
     pub fn optimal_length(&self) -> Result<Option<usize>, StateLimit> {
-        Ok(self.optimal_solution(&self.start())?.map(|s| s.len()))
+        self.optimal_length_within(DEFAULT_STATE_LIMIT)
+    }
+
+    /// [`Level::optimal_length`] with an explicit limit on the positions kept.
+    pub fn optimal_length_within(&self, limit: usize) -> Result<Option<usize>, StateLimit> {
+        Ok(self
+            .optimal_solution_within(&self.start(), limit)?
+            .map(|s| s.len()))
     }
 
     /// The first move of a shortest solution from `state` (`None` if solved or hopeless).
@@ -109,5 +116,24 @@ impl Level {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_the_callers() {
+        let level = crate::builtin_level(3).unwrap();
+        // Level 3 is solved in 5 moves (LULUR) within the default limit.
+        assert_eq!(level.optimal_length(), Ok(Some(5)));
+        assert_eq!(
+            level.optimal_length_within(DEFAULT_STATE_LIMIT),
+            Ok(Some(5))
+        );
+        // Two positions are not enough to find it: the error names the limit given.
+        assert_eq!(level.optimal_length_within(2), Err(StateLimit(2)));
+        assert!(StateLimit(2).to_string().contains("more than 2 positions"));
     }
 }

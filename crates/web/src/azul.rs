@@ -94,6 +94,22 @@ impl WebGame for AzulState {
         })
     }
 
+    fn explain(&self, p: PlayerId, a: &AzulAction) -> Value {
+        let mut after = self.clone();
+        if after.try_apply(*a).is_err() {
+            return Value::Null;
+        }
+        // Points come at the round's wall tiling: compare the score the board would have if
+        // the round ended now, before and after the move.
+        let (from, to) = (self.projected_score(p), after.projected_score(p));
+        let floor = after.board(p).floor_penalty() - self.board(p).floor_penalty();
+        let mut why = format!("projected score if the round ended now: {from} → {to}");
+        if floor != 0 {
+            why += &format!(" (the floor costs {} more)", floor.abs());
+        }
+        json!({ "points": to - from, "why": why })
+    }
+
     fn step_report(&self, a: &AzulAction) -> Value {
         let mut s = self.clone();
         if s.check_action(*a).is_err() {

@@ -56,6 +56,14 @@ pub trait WebGame: Game {
         Value::Null
     }
 
+    /// Why `action` is worth playing for seat `p`, from `self` (the state before it):
+    /// `{"points": N, "why": "..."}`, or `null` when the game has nothing to say. Hints and
+    /// the move log show it.
+    fn explain(&self, p: PlayerId, action: &Self::Action) -> Value {
+        let _ = (p, action);
+        Value::Null
+    }
+
     /// Whether the list of legal actions is sent to the seat to move (games whose moves
     /// are assembled in the browser and checked on submission may say no).
     fn send_legal_actions(&self) -> bool {

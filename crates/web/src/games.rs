@@ -10,7 +10,7 @@ use tessera_core::{Agent, Budget, Game, RandomAgent};
 use tessera_qwirkle::Qwirkle;
 
 use crate::game::WebGame;
-use crate::session::{AgentFactory, AgentInfo, Kind};
+use crate::session::{AgentFactory, AgentInfo, Kind, LevelInfo};
 use crate::{App, Config};
 
 /// The agents of the Nim test game: only `random`.
@@ -31,6 +31,7 @@ pub fn nim_kind() -> Kind<Nim> {
         vec![AgentInfo {
             name: "random".into(),
             description: "picks uniformly among the legal moves".into(),
+            timed: false,
         }],
     )
 }
@@ -54,16 +55,37 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
                 } else {
                     format!("{} (parameters: {})", i.summary, params.join(", "))
                 },
+                timed: i.params.iter().any(|p| p.syntax.starts_with("time=")),
             }
         })
         .collect();
+    let levels: Vec<LevelInfo> = registry
+        .levels()
+        .iter()
+        .map(|l| LevelInfo {
+            number: l.number,
+            name: l.name.to_string(),
+            summary: l.summary.to_string(),
+            agent: format!("level:{}", l.number),
+        })
+        .collect();
+    let default_level = registry.default_level().map(|l| l.number);
+    // Hints come from the strongest level.
+    let hint = registry
+        .levels()
+        .last()
+        .map(|l| format!("level:{}", l.number));
     // The specification is parsed once into its factory and budget; the session clamps the
     // budget to the server's cap.
     let factory: AgentFactory<G> = Arc::new(move |spec: &str| {
         let plan = registry.parse(spec.trim())?;
         Ok((plan.build()?, plan.budget()))
     });
-    Kind::new(factory, agents)
+    let kind = Kind::new(factory, agents).with_levels(levels, default_level);
+    match hint {
+        Some(spec) => kind.with_hints(spec),
+        None => kind,
+    }
 }
 
 /// Azul with every registry player.

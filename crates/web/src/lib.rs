@@ -124,6 +124,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(show_game))
         .route("/api/games/{id}/move", post(play_move))
         .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/check", post(check))
         .route("/api/games/{id}/record", get(record))
         .route("/api/replay", post(replay))
         .merge(tiles::routes())
@@ -228,6 +230,35 @@ async fn undo(
     let s = app.sessions.get(&id)?;
     let req: UndoRequest = parse_body(&body, "expected {\"seat\": 0}")?;
     Ok(Json(s.undo(req)?))
+}
+
+async fn check(
+    State(app): AppState,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let s = app.sessions.get(&id)?;
+    let req: MoveRequest = parse_body(&body, "expected {\"seat\": 0, \"action\": \"...\"}")?;
+    Ok(Json(s.check(req)?))
+}
+
+async fn hint(
+    State(app): AppState,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let s = app.sessions.get(&id)?;
+    let req: UndoRequest = parse_body(&body, "expected {\"seat\": 0}")?;
+    let job = s.hint(req)?;
+    // The hint's search runs on the blocking pool, like the AI seats.
+    let _permit = Arc::clone(&app.sessions.ai_pool)
+        .acquire_owned()
+        .await
+        .map_err(|e| ApiError::Internal(format!("hint: {e}")))?;
+    let v = tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| ApiError::Internal(format!("the hint crashed: {e}")))?;
+    Ok(Json(v))
 }
 
 async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -61,6 +61,20 @@ impl WebGame for Qwirkle {
         }
     }
 
+    fn explain(&self, _p: PlayerId, a: &Move) -> Value {
+        match a {
+            Move::Place(pl) => {
+                let pts = self.placement_score(pl);
+                json!({ "points": pts, "why": format!("scores {pts} points now") })
+            }
+            Move::Trade(t) => json!({
+                "points": 0,
+                "why": format!("trades {} tiles for new ones", t.tiles().len()),
+            }),
+            Move::Pass => json!({ "points": 0, "why": "nothing can be placed or traded" }),
+        }
+    }
+
     fn public_action(&self, a: &Move) -> String {
         match a {
             Move::Trade(t) => format!("trade {} tiles", t.tiles().len()),

@@ -34,7 +34,27 @@ pub struct AgentInfo {
     pub name: String,
     /// One line for people.
     pub description: String,
+    /// Whether a time per move means anything to it (it searches until time runs out); the
+    /// setup offers "ms per move" only then.
+    #[serde(default)]
+    pub timed: bool,
 }
+
+/// A difficulty level the setup offers.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LevelInfo {
+    /// 1 is the weakest.
+    pub number: u8,
+    /// One word (`casual`).
+    pub name: String,
+    /// One line for people.
+    pub summary: String,
+    /// What to send as the seat's agent (`level:3`).
+    pub agent: String,
+}
+
+/// Longest time a hint thinks.
+pub const HINT_TIME_MS: u64 = 2_000;
 
 /// The longest thinking time a browser may ask for, and the cap on every AI seat's time per
 /// move whatever its specification says.
@@ -122,13 +142,16 @@ pub struct MoveRequest {
     pub action: String,
 }
 
-/// `POST /api/games/{id}/undo`.
+/// `POST /api/games/{id}/undo` and `POST /api/games/{id}/hint`.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct UndoRequest {
     /// The seat asking (must be a human seat).
     pub seat: u8,
 }
+
+/// A hint's thinking, to run off the async workers; gives the hint's JSON.
+pub type HintJob = Box<dyn FnOnce() -> Value + Send>;
 
 /// What a browser asks to see (`GET /api/games/{id}` query).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -152,8 +175,13 @@ pub trait DynSession: Send + Sync {
     fn snapshot(&self, q: &ViewQuery) -> Result<Value, ApiError>;
     /// A human seat's move; on success the AI seats continue in the background.
     fn play(self: Arc<Self>, req: MoveRequest) -> Result<Value, ApiError>;
-    /// Takes back the last action (human-only games).
+    /// Takes back the last action (human-only games), or back to the asking human seat's
+    /// previous turn (games with AI seats).
     fn undo(self: Arc<Self>, req: UndoRequest) -> Result<Value, ApiError>;
+    /// Whether a human seat's move would be legal now, and why not (nothing is played).
+    fn check(&self, req: MoveRequest) -> Result<Value, ApiError>;
+    /// A hint for the human seat to move: the strongest player's move on its view.
+    fn hint(&self, req: UndoRequest) -> Result<HintJob, ApiError>;
     /// The game record so far.
     fn record(&self) -> Result<Value, ApiError>;
     /// Watches the revision number.
@@ -201,6 +229,10 @@ pub struct Session<G: WebGame> {
     inner: Mutex<Inner<G>>,
     rev_tx: watch::Sender<u64>,
     ai_pool: Arc<Semaphore>,
+    /// Builds the hint's agent.
+    factory: AgentFactory<G>,
+    /// The hint's player (the strongest level), if the game offers hints.
+    hint_spec: Option<String>,
 }
 
 /// AI players think at a lower scheduling priority than the threads that answer requests, so
@@ -238,6 +270,7 @@ impl<G: WebGame> Session<G> {
         seed: u64,
         factory: &AgentFactory<G>,
         ai_pool: Arc<Semaphore>,
+        hint_spec: Option<String>,
     ) -> Result<Arc<Self>, ApiError> {
         let n = req.seats.len();
         if !G::INFO.seats_ok(n) {
@@ -272,7 +305,11 @@ impl<G: WebGame> Session<G> {
                         ApiError::BadRequest(format!("seat {i}: agent '{agent}': {e}"))
                     })?;
                     let budget = seat_budget(spec_budget, budget);
-                    let agent_name = built.name();
+                    // A difficulty level is shown as such, with the player behind it.
+                    let agent_name = match agent.trim().strip_prefix("level:") {
+                        Some(level) => format!("level {level} ({})", built.name()),
+                        None => built.name(),
+                    };
                     seats.push(Seat::agent(built, budget));
                     infos.push(SeatInfo {
                         name: agent_name.clone(),
@@ -295,6 +332,8 @@ impl<G: WebGame> Session<G> {
             }),
             rev_tx,
             ai_pool,
+            factory: Arc::clone(factory),
+            hint_spec,
         });
         Ok(session)
     }
@@ -424,6 +463,12 @@ impl<G: WebGame> Session<G> {
             "action_json": action_json,
             "think_ms": step.think.map(|d| d.as_millis() as u64),
             "report": report,
+            "explain": match (&step.action, step.player) {
+                (Some(a), Some(p)) if viewer == Some(p) || !G::INFO.hidden_info => {
+                    g.table.state_before(index).explain(p, a)
+                }
+                _ => Value::Null,
+            },
             "scores": step.state.scores().as_slice(),
             "view": step.state.view_json(viewer),
         })
@@ -476,6 +521,18 @@ impl<G: WebGame> Session<G> {
             None => Vec::new(),
         };
         let human_only = g.seats.iter().all(|s| s.ai.is_none());
+        let viewer_human = viewer.is_some_and(|v| g.seats[v.index()].ai.is_none());
+        let viewer_moved = viewer.is_some_and(|v| {
+            g.table
+                .steps()
+                .iter()
+                .any(|s| s.action.is_some() && s.player == Some(v))
+        });
+        let can_undo = if human_only {
+            g.table.steps().iter().any(|s| s.action.is_some())
+        } else {
+            viewer_human && viewer_moved && waiting_for == "human"
+        };
         Ok(json!({
             "id": id,
             "game": G::NAME,
@@ -495,10 +552,24 @@ impl<G: WebGame> Session<G> {
             "legal": legal,
             "step_count": g.table.steps().len(),
             "steps": steps,
-            "can_undo": human_only && g.table.steps().iter().any(|s| s.action.is_some()),
+            "can_undo": can_undo,
+            "can_hint": self_hint_ok(g, viewer, to_move) && waiting_for == "human",
+            "assists": g.table.assists(),
             "record_available": !G::INFO.hidden_info || turn == Turn::Terminal,
         }))
     }
+}
+
+/// Whether `viewer` may ask for a hint now: a human seat to move.
+fn self_hint_ok<G: Game>(
+    g: &Inner<G>,
+    viewer: Option<PlayerId>,
+    to_move: Option<PlayerId>,
+) -> bool {
+    g.failure.is_none()
+        && viewer.is_some()
+        && viewer == to_move
+        && viewer.is_some_and(|v| g.seats[v.index()].ai.is_none())
 }
 
 impl<G: WebGame> DynSession for Session<G> {
@@ -581,9 +652,21 @@ impl<G: WebGame> DynSession for Session<G> {
         if req.seat as usize >= n {
             return Err(seat_err(req.seat, n));
         }
-        g.table
-            .undo()
-            .map_err(|e| ApiError::Conflict(e.to_string()))?;
+        let p = PlayerId(req.seat);
+        let human_only = g.seats.iter().all(|s| s.ai.is_none());
+        let undone = if human_only {
+            g.table.undo()
+        } else {
+            g.table.undo_to(p)
+        };
+        undone.map_err(|e| match e {
+            TableError::AgentAway(q) => ApiError::Conflict(format!(
+                "seat {} ({}) is thinking: undo once it has moved",
+                q.0,
+                g.seats[q.index()].name
+            )),
+            other => ApiError::Conflict(other.to_string()),
+        })?;
         g.failure = None;
         self.advance_locked(&mut g);
         Self::snapshot_locked(
@@ -594,6 +677,84 @@ impl<G: WebGame> DynSession for Session<G> {
                 ..ViewQuery::default()
             },
         )
+    }
+
+    fn check(&self, req: MoveRequest) -> Result<Value, ApiError> {
+        let g = self.lock();
+        let n = g.seats.len();
+        if req.seat as usize >= n {
+            return Err(seat_err(req.seat, n));
+        }
+        let p = PlayerId(req.seat);
+        if g.seats[p.index()].ai.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "seat {} is played by the AI",
+                p.0
+            )));
+        }
+        if g.table.state().turn() != Turn::Player(p) {
+            return Err(ApiError::Conflict(format!("not seat {}'s turn", p.0)));
+        }
+        let action: G::Action = match req.action.trim().parse() {
+            Ok(a) => a,
+            Err(e) => return Ok(json!({ "legal": false, "reason": e.to_string() })),
+        };
+        let mut copy = g.table.state().clone();
+        Ok(match copy.try_apply(action) {
+            Ok(()) => json!({
+                "legal": true,
+                "reason": null,
+                "explain": g.table.state().explain(p, &action),
+            }),
+            Err(e) => json!({ "legal": false, "reason": e.to_string() }),
+        })
+    }
+
+    fn hint(&self, req: UndoRequest) -> Result<HintJob, ApiError> {
+        let mut g = self.lock();
+        g.last_touch = Instant::now();
+        let n = g.seats.len();
+        if req.seat as usize >= n {
+            return Err(seat_err(req.seat, n));
+        }
+        let Some(spec) = &self.hint_spec else {
+            return Err(ApiError::Conflict(format!(
+                "{} offers no hints",
+                G::INFO.title
+            )));
+        };
+        if let Some(f) = &g.failure {
+            return Err(ApiError::Conflict(format!("the game stopped: {f}")));
+        }
+        let p = PlayerId(req.seat);
+        let (agent, budget) = (self.factory)(spec)
+            .map_err(|e| ApiError::Internal(format!("the hint's player '{spec}': {e}")))?;
+        let budget = budget.clamp(&Budget::time(Duration::from_millis(HINT_TIME_MS)));
+        let job = g.table.hint(p, agent, budget).map_err(|e| match e {
+            TableError::NotHuman(_) => ApiError::Conflict(format!(
+                "seat {} is played by the AI: hints are for people",
+                p.0
+            )),
+            other => ApiError::Conflict(format!("no hint now: {other}")),
+        })?;
+        let before = g.table.state().clone();
+        let spec = spec.clone();
+        // The record now counts the hint.
+        g.bumps += 1;
+        self.rev_tx.send_replace(g.revision());
+        Ok(Box::new(move || {
+            lower_thread_priority();
+            let done = job.run();
+            let a = done.action();
+            json!({
+                "seat": p.0,
+                "player": spec,
+                "action": a.to_string(),
+                "action_json": before.action_json(&a),
+                "explain": before.explain(p, &a),
+                "think_ms": done.elapsed().as_millis() as u64,
+            })
+        }))
     }
 
     fn record(&self) -> Result<Value, ApiError> {
@@ -638,7 +799,7 @@ impl<G: WebGame> DynSession for Session<G> {
 pub trait GameKind: Send + Sync {
     /// The game's name (its `INFO.name`).
     fn name(&self) -> &'static str;
-    /// Name, title, seat range and agents, for the browser's menus.
+    /// Name, title, seat range, agents, levels and hints, for the browser's menus.
     fn info(&self) -> Value;
     /// Starts a game.
     fn create(
@@ -656,12 +817,34 @@ pub trait GameKind: Send + Sync {
 pub struct Kind<G: WebGame> {
     factory: AgentFactory<G>,
     agents: Vec<AgentInfo>,
+    levels: Vec<LevelInfo>,
+    default_level: Option<u8>,
+    hint_spec: Option<String>,
 }
 
 impl<G: WebGame> Kind<G> {
     /// A game type whose AI seats are built by `factory`; `agents` is what the menus offer.
     pub fn new(factory: AgentFactory<G>, agents: Vec<AgentInfo>) -> Self {
-        Kind { factory, agents }
+        Kind {
+            factory,
+            agents,
+            levels: Vec::new(),
+            default_level: None,
+            hint_spec: None,
+        }
+    }
+
+    /// The difficulty levels the setup offers (weakest first) and the default one.
+    pub fn with_levels(mut self, levels: Vec<LevelInfo>, default_level: Option<u8>) -> Self {
+        self.levels = levels;
+        self.default_level = default_level;
+        self
+    }
+
+    /// Offers hints from the player `spec` (the factory must build it).
+    pub fn with_hints(mut self, spec: impl Into<String>) -> Self {
+        self.hint_spec = Some(spec.into());
+        self
     }
 }
 
@@ -678,6 +861,9 @@ impl<G: WebGame> GameKind for Kind<G> {
             "max_players": G::INFO.max_players,
             "hidden_info": G::INFO.hidden_info,
             "agents": self.agents,
+            "levels": self.levels,
+            "default_level": self.default_level,
+            "hints": self.hint_spec,
         })
     }
 
@@ -688,7 +874,14 @@ impl<G: WebGame> GameKind for Kind<G> {
         seed: u64,
         ai_pool: Arc<Semaphore>,
     ) -> Result<Arc<dyn DynSession>, ApiError> {
-        let s = Session::<G>::create(id, req, seed, &self.factory, ai_pool)?;
+        let s = Session::<G>::create(
+            id,
+            req,
+            seed,
+            &self.factory,
+            ai_pool,
+            self.hint_spec.clone(),
+        )?;
         s.advance();
         Ok(s)
     }
@@ -723,10 +916,17 @@ impl<G: WebGame> GameKind for Kind<G> {
                 }
                 Event::Chance { .. } => ("chance", None, Value::Null, Value::Null, Value::Null),
             };
+            let explain = match ev {
+                Event::Action { player, action } if !G::INFO.hidden_info => action
+                    .parse::<G::Action>()
+                    .map(|a| before.explain(*player, &a))
+                    .unwrap_or(Value::Null),
+                _ => Value::Null,
+            };
             steps.push(json!({
                 "index": i + 1, "type": kind, "player": player, "action": action,
                 "action_json": action_json, "report": report, "scores": after.scores().as_slice(),
-                "view": after.view_json(None),
+                "view": after.view_json(None), "explain": explain,
             }));
         }
         Ok(json!({
@@ -735,6 +935,7 @@ impl<G: WebGame> GameKind for Kind<G> {
             "seed": record.seed,
             "seats": record.seats,
             "result": record.result,
+            "assists": record.assists,
             "steps": steps,
         }))
     }

@@ -165,7 +165,28 @@ async fn create(State(app): AppState, body: Bytes) -> Result<Json<Value>, ApiErr
                     ls.len()
                 )));
             }
-            (ls.remove(0), None)
+            let mut level = ls.remove(0);
+            if level.known_optimal().is_none() {
+                // Your own level: its optimum is found now (off the async workers), and a
+                // level nobody can solve is refused.
+                let probe = level.clone();
+                let optimum = tokio::task::spawn_blocking(move || probe.optimal_length())
+                    .await
+                    .map_err(|e| ApiError::Internal(format!("solving the level: {e}")))?;
+                match optimum {
+                    Ok(Some(n)) => level.set_known(Some(n as u32), None),
+                    Ok(None) => {
+                        return Err(ApiError::BadRequest(
+                            "level_text: no sequence of moves solves this level (check that \
+                             every piece has a reachable target)"
+                                .into(),
+                        ));
+                    }
+                    // Too large to solve here: played without a known optimum.
+                    Err(_) => {}
+                }
+            }
+            (level, None)
         }
         _ => {
             return Err(ApiError::BadRequest(

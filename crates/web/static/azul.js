@@ -4,19 +4,25 @@
 
 const AZUL_NAMES = { B: "blue", Y: "yellow", R: "red", K: "black", W: "white" };
 
+// A tile shows its colour and its letter (B Y R K W), so colour-blind players can tell them
+// apart; an empty wall cell shows the letter of the colour that goes there, faintly.
 function azulTile(letter, extra) {
-  return el("span", { class: `tile ${letter} ${extra || ""}`, "data-colour": letter, title: AZUL_NAMES[letter] || "" });
+  return el("span", { class: `tile ${letter} ${extra || ""}`, "data-colour": letter, title: AZUL_NAMES[letter] || "", text: letter });
 }
 
 const AzulView = {
   // opts: { legal: [{action, json}], selected: {source, colour}, onPick(source, colour),
-  //         onDest(dest), highlight: action_json, names: [..], seatLabels: [..] }
+  //         onDest(dest), highlight: action_json, names: [..], seatLabels: [..],
+  //         marks: {seat: action_json} (each seat's last move, kept until it moves again),
+  //         hint: action_json (a suggested move, outlined) }
   render(container, v, opts) {
     opts = opts || {};
     clear(container);
     const legal = opts.legal || [];
     const sel = opts.selected;
     const hl = opts.highlight;
+    const marks = opts.marks || {};
+    const hint = opts.hint;
     const canPick = (source, colour) => legal.some((a) => a.json.source === source && a.json.colour === colour);
     const destLegal = (dest) => sel && legal.some((a) => a.json.source === sel.source && a.json.colour === sel.colour && a.json.dest === dest);
 
@@ -26,8 +32,12 @@ const AzulView = {
       if (hl && hl.source === i) fac.classList.add("highlight");
       f.forEach((c) => {
         const pickable = canPick(i, c);
-        const t = azulTile(c, (pickable ? "pick" : "") + (sel && sel.source === i && sel.colour === c ? " chosen" : ""));
-        if (pickable && opts.onPick) t.addEventListener("click", () => opts.onPick(i, c));
+        const t = azulTile(c, (pickable ? "pick" : "") + (sel && sel.source === i && sel.colour === c ? " chosen" : "")
+          + (hint && hint.source === i && hint.colour === c ? " hinted" : ""));
+        if (pickable && opts.onPick) {
+          t.addEventListener("click", () => opts.onPick(i, c));
+          focusable(t, `take ${AZUL_NAMES[c]} from factory ${i + 1}`);
+        }
         fac.appendChild(t);
       });
       table.appendChild(fac);
@@ -37,8 +47,12 @@ const AzulView = {
     if (v.token_in_centre) centre.appendChild(el("span", { class: "tile token", title: "first-player token", text: "1" }));
     v.centre.forEach((c) => {
       const pickable = canPick("C", c);
-      const t = azulTile(c, (pickable ? "pick" : "") + (sel && sel.source === "C" && sel.colour === c ? " chosen" : ""));
-      if (pickable && opts.onPick) t.addEventListener("click", () => opts.onPick("C", c));
+      const t = azulTile(c, (pickable ? "pick" : "") + (sel && sel.source === "C" && sel.colour === c ? " chosen" : "")
+        + (hint && hint.source === "C" && hint.colour === c ? " hinted" : ""));
+      if (pickable && opts.onPick) {
+        t.addEventListener("click", () => opts.onPick("C", c));
+        focusable(t, `take ${AZUL_NAMES[c]} from the centre`);
+      }
       centre.appendChild(t);
     });
     table.appendChild(centre);
@@ -67,15 +81,18 @@ const AzulView = {
           if (destLegal(r)) {
             row.classList.add("target");
             row.addEventListener("click", () => opts.onDest(r));
+            focusable(row, `put them on pattern line ${r + 1}`);
           } else row.classList.add("disabled");
         }
         if (hl && hl.player === p && hl.dest === r) row.classList.add("highlight");
+        if (marks[p] && marks[p].dest === r) row.classList.add("last-move");
+        if (hint && isMine && hint.dest === r) row.classList.add("hinted");
         lines.appendChild(row);
       });
       const wall = el("div", { class: "wall" });
       b.wall.forEach((cells, r) => {
         const row = el("div", { class: "wrow" });
-        cells.forEach((filled, c) => row.appendChild(azulTile(v.wall_pattern[r][c], filled ? "" : "ghost")));
+        cells.forEach((filled, c) => row.appendChild(azulTile(v.wall_pattern[r][c], filled ? "placed" : "ghost")));
         wall.appendChild(row);
       });
       grid.append(lines, el("div", { style: { width: "6px", borderLeft: "2px solid #d9cfbf" } }), wall);
@@ -93,18 +110,52 @@ const AzulView = {
         floor.classList.add("target");
         floor.title = "put the tiles on the floor";
         floor.addEventListener("click", () => opts.onDest("F"));
+        focusable(floor, "put them on the floor");
       }
       if (hl && hl.player === p && hl.dest === "F") floor.classList.add("highlight");
+      if (marks[p] && marks[p].dest === "F") floor.classList.add("last-move");
+      if (hint && isMine && hint.dest === "F") floor.classList.add("hinted");
+      if (marks[p]) box.appendChild(el("div", { class: "last-note muted", id: `last-${p}`, text: "last move: " + AzulView.words(marks[p]) }));
       box.appendChild(floor);
       boards.appendChild(box);
     });
     container.appendChild(boards);
   },
 
-  describe(aj, label) {
+  // Tiles fly from where they were taken (`from`: rects of the source's tiles, measured before
+  // the redraw) to the destination line or floor of seat `p`.
+  async fly(from, colour, p, dest, ms) {
+    const target = document.getElementById(dest === "F" ? `floor-${p}` : `line-${p}-${dest}`);
+    if (!target || !from.length || ms <= 0) return;
+    const to = target.getBoundingClientRect();
+    const flying = from.map((r, k) => {
+      const t = azulTile(colour, "flying");
+      Object.assign(t.style, { position: "fixed", left: `${r.left}px`, top: `${r.top}px`, zIndex: 20, transition: `transform ${ms}ms ease-in-out` });
+      document.body.appendChild(t);
+      const dx = to.right - 30 * (k + 1) - r.left, dy = to.top + 2 - r.top;
+      requestAnimationFrame(() => requestAnimationFrame(() => { t.style.transform = `translate(${dx}px, ${dy}px)`; }));
+      return t;
+    });
+    await sleep(ms + 40);
+    flying.forEach((t) => t.remove());
+  },
+
+  // The rects of the tiles of `colour` in the source of `aj` (before the move is drawn).
+  sourceRects(aj) {
+    const src = document.getElementById(aj.source === "C" ? "centre" : `factory-${aj.source}`);
+    if (!src) return [];
+    return [...src.querySelectorAll(`.tile[data-colour="${aj.colour}"]`)].map((t) => t.getBoundingClientRect());
+  },
+
+  // The move in words without the player: "took 3 blue from factory 2 to pattern line 3".
+  words(aj, verb) {
     const src = aj.source === "C" ? "the centre" : `factory ${aj.source + 1}`;
     const dst = aj.dest === "F" ? "the floor" : `pattern line ${aj.dest + 1}`;
-    return `${label} took ${aj.count} ${AZUL_NAMES[aj.colour]} from ${src} to ${dst}`;
+    return `${verb || "took"} ${aj.count} ${AZUL_NAMES[aj.colour]} from ${src} to ${dst}`;
+  },
+
+  describe(aj, label) {
+    return `${label} ${AzulView.words(aj)}`;
   },
 
   reportTable(report, labels) {
@@ -127,18 +178,23 @@ const AzulView = {
 const AzulPage = {
   fast: new URLSearchParams(location.search).has("fast"),
   snap: null, selected: null, follower: null, labels: [], lastReport: null, busy: false,
+  marks: {}, hint: null,
 
   async init() {
     const cat = await api("GET", "/api/catalog");
-    const info = cat.games.find((g) => g.name === "azul");
-    this.agents = info ? info.agents : [];
+    const info = cat.games.find((g) => g.name === "azul") || { agents: [] };
+    this.info = info;
     const count = document.getElementById("players");
     const seats = document.getElementById("seats");
-    const rebuild = () => { this.readSeats = seatEditor(seats, parseInt(count.value, 10), this.agents); };
+    const rebuild = () => { this.readSeats = seatEditor(seats, parseInt(count.value, 10), info); };
     count.addEventListener("change", rebuild);
     rebuild();
+    Pace.init();
+    this.log = new MoveLog(document.getElementById("log"));
+    keyboardNav(document.getElementById("board"), ".tile.pick, .pline.target, .floor.target");
     document.getElementById("start").addEventListener("click", () => this.start());
     document.getElementById("undo").addEventListener("click", () => this.undo());
+    document.getElementById("hint").addEventListener("click", () => this.askHint());
     document.getElementById("download").addEventListener("click", () => this.downloadRecord());
     document.getElementById("newgame").addEventListener("click", () => location.reload());
   },
@@ -153,6 +209,7 @@ const AzulPage = {
     document.getElementById("game").style.display = "";
     this.labels = snap.seats.map((s, i) => s.type === "human" ? `${s.name}` : `${s.name} (AI, seat ${i + 1})`);
     this.humanSeats = snap.seats.map((s, i) => s.type === "human" ? i : -1).filter((i) => i >= 0);
+    document.getElementById("pause").style.display = this.humanSeats.length ? "none" : "";
     this.snap = snap;
     this.follower = new GameFollower(snap.id, this.humanSeats.length ? this.humanSeats[0] : null,
       (st, s) => this.onStep(st, s), (s) => this.onSnapshot(s));
@@ -160,20 +217,38 @@ const AzulPage = {
   },
 
   async onStep(st, snap) {
+    const board = document.getElementById("board");
     if (st.type === "chance") {
-      if (st.index > 0) setStatus(`Round ${st.view.round}: the factories are refilled`);
-      AzulView.render(document.getElementById("board"), st.view, { seatLabels: this.labels });
-      if (st.index > 0) await sleep(this.fast ? 30 : 600);
+      if (st.index > 0) {
+        setStatus(`Round ${st.view.round}: the factories are refilled`);
+        this.log.note(`Round ${st.view.round}: the factories are refilled`);
+      }
+      AzulView.render(board, st.view, { seatLabels: this.labels, marks: this.marks });
+      if (st.index > 0) await Pace.wait(600);
       return;
     }
     const who = this.labels[st.player];
-    const hl = Object.assign({ player: st.player }, st.action_json);
-    AzulView.render(document.getElementById("board"), st.view, { seatLabels: this.labels, highlight: hl });
-    setStatus(AzulView.describe(st.action_json, who) + (st.think_ms !== null ? ` (${st.think_ms} ms)` : ""));
+    const aj = st.action_json;
     const byAi = snap.seats[st.player].type === "ai";
-    await sleep(byAi ? (this.fast ? 60 : 900) : (this.fast ? 20 : 250));
+    const from = AzulView.sourceRects(aj);
+    this.marks[st.player] = aj;
+    this.markSteps = (this.markSteps || []).concat([{ index: st.index, player: st.player, aj }]);
+    if (this.hint) document.getElementById("hint-box").style.display = "none";
+    this.hint = null;
+    const hl = Object.assign({ player: st.player }, aj);
+    AzulView.render(board, st.view, { seatLabels: this.labels, highlight: hl, marks: this.marks });
+    const text = AzulView.describe(aj, who);
+    setStatus(text + (st.think_ms !== null ? ` (${st.think_ms} ms)` : ""));
+    this.log.add(who, st.player, AzulView.words(aj),
+      st.explain ? st.explain.points : null, st.index);
+    await AzulView.fly(from, aj.colour, st.player, aj.dest, Pace.ms(byAi ? 500 : 250));
+    await Pace.wait(byAi ? 700 : 150);
     if (st.report) {
       this.lastReport = st.report;
+      st.report.boards.forEach((b, p) => {
+        const pts = b.placements.reduce((a, x) => a + x.points, 0) - b.floor_penalty + b.bonus;
+        this.log.add(this.labels[p], p, `round ${st.report.round} scoring: ${b.placements.length} wall tile(s), floor -${b.floor_penalty}` + (b.bonus ? `, bonuses +${b.bonus}` : ""), pts, st.index);
+      });
       if (!st.report.game_over) await this.showReport(st.report);
     }
   },
@@ -187,7 +262,7 @@ const AzulPage = {
         el("p", { class: "muted", text: `${this.labels[report.next_start]} starts the next round.` }),
         el("button", { id: "continue", onclick: done, text: "Continue" })));
       document.body.appendChild(ov);
-      setTimeout(done, this.fast ? 150 : 4000);
+      setTimeout(done, Pace.ms(4000));
     });
   },
 
@@ -200,9 +275,14 @@ const AzulPage = {
     this.selected = null;
     this.draw();
     document.getElementById("undo").style.display = snap.can_undo ? "" : "none";
+    document.getElementById("hint").style.display = this.info.hints && snap.can_hint ? "" : "none";
     if (snap.status === "finished") { this.showFinal(snap); this.follower.stop(); }
     else if (snap.status === "failed") setStatus(snap.failure, "error");
-    else if (snap.waiting_for === "human") setStatus(`${this.labels[snap.to_move]}: pick tiles from a factory or the centre`, "turn");
+    else if (snap.waiting_for === "human") {
+      setStatus(`${this.labels[snap.to_move]}: pick tiles from a factory or the centre (or Tab to them, Enter to choose)`, "turn");
+      const first = document.querySelector("#board .tile.pick");
+      if (first && !document.activeElement.closest?.("#setup")) first.focus({ preventScroll: true });
+    }
     else setStatus(`${this.labels[snap.to_move]} is thinking…`);
   },
 
@@ -212,10 +292,14 @@ const AzulPage = {
       legal: snap.waiting_for === "human" ? snap.legal : [],
       selected: this.selected,
       seatLabels: this.labels,
+      marks: this.marks,
+      hint: this.hint,
       onPick: (source, colour) => {
         this.selected = { source, colour };
         setStatus(`${this.labels[snap.to_move]}: now click a pattern line or the floor (greyed lines cannot take ${AZUL_NAMES[colour]})`, "turn");
         this.draw();
+        const t = document.querySelector("#board .pline.target, #board .floor.target");
+        if (t) t.focus({ preventScroll: true });
       },
       onDest: (dest) => this.play(dest),
     });
@@ -238,11 +322,36 @@ const AzulPage = {
 
   async undo() {
     try {
-      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat: this.snap.to_move ?? 0 });
+      const seat = this.snap.to_move ?? this.humanSeats[0] ?? 0;
+      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat });
       this.follower.nextStep = snap.step_count;
+      this.hint = null;
+      // The taken-back moves: struck out in the log, and no longer anyone's last move.
+      this.log.undoFrom(snap.step_count);
+      this.markSteps = (this.markSteps || []).filter((m) => m.index < snap.step_count);
+      this.marks = {};
+      for (const m of this.markSteps) this.marks[m.player] = m.aj;
+      this.log.note(`${this.labels[seat]} took a move back`);
       await this.follower.ingest(snap);
-      setStatus("Move taken back");
+      setStatus("Move taken back: your turn again", "turn");
     } catch (e) { setStatus(e.message, "error"); }
+  },
+
+  async askHint() {
+    const box = document.getElementById("hint-box");
+    box.style.display = "";
+    box.textContent = "Thinking about a hint…";
+    try {
+      const h = await api("POST", `/api/games/${this.snap.id}/hint`, { seat: this.snap.to_move });
+      this.hint = h.action_json;
+      const why = h.explain ? ` — ${h.explain.why} (${h.explain.points >= 0 ? "+" : ""}${h.explain.points})` : "";
+      box.textContent = `Hint from the strongest player: ${AzulView.words(h.action_json, "take")}${why}`;
+      this.log.note(`${this.labels[h.seat]} asked for a hint`);
+      this.draw();
+      // The keyboard continues from the suggested tiles.
+      const t = document.querySelector("#board .tile.pick.hinted");
+      if (t) t.focus({ preventScroll: true });
+    } catch (e) { box.textContent = e.message; }
   },
 
   async downloadRecord() {

@@ -55,28 +55,116 @@ function download(filename, obj) {
   a.remove();
 }
 
-// The seat editor shared by Azul and Qwirkle: one row per seat, human or an agent with its
-// time budget. `agents` is the catalog's list for the game.
-function seatEditor(container, count, agents, defaults) {
+// The seat editor shared by Azul and Qwirkle: one row per seat, human, a difficulty level
+// (with its one-line summary) or another player; "ms per move" only for players that search
+// until their time runs out. `info` is the catalog's entry for the game.
+function seatEditor(container, count, info) {
   clear(container);
+  const agents = info.agents || [];
+  const levels = info.levels || [];
+  const def = info.default_level ? `level:${info.default_level}` : (agents[0] && agents[0].name);
   const rows = [];
   for (let i = 0; i < count; i++) {
-    const d = (defaults && defaults[i]) || (i === 0 ? { type: "human" } : { type: "ai", agent: agents[0] && agents[0].name });
-    const sel = el("select", { id: `seat${i}-type` },
+    const sel = el("select", { id: `seat${i}-type`, "aria-label": `seat ${i + 1}` },
       el("option", { value: "human", text: "Human" }),
-      ...agents.map((a) => el("option", { value: "ai:" + a.name, text: "AI: " + a.name, title: a.description })));
-    sel.value = d.type === "human" ? "human" : "ai:" + d.agent;
-    const ms = el("input", { type: "number", id: `seat${i}-ms`, min: 1, max: 60000, value: d.time_ms || 500, style: { width: "90px" } });
-    const budget = el("span", {}, ms, " ms per move");
-    const sync = () => { budget.style.visibility = sel.value === "human" ? "hidden" : "visible"; };
+      levels.length ? el("optgroup", { label: "Difficulty levels" },
+        ...levels.map((l) => el("option", { value: "ai:" + l.agent, text: `Level ${l.number} · ${l.name}`, title: l.summary }))) : null,
+      el("optgroup", { label: "Other players" },
+        ...agents.map((a) => el("option", { value: "ai:" + a.name, text: "AI: " + a.name, title: a.description }))));
+    sel.value = i === 0 ? "human" : "ai:" + def;
+    const ms = el("input", { type: "number", id: `seat${i}-ms`, min: 1, max: 60000, value: 500, style: { width: "90px" } });
+    const budget = el("span", { class: "budget" }, ms, " ms per move");
+    const about = el("div", { class: "muted seat-about", id: `seat${i}-about` });
+    const agentOf = () => sel.value.startsWith("ai:") ? sel.value.slice(3) : null;
+    const timed = () => { const a = agents.find((x) => x.name === agentOf()); return !!(a && a.timed); };
+    const sync = () => {
+      budget.style.display = timed() ? "" : "none";
+      const name = agentOf();
+      const lv = levels.find((l) => l.agent === name);
+      const ag = agents.find((x) => x.name === name);
+      about.textContent = lv ? lv.summary : ag ? ag.description : "you play this seat";
+    };
     sel.addEventListener("change", sync);
     sync();
-    container.append(el("span", { text: `Seat ${i + 1}` }), sel, budget);
-    rows.push({ sel, ms });
+    container.append(el("span", { text: `Seat ${i + 1}` }), el("div", {}, sel, " ", budget, about));
+    rows.push({ sel, ms, agentOf, timed });
   }
-  return () => rows.map((r, i) => r.sel.value === "human"
-    ? { type: "human", name: `Player ${i + 1}` }
-    : { type: "ai", agent: r.sel.value.slice(3), budget: { time_ms: Math.max(1, parseInt(r.ms.value || "500", 10)) } });
+  return () => rows.map((r, i) => {
+    const agent = r.agentOf();
+    if (agent === null) return { type: "human", name: `Player ${i + 1}` };
+    const seat = { type: "ai", agent };
+    if (r.timed()) seat.budget = { time_ms: Math.max(1, parseInt(r.ms.value || "500", 10)) };
+    return seat;
+  });
+}
+
+// The pace of a game on screen: a speed factor (the #speed select) and a pause (#pause),
+// read by every animation wait.
+const Pace = {
+  factor: 1, paused: false, fast: new URLSearchParams(location.search).has("fast"),
+  init() {
+    const sp = document.getElementById("speed");
+    if (sp) sp.addEventListener("change", () => { this.factor = parseFloat(sp.value) || 1; });
+    const pb = document.getElementById("pause");
+    if (pb) pb.addEventListener("click", () => { this.paused = !this.paused; pb.textContent = this.paused ? "Resume" : "Pause"; pb.setAttribute("aria-pressed", String(this.paused)); });
+  },
+  ms(base) { return this.fast ? Math.min(base, 60) / 4 : base / this.factor; },
+  async wait(base) {
+    await sleep(this.ms(base));
+    while (this.paused) await sleep(100);
+  },
+};
+
+// The move log: one line per action (seat, the action in words, points), newest last.
+class MoveLog {
+  constructor(container) { this.box = container; this.count = 0; }
+  clear() { clear(this.box); this.count = 0; }
+  add(seatLabel, seat, text, points, step) {
+    this.count += 1;
+    const pts = points === null || points === undefined ? "" : (points >= 0 ? `+${points}` : String(points));
+    const row = el("li", { class: `log-entry seat-${seat}`, "data-seat": seat, "data-step": step },
+      el("span", { class: "log-seat", text: seatLabel }), " ", el("span", { class: "log-text", text }),
+      pts ? el("span", { class: "log-points", text: ` ${pts}` }) : null);
+    this.box.appendChild(row);
+    this.box.scrollTop = this.box.scrollHeight;
+  }
+  // Strikes out the moves from step `count` on (taken back by an undo).
+  undoFrom(count) {
+    for (const li of this.box.querySelectorAll("li.log-entry[data-step]")) {
+      if (parseInt(li.getAttribute("data-step"), 10) >= count && !li.classList.contains("undone")) {
+        li.classList.add("undone");
+        li.setAttribute("title", "taken back");
+      }
+    }
+  }
+  note(text) {
+    this.box.appendChild(el("li", { class: "log-note", text }));
+    this.box.scrollTop = this.box.scrollHeight;
+  }
+}
+
+// Keyboard play: Enter or Space activate a focused control; the arrow keys move the focus
+// among the controls matching `selector` inside `root`, in page order.
+function keyboardNav(root, selector) {
+  root.addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (!t.matches || !t.matches(selector)) return;
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); t.click(); return; }
+    const dir = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (!dir) return;
+    e.preventDefault();
+    const all = [...root.querySelectorAll(selector)];
+    const i = all.indexOf(t);
+    const next = all[(i + dir + all.length) % all.length];
+    if (next) next.focus();
+  });
+}
+
+function focusable(node, label) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  if (label) node.setAttribute("aria-label", label);
+  return node;
 }
 
 // Follows a game: long-polls the server and hands every new step to `onStep` (awaited, so
@@ -87,7 +175,13 @@ class GameFollower {
     this.nextStep = 0; this.revision = -1; this.stopped = false;
   }
   stop() { this.stopped = true; }
-  async ingest(snap) {
+  // One snapshot at a time (the long poll and a move's answer may arrive together), so no
+  // step is shown twice.
+  ingest(snap) {
+    this.queue = (this.queue || Promise.resolve()).then(() => this.ingestNow(snap));
+    return this.queue;
+  }
+  async ingestNow(snap) {
     if (snap.step_count < this.nextStep) this.nextStep = snap.step_count; // undo
     for (const st of snap.steps || []) {
       if (st.index < this.nextStep) continue;

@@ -5,17 +5,37 @@
 const Q_COLOURS = { R: "#e63946", O: "#f4a261", Y: "#ffd166", G: "#06d6a0", B: "#4dabf7", P: "#b47cff" };
 const Q_SHAPES = { 1: "●", 2: "✚", 3: "◆", 4: "■", 5: "★", 6: "✸" };
 
+const Q_NAMES = { R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", P: "purple" };
+const Q_SHAPE_NAMES = { 1: "circle", 2: "cross", 3: "diamond", 4: "square", 5: "star", 6: "clover" };
+
+// A tile: its shape in its colour, with the colour's letter in the corner for colour-blind
+// players (the shape is already a symbol).
 function qTile(t, extra) {
-  return el("span", { class: `qtile ${extra || ""}`, "data-tile": t, title: t, style: { color: Q_COLOURS[t[0]] || "#fff" }, text: Q_SHAPES[t.slice(1)] || t });
+  return el("span", { class: `qtile ${extra || ""}`, "data-tile": t, title: `${Q_NAMES[t[0]] || ""} ${Q_SHAPE_NAMES[t.slice(1)] || ""} (${t})`,
+    style: { color: Q_COLOURS[t[0]] || "#fff" } }, Q_SHAPES[t.slice(1)] || t, el("span", { class: "qletter", text: t[0] }));
+}
+
+function qDescribe(aj) {
+  return aj.type === "place" ? `placed ${aj.cells.map((c) => c.tile).join(" ")} at ${aj.cells.map((c) => `(${c.x},${c.y})`).join(" ")}`
+    : aj.type === "trade" ? `traded ${aj.count} tiles` : "passed";
 }
 
 const QwirkleView = {
-  // opts: { pending: [{x,y,tile}], open: bool (cells clickable), onCell(x,y), highlight: action_json }
+  // opts: { pending: [{x,y,tile}], open: bool (cells clickable), onCell(x,y), highlight: action_json,
+  //         marks: {seat: action_json} (each seat's last placement), legal: Set("x,y") cells
+  //         where the selected tile can go, hint: action_json, appear: action_json (new tiles) }
   render(container, v, opts) {
     opts = opts || {};
     clear(container);
     const pending = opts.pending || [];
     const hl = opts.highlight && opts.highlight.type === "place" ? opts.highlight.cells : [];
+    const cellsOf = (aj) => (aj && aj.type === "place" ? aj.cells : []);
+    const marked = Object.values(opts.marks || {}).flatMap(cellsOf);
+    const appear = cellsOf(opts.appear);
+    const hinted = cellsOf(opts.hint);
+    const legal = opts.legal || new Set();
+    const has = (list, x, y) => list.some((c) => c.x === x && c.y === y);
+    for (const p of hinted) { x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y); }
     let [x0, y0, x1, y1] = v.bounds || [0, 0, 0, 0];
     for (const p of pending) { x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y); }
     x0 -= 1; y0 -= 1; x1 += 1; y1 += 1;
@@ -29,11 +49,17 @@ const QwirkleView = {
       for (let x = x0; x <= x1; x++) {
         const key = `${x},${y}`;
         const cell = el("div", { class: "qcell", "data-x": x, "data-y": y, title: `(${x}, ${y})` });
-        if (at.has(key)) cell.appendChild(qTile(at.get(key), hl.some((c) => c.x === x && c.y === y) ? "last" : ""));
-        else if (pend.has(key)) cell.appendChild(qTile(pend.get(key), "pending"));
-        else if (opts.open) {
-          cell.classList.add("open");
-          cell.addEventListener("click", () => opts.onCell(x, y));
+        if (at.has(key)) {
+          const cls = [has(hl, x, y) ? "last" : "", has(marked, x, y) ? "mark" : "", has(appear, x, y) ? "appear" : ""].join(" ");
+          cell.appendChild(qTile(at.get(key), cls));
+        } else if (pend.has(key)) cell.appendChild(qTile(pend.get(key), "pending"));
+        else {
+          if (has(hinted, x, y)) cell.appendChild(qTile(hinted.find((c) => c.x === x && c.y === y).tile, "pending hinted"));
+          if (opts.open) {
+            cell.classList.add("open");
+            if (legal.has(key)) cell.classList.add("legal");
+            cell.addEventListener("click", () => opts.onCell(x, y));
+          }
         }
         board.appendChild(cell);
       }
@@ -45,16 +71,21 @@ const QwirkleView = {
 const QwirklePage = {
   fast: new URLSearchParams(location.search).has("fast"),
   snap: null, pending: [], selected: null, tradeMode: false, tradeSel: new Set(), labels: [],
+  marks: {}, hint: null,
 
   async init() {
     const cat = await api("GET", "/api/catalog");
-    const info = cat.games.find((g) => g.name === "qwirkle");
-    this.agents = info ? info.agents : [];
+    const info = cat.games.find((g) => g.name === "qwirkle") || { agents: [] };
+    this.info = info;
     const count = document.getElementById("players");
     const seats = document.getElementById("seats");
-    const rebuild = () => { this.readSeats = seatEditor(seats, parseInt(count.value, 10), this.agents); };
+    const rebuild = () => { this.readSeats = seatEditor(seats, parseInt(count.value, 10), info); };
     count.addEventListener("change", rebuild);
     rebuild();
+    Pace.init();
+    this.log = new MoveLog(document.getElementById("log"));
+    document.getElementById("hint").addEventListener("click", () => this.askHint());
+    document.getElementById("undo").addEventListener("click", () => this.undo());
     document.getElementById("start").addEventListener("click", () => this.start());
     document.getElementById("confirm").addEventListener("click", () => this.confirm());
     document.getElementById("clear").addEventListener("click", () => { this.pending = []; this.selected = null; this.draw(); });
@@ -73,23 +104,31 @@ const QwirklePage = {
     this.labels = snap.seats.map((s, i) => s.type === "human" ? s.name : `${s.name} (AI, seat ${i + 1})`);
     const me = snap.seats.findIndex((s) => s.type === "human");
     this.me = me >= 0 ? me : null;
+    document.getElementById("pause").style.display = this.me === null ? "" : "none";
     this.follower = new GameFollower(snap.id, this.me, (st, s) => this.onStep(st, s), (s) => this.onSnapshot(s));
     this.follower.run();
   },
 
   async onStep(st, snap) {
     if (st.type !== "action") return;
-    QwirkleView.render(document.getElementById("board"), st.view, { highlight: st.action_json });
     const aj = st.action_json;
+    this.marks[st.player] = aj;
+    this.markSteps = (this.markSteps || []).concat([{ index: st.index, player: st.player, aj }]);
+    if (this.hint) document.getElementById("hint-box").style.display = "none";
+    this.hint = null;
+    QwirkleView.render(document.getElementById("board"), st.view, { highlight: aj, marks: this.marks, appear: aj });
     const what = aj.type === "place" ? `placed ${aj.cells.length} tile(s) for ${aj.points} points` : aj.type === "trade" ? `traded ${aj.count} tiles` : "passed";
     setStatus(`${this.labels[st.player]} ${what}`);
-    if (snap.seats[st.player].type === "ai") await sleep(this.fast ? 40 : 900);
+    this.log.add(this.labels[st.player], st.player, qDescribe(aj), aj.type === "place" ? aj.points : null, st.index);
+    if (snap.seats[st.player].type === "ai") await Pace.wait(900);
   },
 
   onSnapshot(snap) {
     this.snap = snap;
     this.pending = []; this.selected = null; this.tradeSel.clear();
     this.draw();
+    document.getElementById("undo").style.display = snap.can_undo ? "" : "none";
+    document.getElementById("hint").style.display = this.info.hints && snap.can_hint ? "" : "none";
     if (snap.status === "finished") {
       const w = snap.outcome.winners.map((p) => this.labels[p]).join(" and ");
       setStatus(`Game over: ${w} ${snap.outcome.winners.length > 1 ? "share the win" : "wins"} (${snap.outcome.scores.join(" : ")})`, "turn");
@@ -103,16 +142,65 @@ const QwirklePage = {
 
   myTurn() { return this.snap && this.snap.waiting_for === "human" && this.snap.to_move === this.me; },
 
+  // The legal placements that extend the pending tiles.
+  extending() {
+    const same = (c, p) => c.x === p.x && c.y === p.y && c.tile === p.tile;
+    return (this.snap.legal || []).filter((a) => a.json.type === "place"
+      && this.pending.every((p) => a.json.cells.some((c) => same(c, p))));
+  },
+
+  // Cells where `tile` can go next, given the pending tiles.
+  legalCells(tile) {
+    const out = new Set();
+    for (const a of this.extending()) {
+      for (const c of a.json.cells) {
+        if (c.tile === tile && !this.pending.some((p) => p.x === c.x && p.y === c.y)) out.add(`${c.x},${c.y}`);
+      }
+    }
+    return out;
+  },
+
+  // The pending placement's points if it is complete and legal as it stands, else null.
+  pendingScore() {
+    if (!this.pending.length) return null;
+    const exact = this.extending().find((a) => a.json.cells.length === this.pending.length);
+    return exact ? exact.json.points : null;
+  },
+
+  async place(x, y) {
+    const v = this.snap.view;
+    const tile = v.hand[this.selected];
+    if (!this.legalCells(tile).has(`${x},${y}`)) {
+      // Refused at once; the server's rules say why.
+      const cells = this.pending.concat([{ x, y, tile }]);
+      let reason = `${tile} cannot go at (${x}, ${y})`;
+      try {
+        const r = await api("POST", `/api/games/${this.snap.id}/check`, { seat: this.me, action: cells.map((p) => `${p.tile}@${p.x},${p.y}`).join(" ") });
+        if (r.reason) reason += `: ${r.reason}`;
+      } catch (e) { reason += `: ${e.message}`; }
+      setStatus(reason, "error");
+      return;
+    }
+    this.pending.push({ x, y, tile, slot: this.selected });
+    this.selected = null;
+    this.draw();
+    setStatus(`${tile} placed at (${x}, ${y}): add more tiles of the same line, or Confirm`, "turn");
+  },
+
   draw() {
     const v = this.snap.view;
+    const legal = this.myTurn() && this.selected !== null ? this.legalCells(v.hand[this.selected]) : new Set();
     QwirkleView.render(document.getElementById("board"), v, {
-      pending: this.pending, open: this.myTurn() && this.selected !== null,
-      onCell: (x, y) => {
-        this.pending.push({ x, y, tile: v.hand[this.selected], slot: this.selected });
-        this.selected = null;
-        this.draw();
-      },
+      pending: this.pending, open: this.myTurn() && this.selected !== null, legal,
+      marks: this.marks, hint: this.hint,
+      onCell: (x, y) => this.place(x, y),
     });
+    const ps = document.getElementById("pending-score");
+    if (ps) {
+      const pts = this.pendingScore();
+      ps.textContent = !this.pending.length ? "" : pts === null ? "not yet a legal placement: add tiles or take back" : `this placement scores ${pts} points`;
+      ps.className = pts === null ? "muted" : "pending-score";
+    }
     const hand = clear(document.getElementById("hand"));
     v.hand.forEach((t, i) => {
       const used = this.pending.some((p) => p.slot === i);
@@ -144,6 +232,36 @@ const QwirklePage = {
     this.tradeMode = false;
     if (!tiles.length) { this.draw(); return; }
     await this.send(`trade ${tiles.join(" ")}`);
+  },
+
+  async askHint() {
+    const box = document.getElementById("hint-box");
+    box.style.display = "";
+    box.textContent = "Thinking about a hint…";
+    try {
+      const h = await api("POST", `/api/games/${this.snap.id}/hint`, { seat: this.me });
+      this.hint = h.action_json;
+      const why = h.explain ? ` — ${h.explain.why}` : "";
+      box.textContent = `Hint from the strongest player: ${qDescribe(h.action_json).replace(/^placed/, "place").replace(/^traded/, "trade").replace(/^passed/, "pass")}${why}`;
+      this.log.note(`${this.labels[this.me]} asked for a hint`);
+      this.draw();
+    } catch (e) { box.textContent = e.message; }
+  },
+
+  async undo() {
+    try {
+      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat: this.me });
+      this.follower.nextStep = snap.step_count;
+      this.hint = null;
+      // The taken-back moves: struck out in the log, and no longer anyone's last move.
+      this.log.undoFrom(snap.step_count);
+      this.markSteps = (this.markSteps || []).filter((m) => m.index < snap.step_count);
+      this.marks = {};
+      for (const m of this.markSteps) this.marks[m.player] = m.aj;
+      this.log.note(`${this.labels[this.me]} took a move back`);
+      await this.follower.ingest(snap);
+      setStatus("Move taken back: your turn again", "turn");
+    } catch (e) { setStatus(e.message, "error"); }
   },
 
   async send(action) {

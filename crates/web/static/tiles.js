@@ -27,12 +27,28 @@ const TilesPage = {
     document.getElementById("reset").addEventListener("click", () => this.post("reset"));
     document.getElementById("hint").addEventListener("click", () => this.hint());
     document.getElementById("watch").addEventListener("click", () => this.watch());
+    document.getElementById("own-load").addEventListener("click", () => this.loadOwn(document.getElementById("own-text").value));
+    document.getElementById("own-file").addEventListener("change", async (ev) => {
+      const f = ev.target.files[0];
+      if (f) { const text = await f.text(); document.getElementById("own-text").value = text; this.loadOwn(text); }
+    });
     document.addEventListener("keydown", (e) => {
+      if (["TEXTAREA", "INPUT"].includes(e.target.tagName)) return;
       const k = { ArrowLeft: "L", ArrowRight: "R", ArrowUp: "U", ArrowDown: "D" }[e.key];
       if (k && e.target.tagName !== "SELECT") { e.preventDefault(); this.move(k); }
       else if ((e.key === "z" && (e.ctrlKey || e.metaKey)) || e.key === "Backspace") { e.preventDefault(); this.post("undo"); }
     });
     await this.load(parseInt(sel.value, 10));
+  },
+
+  // Your own level, in the level file's format; the server parses it and says what is wrong.
+  async loadOwn(text) {
+    const err = document.getElementById("own-error");
+    err.textContent = "";
+    try {
+      this.show(await api("POST", "/api/tiles", { level_text: text }));
+      setStatus("Your level: slide the pieces onto the targets of their colour.");
+    } catch (e) { err.textContent = e.message; setStatus(e.message, "error"); }
   },
 
   async load(n) {
@@ -46,7 +62,7 @@ const TilesPage = {
     const grid = el("div", { class: "tgrid", id: "tgrid", style: { gridTemplateColumns: `repeat(${L.width}, 46px)` } });
     L.cells.forEach((c, i) => {
       const cell = el("div", { class: "tcell" + (c.obstacle ? " obstacle" : ""), "data-cell": i });
-      if (c.target) cell.appendChild(el("div", { class: "target", style: { borderColor: tileColour(c.target) } }));
+      if (c.target) cell.appendChild(el("div", { class: "target", style: { borderColor: tileColour(c.target) } }, el("span", { class: "target-letter", text: c.target.toLowerCase() })));
       const piece = p.pieces[i];
       if (piece) cell.appendChild(el("div", { class: "piece" + (c.target === piece ? " home" : ""), style: { background: tileColour(piece) }, text: piece }));
       grid.appendChild(cell);

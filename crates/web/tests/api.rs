@@ -369,7 +369,7 @@ async fn record_and_replay_errors() {
 }
 
 #[tokio::test]
-async fn undo_in_human_games_only() {
+async fn undo_in_human_games_and_against_the_ai() {
     let app = app();
     let v = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 11).await;
     let id = v["id"].as_str().unwrap().to_string();
@@ -411,8 +411,9 @@ async fn undo_in_human_games_only() {
         r#"{"seat":0}"#,
     )
     .await;
+    // Against the AI, undo goes back to the human's previous turn: none yet here.
     assert_eq!(st, StatusCode::CONFLICT);
-    assert!(err_text(&e).contains("every seat is human"));
+    assert!(err_text(&e).contains("has not moved yet"), "{e}");
     let (st, _) = call(&app, "POST", "/api/games/nope/undo", r#"{"seat":0}"#).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
 }

@@ -2,8 +2,9 @@
 //! `chromedriver` with WebDriver): a human plays a whole Azul game against a fast AI by
 //! clicking only; a Match the Tiles level is solved with the arrow keys; a Qwirkle turn is
 //! placed and a trade is made by clicking; a game record is opened and stepped through on the
-//! replay page; the results page shows a stored tournament. Screenshots go to
-//! `target/artifacts/`.
+//! replay page; the results page shows a stored tournament; Azul against the default level with the
+//! move log, a hint, keyboard play and undo; Qwirkle's marked cells; every page at phone width.
+//! Screenshots go to `target/artifacts/`.
 //!
 //! Without Chromium the tests are skipped with a message, except under CI (`CI=true`), where
 //! they fail: `scripts/test.sh` installs Chromium and ChromeDriver.
@@ -668,9 +669,429 @@ fn a_game_record_is_replayed_step_by_step() {
             )
         );
         screenshot(&c, "replay-last-step.png").await;
+        // The move log lists every action; the first/last buttons are real text (no glyph
+        // a font may lack).
+        let actions = record
+            .events
+            .iter()
+            .filter(|e| matches!(e, tessera_core::Event::Action { .. }))
+            .count();
+        let logged = c.find_all(Locator::Css("#log li")).await.unwrap().len();
+        assert_eq!(logged, actions);
+        assert_eq!(text_of(&c, "#first").await, "« First");
+        assert_eq!(text_of(&c, "#last").await, "Last »");
         c.close().await.unwrap();
     });
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits until `script` (a JavaScript expression) is true on the page.
+async fn wait_js(c: &Client, script: &str, what: &str, secs: u64) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let v = c
+            .execute(&format!("return !!({script});"), vec![])
+            .await
+            .unwrap_or(Value::Bool(false));
+        if v == Value::Bool(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            screenshot(c, &format!("stuck-{}.png", what.replace(' ', "-"))).await;
+            panic!(
+                "timed out waiting for {what}; status: {}",
+                text_of(c, "#status").await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.expect("the script runs")
+}
+
+#[test]
+fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("azul-site");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        // The difficulty setting: seat 2 defaults to the middle level, with its summary; no
+        // "ms per move" for a level (its budget is fixed) nor for random, but for a search.
+        assert_eq!(
+            js(&c, "return document.querySelector('#seat1-type').value").await,
+            "ai:level:3"
+        );
+        assert!(!text_of(&c, "#seat1-about").await.is_empty());
+        let ms_shown =
+            "getComputedStyle(document.querySelector('#seat1-ms').parentNode).display !== 'none'";
+        assert_eq!(js(&c, &format!("return {ms_shown}")).await, false);
+        js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:alphabeta'; s.dispatchEvent(new Event('change'));").await;
+        assert_eq!(js(&c, &format!("return {ms_shown}")).await, true);
+        js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:level:3'; s.dispatchEvent(new Event('change'));").await;
+        screenshot(&c, "azul-levels-setup.png").await;
+        c.find(Locator::Css("#seed"))
+            .await
+            .unwrap()
+            .send_keys("12")
+            .await
+            .unwrap();
+        click(&c, "#start").await;
+        wait_js(&c, "document.querySelector('#board .tile.pick') && document.querySelector('#hint').style.display !== 'none'", "the human's turn", 60).await;
+        // A hint: the strongest level's move, outlined, with its projected points.
+        click(&c, "#hint").await;
+        wait_js(
+            &c,
+            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
+            "the hint",
+            30,
+        )
+        .await;
+        let hint = text_of(&c, "#hint-box").await;
+        assert!(hint.contains("projected score"), "{hint}");
+        assert!(c.find(Locator::Css("#board .tile.hinted")).await.is_ok());
+        screenshot(&c, "azul-hint.png").await;
+        // Keyboard play: the first source tile has the focus; Enter picks it, the focus goes
+        // to the first legal line, Enter plays there.
+        let steps_before = app.sessions.list()[0]["step_count"].as_u64().unwrap();
+        // (after the hint, the focus is on the suggested tiles).
+        wait_js(
+            &c,
+            "document.activeElement && document.activeElement.matches('.tile.pick.hinted')",
+            "focus on a source",
+            10,
+        )
+        .await;
+        js(&c, "window.focusedBefore = document.activeElement;").await;
+        let active = c.active_element().await.unwrap();
+        active
+            .send_keys(&char::from(Key::Right).to_string())
+            .await
+            .unwrap();
+        wait_js(&c, "document.activeElement !== window.focusedBefore && document.activeElement.matches('.tile.pick')", "the arrow key moving the focus", 10).await;
+        let active = c.active_element().await.unwrap();
+        active
+            .send_keys(&char::from(Key::Left).to_string())
+            .await
+            .unwrap();
+        let active = c.active_element().await.unwrap();
+        active
+            .send_keys(&char::from(Key::Enter).to_string())
+            .await
+            .unwrap();
+        wait_js(&c, "document.activeElement && document.activeElement.matches('.pline.target, .floor.target')", "focus on a line", 10).await;
+        let active = c.active_element().await.unwrap();
+        active.send_keys(" ").await.unwrap();
+        // The AI answers; the log shows both moves with points, and each seat's last move
+        // stays marked.
+        wait_js(&c, "document.querySelectorAll('#log .log-entry').length >= 2 && document.querySelector('#board .tile.pick')", "the AI's reply", 60).await;
+        assert!(app.sessions.list()[0]["step_count"].as_u64().unwrap() >= steps_before + 2);
+        let first = text_of(&c, "#log .log-entry").await;
+        assert!(
+            first.contains(" took ") && first.contains(" from "),
+            "{first}"
+        );
+        assert!(
+            c.find_all(Locator::Css("#board .last-move"))
+                .await
+                .unwrap()
+                .len()
+                >= 2
+        );
+        assert!(
+            c.find(Locator::Css("#last-0")).await.is_ok()
+                && c.find(Locator::Css("#last-1")).await.is_ok()
+        );
+        screenshot(&c, "azul-log-and-marks.png").await;
+        // Undo against the AI: back to the human's turn before the move.
+        wait_js(
+            &c,
+            "document.querySelector('#undo').style.display !== 'none'",
+            "the undo button",
+            10,
+        )
+        .await;
+        click(&c, "#undo").await;
+        wait_js(&c, "document.querySelectorAll('#log .log-entry.undone').length >= 2 && [...document.querySelectorAll('#log .log-note')].some((n) => n.textContent.includes('took a move back'))", "the undo", 20).await;
+        // No move is shown twice, and the taken-back moves are no one's last move any more.
+        let entries = c
+            .find_all(Locator::Css("#log .log-entry"))
+            .await
+            .unwrap()
+            .len();
+        assert_eq!(entries, 2, "the human's move and the AI's reply, once each");
+        assert!(c.find(Locator::Css("#last-0")).await.is_err());
+        let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
+        let session = app.sessions.get(&id).unwrap();
+        let snap = session.snapshot(&Default::default()).unwrap();
+        assert_eq!(snap["step_count"].as_u64().unwrap(), steps_before);
+        let record = session.record().unwrap();
+        let kinds: Vec<&str> = record["assists"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, vec!["hint", "undo"]);
+        screenshot(&c, "azul-after-undo.png").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_placement() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("qwirkle-cells");
+        let c = connect(&driver).await;
+        start_qwirkle(&c, addr, "5").await;
+        let (_id, snap) = wait_for_human_turn(&c, &app, None).await;
+        let hand: Vec<String> = snap["view"]["hand"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        // The cells where tile 0 can go, from the legal placements.
+        let mut expected: Vec<(i64, i64)> = snap["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["json"]["type"] == "place")
+            .flat_map(|a| a["json"]["cells"].as_array().unwrap().clone())
+            .filter(|cell| cell["tile"] == hand[0].as_str())
+            .map(|cell| (cell["x"].as_i64().unwrap(), cell["y"].as_i64().unwrap()))
+            .collect();
+        expected.sort();
+        expected.dedup();
+        click(&c, ".hand .qtile[data-slot='0']").await;
+        let mut marked = Vec::new();
+        for e in c.find_all(Locator::Css(".qcell.legal")).await.unwrap() {
+            let x = e
+                .attr("data-x")
+                .await
+                .unwrap()
+                .unwrap()
+                .parse::<i64>()
+                .unwrap();
+            let y = e
+                .attr("data-y")
+                .await
+                .unwrap()
+                .unwrap()
+                .parse::<i64>()
+                .unwrap();
+            marked.push((x, y));
+        }
+        marked.sort();
+        // Every marked cell is legal; the cells on screen that are legal are marked.
+        assert!(!marked.is_empty(), "no cell marked for {}", hand[0]);
+        assert!(
+            marked.iter().all(|m| expected.contains(m)),
+            "{marked:?} vs {expected:?}"
+        );
+        screenshot(&c, "qwirkle-legal-cells.png").await;
+        // An open cell that is not marked is refused at once, with the reason.
+        let open: Vec<_> = c
+            .find_all(Locator::Css(".qcell.open:not(.legal)"))
+            .await
+            .unwrap();
+        if let Some(cell) = open.first() {
+            cell.click().await.unwrap();
+            wait_js(
+                &c,
+                "document.querySelector('#status').textContent.includes('cannot go')",
+                "the refusal",
+                10,
+            )
+            .await;
+            assert!(
+                c.find(Locator::Css(".qtile.pending")).await.is_err(),
+                "nothing was placed"
+            );
+        }
+        // A marked cell takes the tile; the pending placement's score shows before Confirm.
+        let (x, y) = marked[0];
+        click(&c, &format!(".qcell.legal[data-x='{x}'][data-y='{y}']")).await;
+        wait_js(
+            &c,
+            "document.querySelector('.qtile.pending')",
+            "the pending tile",
+            10,
+        )
+        .await;
+        let pending = text_of(&c, "#pending-score").await;
+        let single = snap["legal"].as_array().unwrap().iter().find(|a| {
+            let cells = a["json"]["cells"].as_array();
+            cells.is_some_and(|v| {
+                v.len() == 1 && v[0]["x"] == x && v[0]["y"] == y && v[0]["tile"] == hand[0].as_str()
+            })
+        });
+        match single {
+            Some(a) => assert_eq!(
+                pending,
+                format!("this placement scores {} points", a["json"]["points"])
+            ),
+            None => assert!(
+                pending.starts_with("not yet a legal placement"),
+                "{pending}"
+            ),
+        }
+        screenshot(&c, "qwirkle-pending-score.png").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn pages_fit_a_phone_and_tiles_read_without_colour() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("phone");
+        let c = connect(&driver).await;
+        c.set_window_size(390, 844).await.unwrap();
+        let fits = "document.documentElement.scrollWidth <= window.innerWidth";
+        // Azul: the setup, then a game against level 1 (quick).
+        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        let width = js(&c, "return window.innerWidth").await.as_i64().unwrap();
+        assert!(width <= 400, "the window is {width} px wide");
+        assert_eq!(
+            js(&c, &format!("return {fits}")).await,
+            true,
+            "the Azul setup scrolls sideways"
+        );
+        js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:level:1'; s.dispatchEvent(new Event('change'));").await;
+        click(&c, "#start").await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick')",
+            "the phone game",
+            60,
+        )
+        .await;
+        assert_eq!(
+            js(&c, &format!("return {fits}")).await,
+            true,
+            "the Azul game scrolls sideways"
+        );
+        // Every control is within the screen's width.
+        let outside = js(&c, "return [...document.querySelectorAll('button, select, .tile.pick')].filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth).length").await;
+        assert_eq!(outside, 0, "controls beyond the right edge");
+        // Tiles carry their letter; a placed white wall tile is solid, an empty cell faint.
+        let letters = js(&c, "return [...document.querySelectorAll('#board .factory .tile')].every((t) => t.textContent === t.dataset.colour)").await;
+        assert_eq!(letters, true);
+        let look = js(&c, "const a = azulTile('W', 'placed'), b = azulTile('W', 'ghost'); document.body.append(a, b); const r = [getComputedStyle(a).opacity, getComputedStyle(b).opacity, getComputedStyle(a).borderTopStyle, getComputedStyle(b).borderTopStyle]; a.remove(); b.remove(); return r;").await;
+        assert_eq!(look, json!(["1", "0.3", "solid", "dashed"]));
+        screenshot(&c, "phone-azul.png").await;
+        for page in ["qwirkle", "tiles", "replay"] {
+            c.goto(&format!("http://{addr}/{page}")).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            assert_eq!(
+                js(&c, &format!("return {fits}")).await,
+                true,
+                "{page} scrolls sideways"
+            );
+            screenshot(&c, &format!("phone-{page}.png")).await;
+        }
+        // Your own tiles level: a bad one is explained, a good one is played.
+        c.goto(&format!("http://{addr}/tiles")).await.unwrap();
+        c.wait().for_element(Locator::Css("#tgrid")).await.unwrap();
+        c.find(Locator::Css("#own-text"))
+            .await
+            .unwrap()
+            .send_keys("level mine\n#..p\n#.X#\n")
+            .await
+            .unwrap();
+        click(&c, "#own-load").await;
+        wait_js(
+            &c,
+            "document.querySelector('#own-error').textContent.length > 0",
+            "the level error",
+            10,
+        )
+        .await;
+        let err = text_of(&c, "#own-error").await;
+        assert!(err.contains("level_text"), "{err}");
+        js(&c, "document.querySelector('#own-text').value = ''").await;
+        c.find(Locator::Css("#own-text"))
+            .await
+            .unwrap()
+            .send_keys("level mine size 4x4\n#..p\n#..#\n.R.r\n..#P\n")
+            .await
+            .unwrap();
+        click(&c, "#own-load").await;
+        wait_js(&c, "document.querySelector('#own-error').textContent === '' && document.querySelector('#optimal').textContent === '5'", "the own level", 20).await;
+        screenshot(&c, "tiles-own-level.png").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn an_ai_only_game_can_be_paused_and_resumed() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("pause");
+        let c = connect(&driver).await;
+        // At the normal pace (about a second per AI move), not `?fast`.
+        c.goto(&format!("http://{addr}/azul")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        for seat in 0..2 {
+            js(&c, &format!("const s = document.querySelector('#seat{seat}-type'); s.value = 'ai:level:1'; s.dispatchEvent(new Event('change'));")).await;
+        }
+        // Faster play (the speed setting) still leaves time to pause mid-game.
+        js(&c, "const s = document.querySelector('#speed'); s.value = '2'; s.dispatchEvent(new Event('change'));").await;
+        click(&c, "#start").await;
+        wait_js(&c, "document.querySelector('#pause').style.display !== 'none' && document.querySelectorAll('#log .log-entry').length >= 1", "the first AI move", 30).await;
+        click(&c, "#pause").await;
+        assert_eq!(text_of(&c, "#pause").await, "Resume");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let paused = c
+            .find_all(Locator::Css("#log .log-entry"))
+            .await
+            .unwrap()
+            .len();
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        let still = c
+            .find_all(Locator::Css("#log .log-entry"))
+            .await
+            .unwrap()
+            .len();
+        assert_eq!(paused, still, "the log grew while paused");
+        screenshot(&c, "azul-paused.png").await;
+        click(&c, "#pause").await;
+        wait_js(
+            &c,
+            &format!("document.querySelectorAll('#log .log-entry').length > {still}"),
+            "play after resume",
+            30,
+        )
+        .await;
+        c.close().await.unwrap();
+    });
 }
 
 fn tempfile_dir(name: &str) -> PathBuf {

@@ -14,13 +14,18 @@ use tessera_core::{Game, PlayerId, Seat, Table, Turn};
 /// Arguments of `tessera play azul`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Number of players (2-4).
-    #[arg(long, default_value_t = 2)]
-    pub players: usize,
-    /// Comma-separated seats, seat 1 first: `human` or an agent name (`random`). Default:
-    /// one human, the other seats random.
+    /// Number of players (2-4; default 2, or the count of a loaded position).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Comma-separated seats, seat 1 first: `human` or an agent (`random`, `level:4`, ...).
+    /// Default: one human, the other seats --opponent.
     #[arg(long, value_delimiter = ',')]
     pub seats: Vec<String>,
+    /// The AI seats' player when --seats is not given: a difficulty level (`level:1` to
+    /// `level:6`, or its name: see `tessera agents azul`) or any agent. Default: the middle
+    /// level.
+    #[arg(long)]
+    pub opponent: Option<String>,
     /// Seed of the deals, the starting player and the AI seats (default: from the clock;
     /// it is printed so the game can be replayed).
     #[arg(long)]
@@ -84,11 +89,22 @@ Enter a move as SOURCE COLOUR DESTINATION:
   COLOUR       B blue, Y yellow, R red, K black, W white
   DESTINATION  1-5 for a pattern line (line n holds n tiles), F for the floor
   e.g. 3B2 takes the blue tiles of factory 3 onto pattern line 2; CRF puts the centre's reds on the floor.
-Commands: moves (list the legal moves), board (show the table again), help, quit.";
+Commands: moves (list the legal moves), board (show the table again), hint (the strongest
+  level's move and its projected points), undo (back to your previous turn), help, quit.
+  Hints and undos are kept in the record.";
 
-/// Reads a legal move of the player to move from the keyboard; `None` when the human quits
-/// or the input ends.
-fn ask_human(state: &AzulState) -> Option<AzulAction> {
+/// What a human typed at the prompt.
+enum Input {
+    Move(AzulAction),
+    Hint,
+    Undo,
+    Quit,
+}
+
+/// Reads a legal move (or a hint or undo request) of the player to move from the keyboard;
+/// `Quit` when the human quits or the input ends, an error when standard input cannot be read
+/// (e.g. it is not UTF-8).
+fn ask_human(state: &AzulState) -> Result<Input> {
     let me = state.current_player().unwrap_or(PlayerId(0));
     let stdin = std::io::stdin();
     let mut line = String::new();
@@ -97,10 +113,11 @@ fn ask_human(state: &AzulState) -> Option<AzulAction> {
         let _ = std::io::stdout().flush();
         line.clear();
         match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => {
+            Ok(0) => {
                 println!("\nInput ended: the game stops here.");
-                return None;
+                return Ok(Input::Quit);
             }
+            Err(e) => return Err(super::play_tiles::stdin_error(&e)),
             Ok(_) => {}
         }
         let text = line.trim();
@@ -109,11 +126,13 @@ fn ask_human(state: &AzulState) -> Option<AzulAction> {
             "help" | "h" | "?" => println!("{HELP}"),
             "moves" | "m" => println!("{}", list_moves(state)),
             "board" | "b" => println!("{}", render(state, &[])),
-            "quit" | "q" | "exit" => return None,
+            "quit" | "q" | "exit" => return Ok(Input::Quit),
+            "hint" => return Ok(Input::Hint),
+            "undo" | "u" => return Ok(Input::Undo),
             _ => match text.parse::<AzulAction>() {
                 Err(e) => println!("{e}. Type help for the format, moves for the list."),
                 Ok(a) => match state.check_action(a) {
-                    Ok(()) => return Some(a),
+                    Ok(()) => return Ok(Input::Move(a)),
                     Err(e) => {
                         println!("{a} is not legal: {e}. Type moves for the legal moves.")
                     }
@@ -240,8 +259,27 @@ pub fn render(state: &AzulState, seats: &[String]) -> String {
     out
 }
 
-/// The wall tiling of a round, as text.
-fn render_report(r: &RoundReport) -> String {
+/// Why a finished game ended: who completed a horizontal wall row, or that nobody ever can.
+pub fn end_reason(state: &AzulState) -> String {
+    let done: Vec<String> = state
+        .boards()
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.complete_rows() > 0)
+        .map(|(i, _)| PlayerId(i as u8).to_string())
+        .collect();
+    if done.is_empty() {
+        "no wall row can ever be completed (every row misses a colour whose tiles are locked \
+         in pattern lines that cannot fill), so the game ends here"
+            .into()
+    } else {
+        format!("{} completed a horizontal wall row", done.join(" and "))
+    }
+}
+
+/// The wall tiling of a round, as text; `after` is the state after it (for the reason the
+/// game ended).
+fn render_report(r: &RoundReport, after: &AzulState) -> String {
     let mut out = format!("--- End of round {}: wall tiling ---\n", r.round);
     for (i, b) in r.boards.iter().enumerate() {
         let p = PlayerId(i as u8);
@@ -264,7 +302,8 @@ fn render_report(r: &RoundReport) -> String {
         );
     }
     if r.game_over {
-        out += "--- Game over: bonuses (2 per row, 7 per column, 10 per colour) ---\n";
+        out += &format!("--- Game over: {} ---\n", end_reason(after));
+        out += "--- Bonuses (2 per row, 7 per column, 10 per colour) ---\n";
         for (i, b) in r.boards.iter().enumerate() {
             out += &format!(
                 "  {}: +{} → {}\n",
@@ -279,10 +318,18 @@ fn render_report(r: &RoundReport) -> String {
     out
 }
 
+/// A position from `--load`: a file holding state notation or JSON, or the notation itself.
+/// A single word that names no file is reported as a missing file (notation has spaces).
 fn load_state(text: &str) -> Result<AzulState> {
     let path = std::path::Path::new(text);
-    let content = if path.is_file() {
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+    let content = if path.exists() {
+        std::fs::read_to_string(path)
+            .with_context(|| format!("--load: reading the file {}", path.display()))?
+    } else if !text.trim().contains(char::is_whitespace) && !text.trim().starts_with('{') {
+        bail!(
+            "--load: there is no file {text} (give a file holding a position, or the position \
+             itself in state notation: see docs/notation.md)"
+        );
     } else {
         text.to_string()
     };
@@ -328,7 +375,7 @@ impl Observer<AzulState> for TerminalView<'_> {
         if let (Some(mut before), Ok(a)) = (self.before.take(), action.parse::<AzulAction>())
             && let Some(r) = before.apply_reporting(a)
         {
-            print!("{}", render_report(&r));
+            print!("{}", render_report(&r, &before));
         }
     }
 }
@@ -347,19 +394,41 @@ pub fn run(args: Args) -> Result<()> {
         Ordering::Relaxed,
     );
     let seeds = GameSeeds { seed };
+    // The record's file is created now, so an unwritable path fails before the game.
+    let record_file = match &args.record {
+        Some(path) => Some(open_record(path)?),
+        None => None,
+    };
     let initial = match &args.load {
-        Some(text) => load_state(text)?,
-        None => {
-            if let Err(e) = AzulState::INFO.check_seats(args.players) {
-                bail!("--players {}: {e}", args.players);
+        Some(text) => {
+            let state = load_state(text)?;
+            if let Some(p) = args.players
+                && p != state.num_players()
+            {
+                bail!(
+                    "--players {p} conflicts with the loaded position, which has {} players \
+                     (leave --players out to play the position as it is)",
+                    state.num_players()
+                );
             }
-            AzulState::new_random(args.players, &mut seeds.setup_rng())
+            state
+        }
+        None => {
+            let players = args.players.unwrap_or(2);
+            if let Err(e) = AzulState::INFO.check_seats(players) {
+                bail!("--players {players}: {e}");
+            }
+            AzulState::new_random(players, &mut seeds.setup_rng())
         }
     };
     let n = initial.num_players();
     let seat_names: Vec<String> = if args.seats.is_empty() {
+        let opponent = match &args.opponent {
+            Some(o) => o.trim().to_string(),
+            None => default_opponent(&tessera_arena::registry::azul::registry()),
+        };
         std::iter::once("human".to_string())
-            .chain(std::iter::repeat_n("random".to_string(), n - 1))
+            .chain(std::iter::repeat_n(opponent, n - 1))
             .collect()
     } else {
         args.seats.iter().map(|s| s.trim().to_string()).collect()
@@ -391,11 +460,36 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut table = Table::new(initial, seats, seed)?;
     let mut quit = false;
+    let mut input_error = None;
     while let Played::Human(p) = table.play_out(None, &mut view)? {
         view.before_action(table.state(), p);
-        let Some(a) = ask_human(table.state()) else {
-            quit = true;
-            break;
+        let a = match ask_human(table.state()) {
+            Ok(Input::Move(a)) => a,
+            Ok(Input::Hint) => {
+                println!("{}", hint(&mut table, p)?);
+                continue;
+            }
+            Ok(Input::Undo) => {
+                let undone = if table.all_human() {
+                    table.undo()
+                } else {
+                    table.undo_to(p)
+                };
+                match undone {
+                    Ok(()) => println!("Taken back: {p} to move again."),
+                    Err(e) => println!("Cannot undo: {e}."),
+                }
+                continue;
+            }
+            Ok(Input::Quit) => {
+                quit = true;
+                break;
+            }
+            Err(e) => {
+                input_error = Some(e);
+                quit = true;
+                break;
+            }
         };
         table.play(p, a)?;
         if let Some(step) = table.steps().last() {
@@ -409,6 +503,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(out) = &record.result {
         println!("\n{}", render(&state, &seat_names));
+        println!("Game over: {}.", end_reason(&state));
         println!("Final scores:");
         for (p, s) in out.scores.iter() {
             let rows = state.board(p).complete_rows();
@@ -427,10 +522,70 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    if let Some(path) = &args.record {
-        let json = serde_json::to_string_pretty(&record)?;
-        std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?;
+    if let (Some(path), Some(file)) = (&args.record, record_file) {
+        write_record(path, file, &record)?;
         println!("Record written to {}", path.display());
     }
-    Ok(())
+    match input_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The strongest level's move for human seat `p`, with its projected points (kept in the
+/// record as a hint).
+fn hint(table: &mut Table<'static, AzulState>, p: PlayerId) -> Result<String> {
+    let registry = tessera_arena::registry::azul::registry();
+    let Some(level) = registry.levels().last() else {
+        return Ok("No hints: this build has no difficulty levels.".into());
+    };
+    let plan = registry.parse(level.spec)?;
+    let budget = plan
+        .budget()
+        .clamp(&tessera_core::Budget::time(std::time::Duration::from_secs(
+            2,
+        )));
+    let before = table.state().clone();
+    let a = table.hint(p, plan.build()?, budget)?.run().action();
+    let mut after = before.clone();
+    after.try_apply(a)?;
+    Ok(format!(
+        "Hint ({}, level {}): {a}, projected score if the round ended now {} → {}.",
+        level.name,
+        level.number,
+        before.projected_score(p),
+        after.projected_score(p)
+    ))
+}
+
+/// The registry's middle difficulty level as a seat (`level:3`), or `random` for a game
+/// without levels.
+pub fn default_opponent<G: tessera_core::Game>(
+    registry: &tessera_arena::registry::Registry<G>,
+) -> String {
+    registry
+        .default_level()
+        .map_or("random".to_string(), |l| format!("level:{}", l.number))
+}
+
+/// Creates the record's file before the game (so a bad path costs no game).
+pub fn open_record(path: &std::path::Path) -> Result<std::fs::File> {
+    std::fs::File::create(path).with_context(|| {
+        format!(
+            "--record {}: cannot create the file (nothing was played)",
+            path.display()
+        )
+    })
+}
+
+/// Writes a record as pretty JSON into the file [`open_record`] created.
+pub fn write_record(
+    path: &std::path::Path,
+    mut file: std::fs::File,
+    record: &impl serde::Serialize,
+) -> Result<()> {
+    let json = serde_json::to_string_pretty(record)?;
+    file.write_all(json.as_bytes())
+        .and_then(|()| file.flush())
+        .with_context(|| format!("writing the record to {}", path.display()))
 }

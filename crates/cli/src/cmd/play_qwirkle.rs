@@ -12,10 +12,11 @@ use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 /// Arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Comma-separated seats, 2 to 4 of: human or a registry player (points, smarter,
-    /// lookahead, random, with parameters; see `tessera agents qwirkle`).
-    #[arg(long, default_value = "human,points")]
-    seats: String,
+    /// Comma-separated seats, 2 to 4 of: human or a registry player (a difficulty level
+    /// `level:1` to `level:5`, points, smarter, lookahead, random, with parameters; see
+    /// `tessera agents qwirkle`). Default: you against the middle level.
+    #[arg(long)]
+    seats: Option<String>,
     /// Seed of the bag and the bots (default: from the clock, printed at the start).
     #[arg(long)]
     seed: Option<u64>,
@@ -50,22 +51,48 @@ struct HumanDisplay {
     humans: usize,
 }
 
-/// Shows seat `p` its view and reads a legal move; `None` on `quit`, end of input or a read
-/// error.
-fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Option<Move> {
+/// Shows seat `p` its view and reads a legal move; `None` on `quit` or the end of input, an
+/// error when standard input cannot be read (e.g. it is not UTF-8).
+fn ask_human(d: &HumanDisplay, state: &Qwirkle, p: PlayerId) -> Result<Option<Asked>> {
     if d.humans > 1 {
         println!("\n--- P{}'s turn (others look away) ---", p.0 + 1);
     }
     println!("\n{}", show_view(&state.view(p), &d.names, d.color));
     // Standard input keeps its buffer between locks, so no typed-ahead line is lost.
     let mut lines = std::io::stdin().lock().lines();
-    match ask_move(state, p, &d.names, d.color, &mut lines) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("reading the move failed: {e:#}");
-            None
-        }
-    }
+    ask_move(state, p, &d.names, d.color, &mut lines)
+}
+
+/// What a human asked for at the prompt (besides quitting).
+enum Asked {
+    Move(Move),
+    Hint,
+    Undo,
+}
+
+/// The strongest level's move for human seat `p` on its own view (kept in the record as a
+/// hint).
+fn hint(table: &mut Table<'static, Qwirkle>, p: PlayerId) -> Result<String> {
+    let registry = tessera_arena::registry::qwirkle::registry();
+    let Some(level) = registry.levels().last() else {
+        return Ok("No hints: this build has no difficulty levels.".into());
+    };
+    let plan = registry.parse(level.spec)?;
+    let budget = plan
+        .budget()
+        .clamp(&tessera_core::Budget::time(std::time::Duration::from_secs(
+            2,
+        )));
+    let before = table.state().clone();
+    let m = table.hint(p, plan.build()?, budget)?.run().action();
+    let why = match m {
+        Move::Place(pl) => format!(" for {} points", before.placement_score(&pl)),
+        _ => String::new(),
+    };
+    Ok(format!(
+        "Hint ({}, level {}): {m}{why}.",
+        level.name, level.number
+    ))
 }
 
 /// What the terminal shows while the table plays: each bot move with its points and each
@@ -162,8 +189,9 @@ Moves:   R1@0,1 R2@1,1     place tiles (TILE@COLUMN,ROW; columns grow right, row
          pass              only when you can neither place nor trade
 Tiles:   colour R O Y G B P (red orange yellow green blue purple) + shape 1-6
          (circle cross diamond square star clover)
-Other:   moves [N]  list your N best placements (default 15)    hint  the best placement
-         board      show the position again                      quit  stop the game";
+Other:   moves [N]  list your N best placements (default 15)    board  show the position again
+         hint       the strongest level's move                   undo   back to your previous turn
+         quit       stop the game       (hints and undos are kept in the record)";
 
 fn best_placements(g: &Qwirkle) -> Vec<Scored> {
     let mut v = Vec::new();
@@ -174,8 +202,13 @@ fn best_placements(g: &Qwirkle) -> Vec<Scored> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let names: Vec<String> = args
-        .seats
+    let seats_text = args.seats.clone().unwrap_or_else(|| {
+        format!(
+            "human,{}",
+            super::play_azul::default_opponent(&tessera_arena::registry::qwirkle::registry())
+        )
+    });
+    let names: Vec<String> = seats_text
         .split(',')
         .map(|s| s.trim().to_string())
         .collect();
@@ -199,9 +232,15 @@ pub fn run(args: Args) -> Result<()> {
     };
     let seats: Vec<Seat<'static, Qwirkle>> =
         names.iter().map(|n| seat(n)).collect::<Result<_>>()?;
+    // The record's file is created now, so an unwritable path fails before the game.
+    let record_file = match &args.record {
+        Some(path) => Some(super::play_azul::open_record(path)?),
+        None => None,
+    };
     println!(
-        "Qwirkle, {} players, seed {seed}. Type 'help' for help.",
-        names.len()
+        "Qwirkle, {} players, seed {seed}. Seats: {}. Type 'help' for help.",
+        names.len(),
+        names.join(", ")
     );
     let initial = Qwirkle::new(names.len()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut view = TableView {
@@ -210,11 +249,36 @@ pub fn run(args: Args) -> Result<()> {
     };
     let mut table = Table::new(initial, seats, seed)?;
     let mut quit = false;
+    let mut input_error = None;
     while let Played::Human(p) = table.play_out(None, &mut view)? {
         view.before_action(table.state(), p);
-        let Some(m) = ask_human(&input, table.state(), p) else {
-            quit = true;
-            break;
+        let m = match ask_human(&input, table.state(), p) {
+            Ok(Some(Asked::Move(m))) => m,
+            Ok(Some(Asked::Hint)) => {
+                println!("{}", hint(&mut table, p)?);
+                continue;
+            }
+            Ok(Some(Asked::Undo)) => {
+                let undone = if table.all_human() {
+                    table.undo()
+                } else {
+                    table.undo_to(p)
+                };
+                match undone {
+                    Ok(()) => println!("Taken back: P{} to move again.", p.0 + 1),
+                    Err(e) => println!("Cannot undo: {e}."),
+                }
+                continue;
+            }
+            Ok(None) => {
+                quit = true;
+                break;
+            }
+            Err(e) => {
+                input_error = Some(e);
+                quit = true;
+                break;
+            }
         };
         table.play(p, m)?;
         if let Some(step) = table.steps().last() {
@@ -251,12 +315,14 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    if let Some(path) = args.record {
-        std::fs::write(&path, serde_json::to_string_pretty(&record)?)
-            .with_context(|| format!("writing the record to {}", path.display()))?;
+    if let (Some(path), Some(file)) = (&args.record, record_file) {
+        super::play_azul::write_record(path, file, &record)?;
         println!("Record written to {}.", path.display());
     }
-    Ok(())
+    match input_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 fn ask_move(
@@ -265,14 +331,14 @@ fn ask_move(
     names: &[String],
     color: bool,
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
-) -> Result<Option<Move>> {
+) -> Result<Option<Asked>> {
     loop {
         print!("P{} move> ", p.0 + 1);
         std::io::stdout().flush()?;
         let Some(line) = lines.next() else {
             return Ok(None);
         };
-        let line = line?;
+        let line = line.map_err(|e| super::play_tiles::stdin_error(&e))?;
         let text = line.trim();
         let mut words = text.split_whitespace();
         match words.next().map(|w| w.to_ascii_lowercase()).as_deref() {
@@ -306,13 +372,8 @@ fn ask_move(
                 }
                 continue;
             }
-            Some("hint") => {
-                match best_placements(g).first() {
-                    Some(s) => println!("Try {} for {} points.", s.placement, s.score),
-                    None => println!("Nothing fits: trade or pass."),
-                }
-                continue;
-            }
+            Some("hint") => return Ok(Some(Asked::Hint)),
+            Some("undo") => return Ok(Some(Asked::Undo)),
             _ => {}
         }
         match text.parse::<Move>() {
@@ -320,7 +381,7 @@ fn ask_move(
             Ok(m) => {
                 let mut copy = g.clone();
                 match copy.try_apply(m) {
-                    Ok(()) => return Ok(Some(m)),
+                    Ok(()) => return Ok(Some(Asked::Move(m))),
                     Err(e) => println!("Illegal: {e}. Type 'moves' to list legal placements."),
                 }
             }

@@ -1,9 +1,10 @@
 //! `tessera play tiles`: play a Match the Tiles level in the terminal.
 //!
-//! In a terminal: arrow keys or L/R/U/D move, Z (or Backspace) undoes, N restarts, H shows a
-//! hint (the first move of an optimal solution), Q quits. With piped input the same commands
-//! are read one line at a time: a line of move letters (`LUR`), or `undo`, `restart`,
-//! `hint`, `quit` (also `z`, `n`, `h`, `q`).
+//! Commands are read one line at a time, as in `tessera play azul` and `qwirkle`: a line of
+//! move letters (`LUR`), or `undo`, `restart`, `hint`, `help`, `quit` (also `z`, `n`, `h`,
+//! `q`). With `--keys` in a terminal, single keys act at once instead: arrow keys or L/R/U/D
+//! move, Z (or Backspace) undoes, N restarts, H shows a hint (the first move of an optimal
+//! solution), Q quits.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -22,9 +23,13 @@ pub struct Args {
     /// A level file (the format of the shipped level file).
     #[arg(long)]
     file: Option<PathBuf>,
-    /// Read commands line by line even in a terminal.
+    /// In a terminal, act on single key presses (arrows, L R U D, Z, N, H, Q) instead of
+    /// reading a line at a time.
     #[arg(long)]
-    lines: bool,
+    keys: bool,
+    /// Most positions the solver keeps for the minimum and the hints (about 40 bytes each).
+    #[arg(long, default_value_t = tessera_tiles::DEFAULT_STATE_LIMIT)]
+    limit: usize,
 }
 
 /// A command of the player.
@@ -34,8 +39,15 @@ enum Cmd {
     Undo,
     Restart,
     Hint,
+    Help,
     Quit,
 }
+
+const HELP: &str = "\
+moves: L R U D (or left, right, up, down; several per line, e.g. LUR): every piece slides that way
+undo (z)     take back the last move        restart (n)  back to the start
+hint (h)     the first move of a shortest solution
+help         this text                      quit (q)     stop";
 
 /// The game being played: the level, the positions so far and the moves made.
 struct Session {
@@ -43,6 +55,8 @@ struct Session {
     history: Vec<State>,
     moves: Vec<Dir>,
     minimum: Option<usize>,
+    /// Most positions the hint's search keeps.
+    limit: usize,
 }
 
 impl Session {
@@ -95,12 +109,16 @@ impl Session {
                 self.moves.clear();
                 "restarted".into()
             }
-            Cmd::Hint => match self.level.optimal_solution(&self.state()) {
+            Cmd::Hint => match self
+                .level
+                .optimal_solution_within(&self.state(), self.limit)
+            {
                 Ok(Some(sol)) if sol.is_empty() => "already solved".into(),
                 Ok(Some(sol)) => format!("hint: {} ({} moves to go)", dir_name(sol[0]), sol.len()),
                 Ok(None) => "no solution from here: undo or restart".into(),
-                Err(e) => format!("no hint: {e}"),
+                Err(e) => format!("no hint: {e} (start again with a larger --limit)"),
             },
+            Cmd::Help => HELP.into(),
             Cmd::Quit => String::new(),
         }
     }
@@ -126,7 +144,8 @@ fn parse_line(line: &str) -> Result<Vec<Cmd>, String> {
         "" => return Ok(Vec::new()),
         "undo" | "z" | "back" => Some(Cmd::Undo),
         "restart" | "n" | "reset" => Some(Cmd::Restart),
-        "hint" | "h" | "?" => Some(Cmd::Hint),
+        "hint" | "h" => Some(Cmd::Hint),
+        "help" | "?" => Some(Cmd::Help),
         "quit" | "q" | "exit" => Some(Cmd::Quit),
         "left" => Some(Cmd::Move(Dir::Left)),
         "right" => Some(Cmd::Move(Dir::Right)),
@@ -141,7 +160,7 @@ fn parse_line(line: &str) -> Result<Vec<Cmd>, String> {
         .filter(|c| !c.is_whitespace() && *c != ',')
         .map(|c| {
             Dir::from_letter(c).map(Cmd::Move).ok_or_else(|| {
-                format!("unknown command {line:?}: type moves (L R U D, e.g. LUR), undo, restart, hint or quit")
+                format!("unknown command {line:?}: type moves (L R U D, e.g. LUR), undo, restart, hint, help or quit")
             })
         })
         .collect()
@@ -156,15 +175,18 @@ pub fn run(args: Args) -> Result<()> {
             p.display().to_string()
         });
     let level = pick_level(load_levels(args.file.as_deref())?, args.level, &source)?;
-    let minimum = level.optimal_length()?;
+    let minimum = level
+        .optimal_length_within(args.limit)
+        .map_err(|e| limit_error(e, args.limit))?;
     let start = level.start();
     let mut session = Session {
         level,
         history: vec![start],
         moves: Vec::new(),
         minimum,
+        limit: args.limit,
     };
-    if !args.lines && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+    if args.keys && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         play_keys(&mut session)
     } else {
         play_lines(
@@ -173,6 +195,13 @@ pub fn run(args: Args) -> Result<()> {
             &mut std::io::stdout().lock(),
         )
     }
+}
+
+/// The solver's limit error with the option that raises it.
+pub fn limit_error(e: tessera_tiles::StateLimit, limit: usize) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the solver stopped: {e}. Raise it with --limit N (now {limit}; each position takes about 40 bytes)"
+    )
 }
 
 fn finish_text(s: &Session) -> String {
@@ -195,11 +224,11 @@ fn play_lines(s: &mut Session, input: impl BufRead, out: &mut impl Write) -> Res
     let mut text = String::new();
     s.render(&mut text);
     text.push_str(
-        "moves: L R U D (or left/right/up/down, several per line), undo, restart, hint, quit\n",
+        "moves: L R U D (or left/right/up/down, several per line), undo, restart, hint, help, quit\n",
     );
     write!(out, "{text}")?;
     for line in input.lines() {
-        let line = line?;
+        let line = line.map_err(|e| stdin_error(&e))?;
         let cmds = match parse_line(&line) {
             Ok(c) => c,
             Err(e) => {
@@ -230,6 +259,17 @@ fn play_lines(s: &mut Session, input: impl BufRead, out: &mut impl Write) -> Res
     Ok(())
 }
 
+/// The error for a line of standard input that cannot be read (not UTF-8, or a failed read).
+pub fn stdin_error(e: &std::io::Error) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::InvalidData {
+        anyhow::anyhow!(
+            "standard input is not valid UTF-8 text: type moves as plain text (the game stops here)"
+        )
+    } else {
+        anyhow::anyhow!("reading standard input failed: {e} (the game stops here)")
+    }
+}
+
 /// Restores the terminal when dropped, even on an error.
 struct RawGuard;
 
@@ -248,7 +288,7 @@ fn play_keys(s: &mut Session) -> Result<()> {
     loop {
         let mut text = String::new();
         s.render(&mut text);
-        text.push_str("arrows or L R U D move, Z undo, N restart, H hint, Q quit\n");
+        text.push_str("arrows or L R U D move, Z undo, N restart, H hint, ? help, Q quit\n");
         if !msg.is_empty() {
             text.push_str(&msg);
             text.push('\n');
@@ -282,7 +322,8 @@ fn play_keys(s: &mut Session) -> Result<()> {
             KeyCode::Char(c) => match c.to_ascii_lowercase() {
                 'z' => Cmd::Undo,
                 'n' => Cmd::Restart,
-                'h' | '?' => Cmd::Hint,
+                'h' => Cmd::Hint,
+                '?' => Cmd::Help,
                 'q' => Cmd::Quit,
                 c => match Dir::from_letter(c) {
                     Some(d) => Cmd::Move(d),
@@ -329,6 +370,7 @@ mod tests {
             history: vec![start],
             moves: vec![],
             minimum,
+            limit: tessera_tiles::DEFAULT_STATE_LIMIT,
         };
         assert_eq!(s.apply(Cmd::Undo), "nothing to undo");
         let hint = s.apply(Cmd::Hint);
@@ -355,8 +397,9 @@ mod tests {
             history: vec![start],
             moves: vec![],
             minimum: Some(5),
+            limit: tessera_tiles::DEFAULT_STATE_LIMIT,
         };
-        let input = "hint\nL\njump\nundo\nLULU\nright\nL\n";
+        let input = "hint\nhelp\nL\njump\nundo\nLULU\nright\nL\n";
         let mut out = Vec::new();
         play_lines(&mut s, input.as_bytes(), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -364,6 +407,8 @@ mod tests {
         assert!(text.contains("hint: left (5 moves to go)"));
         assert!(text.contains("unknown command \"jump\""));
         assert!(text.contains("undone"));
+        // `help` explains and moves nothing (the moves count stays as it was).
+        assert!(text.contains("several per line, e.g. LUR"), "{text}");
         assert!(
             text.ends_with("Solved in 5 moves (optimal!; minimum 5): LULUR\n"),
             "{text}"

@@ -75,6 +75,10 @@ pub struct Args {
     /// paths) and bounds the memory of the graph searches.
     #[arg(long, default_value_t = 10_000_000)]
     node_limit: u64,
+    /// Most positions the breadth-first search keeps when it finds a level's optimum (for
+    /// levels whose file gives none; about 40 bytes each).
+    #[arg(long, default_value_t = tessera_tiles::DEFAULT_STATE_LIMIT)]
+    limit: usize,
 }
 
 /// Output formats.
@@ -238,7 +242,10 @@ pub fn run(args: Args) -> Result<()> {
         .iter()
         .map(|l| match l.known_optimal() {
             Some(o) => Ok(Some(o as usize)),
-            None => l.optimal_length().map_err(anyhow::Error::from),
+            None => l
+                .optimal_length_within(args.limit)
+                .map_err(|e| super::play_tiles::limit_error(e, args.limit))
+                .with_context(|| format!("level {}", l.name())),
         })
         .collect::<Result<_>>()?;
     let mut rows = Vec::new();
