@@ -8,6 +8,7 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
+use tessera_arena::analysis::analyze;
 use tessera_arena::report::{Format, render, winrate_svg};
 use tessera_arena::stats::summarize;
 use tessera_arena::store::Store;
@@ -66,12 +67,14 @@ async fn run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json
             .rows(id)
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let summary = summarize(&run.params.labels(), &run.params.tables(), &rows);
-        let stats: Value =
-            serde_json::from_str(&render(&run, &summary, Format::Json)).unwrap_or(Value::Null);
+        let analysis =
+            analyze(&run.params, &rows, None).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let stats: Value = serde_json::from_str(&render(&run, &summary, &analysis, Format::Json))
+            .unwrap_or(Value::Null);
         Ok(Json(json!({
             "id": run.id,
             "params": run.params,
-            "table": render(&run, &summary, Format::Table),
+            "table": render(&run, &summary, &analysis, Format::Table),
             "stats": stats,
             "chart_svg": winrate_svg(&run, &summary),
         })))
