@@ -813,3 +813,129 @@ pub fn deviation_svg(title: &str, points: &[DeviationPoint]) -> String {
     o.push_str("</svg>\n");
     o
 }
+
+/// Elo with 95% error bars: the fitted ratings of a round robin or gauntlet, else each
+/// pairing's Elo difference (pair-wise interval, or game-wise for an unpaired run). `None`
+/// when there is nothing to draw. Infinite or missing bounds are drawn to the plot's edge
+/// with an arrow.
+pub fn elo_svg(run: &RunInfo, a: &Analysis) -> Option<String> {
+    let mut rows: Vec<(String, f64, (f64, f64))> = Vec::new();
+    let title;
+    if let Some(r) = a.ratings.as_ref().filter(|r| r.error.is_none()) {
+        title = format!(
+            "Elo (anchor {} = {}) with 95% interval",
+            r.anchor, r.anchor_elo
+        );
+        for x in &r.agents {
+            rows.push((x.agent.clone(), x.elo, x.interval));
+        }
+    } else {
+        title = if run.params.paired {
+            "Elo difference of each pairing with 95% interval (from the pairs)".to_string()
+        } else {
+            "Elo difference of each pairing with 95% interval (game-wise, unpaired run)".to_string()
+        };
+        for x in &a.pairings {
+            let e = x.pair_wise.as_ref().unwrap_or(&x.game_wise);
+            if e.elo.is_nan() {
+                continue;
+            }
+            rows.push((
+                format!("{} vs {}", x.first, x.second),
+                e.elo,
+                e.elo_interval,
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let finite: Vec<f64> = rows
+        .iter()
+        .flat_map(|(_, e, (lo, hi))| [*e, *lo, *hi])
+        .filter(|x| x.is_finite())
+        .collect();
+    let (mut lo, mut hi) = finite
+        .iter()
+        .fold((0.0f64, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    let pad = ((hi - lo) * 0.08).max(20.0);
+    lo -= pad;
+    hi += pad;
+    let (left, width, row_h, top) = (260.0, 820.0, 24.0, 56.0);
+    let plot_w = width - left - 40.0;
+    let height = top + row_h * rows.len() as f64 + 46.0;
+    let x = |v: f64| left + plot_w * ((v.clamp(lo, hi) - lo) / (hi - lo));
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"elo-chart\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" {FONT} font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">{}</text>\n<text x=\"10\" y=\"40\" fill=\"#555\">{}</text>",
+        xml(&title),
+        xml(&run.params.command_line())
+    );
+    let bottom = height - 36.0;
+    let step = nice_step((hi - lo) / 8.0);
+    let mut t = (lo / step).ceil() * step;
+    while t <= hi {
+        let _ = writeln!(
+            o,
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{bottom}\" stroke=\"{1}\"/>\n<text x=\"{0:.1}\" y=\"{2}\" text-anchor=\"middle\" fill=\"#444\">{3}</text>",
+            x(t),
+            if t.abs() < step / 2.0 {
+                "#999"
+            } else {
+                "#e4e4e4"
+            },
+            bottom + 16.0,
+            t.round()
+        );
+        t += step;
+    }
+    for (i, (label, elo, (l, h))) in rows.iter().enumerate() {
+        let cy = top + row_h * i as f64 + row_h / 2.0;
+        let _ = writeln!(
+            o,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n<line x1=\"{:.1}\" y1=\"{cy:.1}\" x2=\"{:.1}\" y2=\"{cy:.1}\" stroke=\"#1f5f99\" stroke-width=\"2\"/>",
+            left - 8.0,
+            cy + 4.0,
+            xml(label),
+            x(if l.is_nan() { lo } else { *l }),
+            x(if h.is_nan() { hi } else { *h }),
+        );
+        for (bound, edge, dir) in [(*l, lo, -1.0), (*h, hi, 1.0)] {
+            if !bound.is_finite() || (bound - edge) * dir > 0.0 {
+                let ex = x(edge);
+                let _ = writeln!(
+                    o,
+                    "<path d=\"M{:.1},{:.1} L{ex:.1},{cy:.1} L{:.1},{:.1}\" fill=\"none\" stroke=\"#1f5f99\" stroke-width=\"2\"/>",
+                    ex - 6.0 * dir,
+                    cy - 4.0,
+                    ex - 6.0 * dir,
+                    cy + 4.0
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "<circle cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"4.5\" fill=\"#b03a2e\"><title>{}: {} {}</title></circle>",
+            x(*elo),
+            xml(label),
+            elo_text(*elo),
+            elo_interval((*l, *h))
+        );
+    }
+    o.push_str("</svg>\n");
+    Some(o)
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    if raw.is_nan() || raw <= 0.0 {
+        return 1.0;
+    }
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * p)
+}
