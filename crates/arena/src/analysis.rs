@@ -274,7 +274,15 @@ pub fn analyze(
     let anchor = anchor
         .cloned()
         .unwrap_or_else(|| Anchor::default_for(&labels));
-    let anchor_index = anchor.index(&labels)?;
+    // An anchor may name an agent by its display label or by its specification.
+    let spec_labels = RunParams {
+        names: Vec::new(),
+        ..params.clone()
+    }
+    .labels();
+    let anchor_index = anchor
+        .index(&labels)
+        .or_else(|e| anchor.index(&spec_labels).map_err(|_| e))?;
     let tables = params.tables();
     let mut out = Analysis {
         pairings: Vec::new(),

@@ -258,6 +258,17 @@ fn run_with(
         }
         (None, false) => store.create_run(params, opts.shard, slots.len() as u64)?,
     };
+    // External engines are named by their handshake's `id name` in reports.
+    if params.agents.iter().any(|a| a.starts_with("ext:"))
+        && run.params.names.iter().all(Option::is_none)
+    {
+        let names: Vec<Option<String>> = params
+            .agents
+            .iter()
+            .map(|a| crate::ext::identify(a))
+            .collect();
+        store.save_agent_names(run.id, &names)?;
+    }
     let done = store.done_indices(run.id)?;
     // The sequential test, from the stored pairs: a decided test plays nothing more.
     let mut tracker = match params.sprt {
@@ -312,7 +323,7 @@ fn run_with(
     let played = played?;
     let run = store.run(run.id)?;
     let rows = store.rows(run.id)?;
-    let analysis = analyze(params, &rows, opts.anchor.as_ref())?;
+    let analysis = analyze(&run.params, &rows, opts.anchor.as_ref())?;
     if let Some(status) = &analysis.sprt {
         store.save_sprt(run.id, status)?;
     }
@@ -330,8 +341,8 @@ fn run_with(
     if finished {
         store.mark_finished(run.id)?;
     }
-    let summary = summarize(&params.labels(), &tables, &rows);
-    let faults = fault_counts(params, store, run.id)?;
+    let summary = summarize(&run.params.labels(), &tables, &rows);
+    let faults = fault_counts(&run.params, store, run.id)?;
     Ok(RunReport {
         run,
         played,

@@ -56,6 +56,11 @@ pub struct RunParams {
     /// (`games` is then the maximum). Absent from runs without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtParams>,
+    /// Display names of the agents that told one: an external engine's `id name` from the
+    /// protocol handshake, per agent (`None` for the others). Not part of the run's identity
+    /// (never serialized); the store fills it in from its `agent_names` table.
+    #[serde(skip)]
+    pub names: Vec<Option<String>>,
 }
 
 /// One game of the schedule.
@@ -131,6 +136,7 @@ impl RunParams {
             paired: true,
             gauntlet: false,
             sprt: None,
+            names: Vec::new(),
         }
     }
 
@@ -191,17 +197,23 @@ impl RunParams {
         Ok(())
     }
 
-    /// Display names: the specifications, numbered when one is listed twice
-    /// (`greedy`, `greedy#2`).
+    /// Display names: the specifications (or an external engine's `id name` when known,
+    /// see [`RunParams::names`]), numbered when one is listed twice (`greedy`, `greedy#2`).
     pub fn labels(&self) -> Vec<String> {
+        let base: Vec<&String> = self
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| self.names.get(i).and_then(Option::as_ref).unwrap_or(a))
+            .collect();
         let mut out: Vec<String> = Vec::with_capacity(self.agents.len());
-        for (i, a) in self.agents.iter().enumerate() {
-            let before = self.agents[..i].iter().filter(|b| *b == a).count();
-            let total = self.agents.iter().filter(|b| *b == a).count();
+        for (i, a) in base.iter().enumerate() {
+            let before = base[..i].iter().filter(|b| *b == a).count();
+            let total = base.iter().filter(|b| *b == a).count();
             out.push(if total > 1 {
                 format!("{a}#{}", before + 1)
             } else {
-                a.clone()
+                a.to_string()
             });
         }
         out
@@ -552,6 +564,15 @@ mod tests {
                 "{bad}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn engines_are_labelled_by_their_id_name() {
+        let mut p = RunParams::new("azul", &["ext:/x/eng", "greedy", "ext:/y/eng"], 2, 1, 1, 0);
+        let key = p.key();
+        p.names = vec![Some("Eng 1.0".into()), None, Some("Eng 1.0".into())];
+        assert_eq!(p.labels(), vec!["Eng 1.0#1", "greedy", "Eng 1.0#2"]);
+        assert_eq!(p.key(), key, "names are not part of the run's identity");
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //!   replays it;
 //! - `faults(run, idx, seat, ply, kind, detail)`: agents' faults (added later; files
 //!   without it read as fault-free);
+//! - `agent_names(run, agent, name)`: an external engine's `id name` from its handshake,
+//!   shown instead of its path (added later; files without it show the specifications);
 //! - `sprt(run, test, decision, llr, lower, upper, pairs, counts, updated)`: the state of a
 //!   run's sequential test, written at the end of every `tessera tournament --sprt` call
 //!   (added later, schema still 1: files without it read as having no stored test; the test
@@ -249,6 +251,11 @@ impl Store {
                     pairs INTEGER NOT NULL,
                     counts TEXT NOT NULL,
                     updated TEXT NOT NULL);
+                 CREATE TABLE IF NOT EXISTS agent_names(
+                    run INTEGER NOT NULL REFERENCES runs(id),
+                    agent INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY(run, agent));
                  CREATE TABLE IF NOT EXISTS faults(
                     run INTEGER NOT NULL,
                     idx INTEGER NOT NULL,
@@ -308,6 +315,8 @@ impl Store {
                 row.map_err(|e| self.err(e))?;
             let params: RunParams = serde_json::from_str(&params)
                 .map_err(|e| self.err(format!("run {id} has unreadable parameters: {e}")))?;
+            let mut params = params;
+            params.names = self.agent_names(id, params.agents.len())?;
             out.push(RunInfo {
                 id,
                 params,
@@ -455,6 +464,44 @@ impl Store {
                 [run],
             )
             .map_err(|e| self.write_err(e))?;
+        Ok(())
+    }
+
+    /// Display names of run `run`'s agents (an external engine's `id name`), `None` where
+    /// none is stored (files written before names were stored have none).
+    pub fn agent_names(&self, run: i64, agents: usize) -> Result<Vec<Option<String>>, ArenaError> {
+        let mut out = vec![None; agents];
+        if !self.has_table("agent_names")? {
+            return Ok(out);
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT agent, name FROM agent_names WHERE run = ?1")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([run], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let (agent, name) = row.map_err(|e| self.err(e))?;
+            if let Some(slot) = usize::try_from(agent).ok().and_then(|a| out.get_mut(a)) {
+                *slot = Some(name);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Stores display names of run `run`'s agents (`None`s are skipped).
+    pub fn save_agent_names(&self, run: i64, names: &[Option<String>]) -> Result<(), ArenaError> {
+        for (agent, name) in names.iter().enumerate() {
+            if let Some(name) = name {
+                self.conn
+                    .execute(
+                        "INSERT OR REPLACE INTO agent_names(run, agent, name) VALUES (?1, ?2, ?3)",
+                        params![run, agent as i64, name],
+                    )
+                    .map_err(|e| self.write_err(e))?;
+            }
+        }
         Ok(())
     }
 

@@ -425,3 +425,39 @@ fn a_gauntlet_plays_its_centre_against_each_other_agent_with_anchored_ratings() 
         assert_eq!(l.split(',').count(), width, "{l}");
     }
 }
+
+#[test]
+fn reports_name_an_external_engine_by_its_id_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ext.sqlite");
+    let dbs = db.to_str().unwrap();
+    // Our own engine binary, seated through the protocol, against random.
+    let spec = format!(
+        "ext:nodes=300:{}+engine+azul+--player+greedy",
+        env!("CARGO_BIN_EXE_tessera")
+    );
+    let agents = format!("{spec},random");
+    let o = run(&[
+        "tournament",
+        "azul",
+        "--agents",
+        &agents,
+        "--games",
+        "2",
+        "--quiet",
+        "--jobs",
+        "1",
+        "--db",
+        dbs,
+    ]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    // The handshake's `id name` (our engine says "Tessera Azul VERSION") names it.
+    let name = format!("Tessera Azul {}", env!("CARGO_PKG_VERSION"));
+    assert!(out.contains(&format!("{name} vs random")), "{out}");
+    // The report reads the stored name; the path appears only in the command line.
+    let o = run(&["report", "--db", dbs, "--charts", "none", "--format", "csv"]);
+    let csv = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(csv.contains(&format!("1,agent,,,{name},")), "{csv}");
+    assert!(!csv.contains("+engine+azul"), "{csv}");
+}
