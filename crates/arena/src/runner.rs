@@ -9,6 +9,12 @@
 //! calling thread collects finished games and commits them in batches (at least every
 //! quarter second), so a run that is stopped or killed keeps what it committed, and
 //! `resume` plays only what is missing.
+//!
+//! Worker threads take the schedule's games in order from one counter. A run with an SPRT
+//! ([`RunParams::sprt`]) feeds every stored batch to [`SprtTracker`], which counts pairs in
+//! schedule order; workers stay at most 4 games per thread ahead of the store and stop once
+//! the test decides. The decision is stored with the run ([`Store::save_sprt`]) and a
+//! resumed run recomputes it from its stored games, so a decided run plays nothing more.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
