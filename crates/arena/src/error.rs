@@ -55,6 +55,24 @@ pub enum ParamsError {
     /// More games than the store can number.
     #[error("too many games")]
     TooManyGames,
+    /// The SPRT option is malformed or does not fit the run.
+    #[error("{0}")]
+    Sprt(String),
+    /// The anchor of the ratings is malformed or names no agent.
+    #[error("{0}")]
+    Anchor(String),
+    /// More worker threads than the machine can use.
+    #[error(
+        "--jobs {jobs} is more than {max} (4 per core on this machine's {cores} cores); use --jobs {max} or fewer (0: one per core)"
+    )]
+    TooManyJobs {
+        /// Threads asked for.
+        jobs: usize,
+        /// The limit.
+        max: usize,
+        /// Cores available.
+        cores: usize,
+    },
     /// `--shard` is not `K/N`.
     #[error("shard '{0}' is malformed: expected K/N with 1 <= K <= N, e.g. 2/8")]
     Shard(String),

@@ -195,6 +195,8 @@ struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The `id name` the engine gave in its handshake.
+    id_name: Option<String>,
 }
 
 impl Engine {
@@ -230,9 +232,16 @@ impl Engine {
             child,
             stdin,
             lines: rx,
+            id_name: None,
         };
         p.send(&Command::Tep).map_err(err)?;
-        p.wait_for("tepok", HANDSHAKE).map_err(err)?;
+        let replies = p.wait_for("tepok", HANDSHAKE).map_err(err)?;
+        p.id_name = replies.into_iter().find_map(|r| match r {
+            Reply::Id { key, value } if key == "name" && !value.trim().is_empty() => {
+                Some(value.trim().to_string())
+            }
+            _ => None,
+        });
         p.send(&Command::IsReady).map_err(err)?;
         p.wait_for("readyok", HANDSHAKE).map_err(err)?;
         Ok(p)
@@ -380,6 +389,15 @@ impl ExtAgent {
         })?;
         Ok(action)
     }
+}
+
+/// The `id name` an external engine gives in its handshake, for an `ext:...` agent
+/// specification (started, asked and stopped again); `None` for other agents, or an engine
+/// that gives no name or does not start.
+pub fn identify(spec: &str) -> Option<String> {
+    let rest = spec.strip_prefix("ext:")?;
+    let ext: ExtSpec = rest.parse().ok()?;
+    Engine::start(&ext.command).ok()?.id_name.clone()
 }
 
 /// The wording of a start failure other than a protocol failure.

@@ -11,7 +11,9 @@
 //!   the thesis' Figure 20 curve;
 //! - [`pentanomial`], [`sprt`], [`ratings`]: pair-aware statistics of paired games, the
 //!   sequential probability ratio test and maximum-likelihood ratings with error bars
-//!   (docs/statistics.md; not yet used by the tournament command);
+//!   (docs/statistics.md);
+//! - [`analysis`]: those applied to a stored run (pairs, rotation sets, ratings with an
+//!   anchor, the SPRT's state), as every report prints them;
 //! - [`protocol`]: the engine protocol's commands and replies, shared by the server and
 //!   the external-engine client;
 //! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts.
@@ -32,6 +34,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod error;
 pub mod ext;
 pub mod games;

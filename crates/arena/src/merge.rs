@@ -46,6 +46,10 @@ pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<Vec<MergedRun>, ArenaE
                 Some(t) => t,
                 None => out.create_run(&run.params, Shard::ALL, total)?,
             };
+            // External engines' names travel with their games.
+            if target.params.names.iter().all(Option::is_none) {
+                out.save_agent_names(target.id, &run.params.names)?;
+            }
             let mut have: HashMap<u64, StoredGame> = out
                 .games(target.id)?
                 .into_iter()

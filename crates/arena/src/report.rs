@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::schedule::RunParams;
+use crate::analysis::Analysis;
+use crate::schedule::{RunParams, sprt_text};
 use crate::stats::{DeviationPoint, Summary, Tally};
 use crate::store::RunInfo;
 
@@ -54,12 +55,250 @@ fn interval(t: &Tally) -> String {
     format!("[{:.1}, {:.1}]", 100.0 * t.ci_low, 100.0 * t.ci_high)
 }
 
-/// Renders the results of `run` in `format`.
-pub fn render(run: &RunInfo, summary: &Summary, format: Format) -> String {
+/// Renders the results of `run` in `format`: the game-wise summary and the pair-aware
+/// analysis.
+pub fn render(run: &RunInfo, summary: &Summary, analysis: &Analysis, format: Format) -> String {
     match format {
-        Format::Table => text(run, summary),
-        Format::Csv => csv(run, summary),
-        Format::Json => json(run, summary),
+        Format::Table => {
+            let mut o = text(run, summary);
+            o.push_str(&analysis_text(run, analysis));
+            o
+        }
+        Format::Csv => csv(run, summary, analysis),
+        Format::Json => json(run, summary, analysis),
+    }
+}
+
+/// An Elo difference for people: `+12.3`, `+inf`, `n/a`.
+pub fn elo_text(x: f64) -> String {
+    if x.is_nan() {
+        "n/a".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{x:+.1}")
+    }
+}
+
+fn elo_interval(i: (f64, f64)) -> String {
+    format!("[{}, {}]", elo_text(i.0), elo_text(i.1))
+}
+
+fn pct_interval(i: (f64, f64)) -> String {
+    format!("[{:.1}, {:.1}]", 100.0 * i.0, 100.0 * i.1)
+}
+
+/// The pair-aware part of the text report.
+pub fn analysis_text(run: &RunInfo, a: &Analysis) -> String {
+    let mut o = String::new();
+    let p = &run.params;
+    if !a.pairings.is_empty() {
+        let _ = writeln!(o);
+        if p.paired {
+            let _ = writeln!(
+                o,
+                "pairs (each deal's two games, seats swapped, are one observation); score and Elo of the first agent,"
+            );
+            let _ = writeln!(
+                o,
+                "95% intervals from the pairs (pentanomial) and, for comparison, from the games as if independent:"
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "game-wise only (unpaired run: every game its own deal, so there are no pairs); first agent's score and Elo:"
+            );
+        }
+        let w = a
+            .pairings
+            .iter()
+            .map(|x| x.first.len() + x.second.len() + 4)
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        let _ = writeln!(
+            o,
+            "{:<w$}  {:>5}  {:>4} {:>5} {:>8} {:>5} {:>4}  {:>6}  {:>14}  {:>14}  {:>7}  {:>18}  {:>18}  {:>6}",
+            "pairing",
+            "pairs",
+            "LL",
+            "LD+DL",
+            "DD+WL+LW",
+            "WD+DW",
+            "WW",
+            "score",
+            "95% (pairs)",
+            "95% (games)",
+            "Elo",
+            "Elo 95% (pairs)",
+            "Elo 95% (games)",
+            "LOS"
+        );
+        for x in &a.pairings {
+            let name = format!("{} vs {}", x.first, x.second);
+            let c = x.counts;
+            let (counts, pair_i, pair_e) = match &x.pair_wise {
+                Some(e) => (
+                    format!(
+                        "{:>5}  {:>4} {:>5} {:>8} {:>5} {:>4}",
+                        x.pairs, c[0], c[1], c[2], c[3], c[4]
+                    ),
+                    pct_interval(e.score_interval),
+                    elo_interval(e.elo_interval),
+                ),
+                None => (
+                    format!(
+                        "{:>5}  {:>4} {:>5} {:>8} {:>5} {:>4}",
+                        "-", "", "", "", "", ""
+                    ),
+                    "-".to_string(),
+                    "-".to_string(),
+                ),
+            };
+            let g = &x.game_wise;
+            let _ = writeln!(
+                o,
+                "{name:<w$}  {counts}  {:>6}  {:>14}  {:>14}  {:>7}  {:>18}  {:>18}  {:>6}",
+                if g.score.is_nan() {
+                    "n/a".to_string()
+                } else {
+                    pct(g.score)
+                },
+                pair_i,
+                pct_interval(g.score_interval),
+                elo_text(g.elo),
+                pair_e,
+                elo_interval(g.elo_interval),
+                pct(x.los)
+            );
+        }
+        let _ = writeln!(
+            o,
+            "(LOS: likelihood of superiority of the first agent from decisive games, Φ((W-L)/√(W+L)))"
+        );
+    }
+    for r in &a.rotations {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "rotation sets, table {} ({}): {} complete sets; each deal's {} seat rotations are one observation",
+            r.table + 1,
+            table_name(p, r.table as usize),
+            r.sets,
+            p.rotations()
+        );
+        let w = r
+            .agents
+            .iter()
+            .map(|x| x.agent.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let _ = writeln!(
+            o,
+            "{:<w$}  {:>11}  {:>8}  {:>14}",
+            "agent", "mean share", "set sd", "95% interval"
+        );
+        for x in &r.agents {
+            let _ = writeln!(
+                o,
+                "{:<w$}  {:>11}  {:>8.3}  {:>14}",
+                x.agent,
+                pct(x.share),
+                x.sd,
+                pct_interval(x.interval)
+            );
+        }
+    }
+    if let Some(r) = &a.ratings {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "ratings ({}), anchor {} = {}:",
+            r.method, r.anchor, r.anchor_elo
+        );
+        if let Some(e) = &r.error {
+            let _ = writeln!(o, "  {e}");
+        } else {
+            let w = r
+                .agents
+                .iter()
+                .map(|x| x.agent.len())
+                .max()
+                .unwrap_or(5)
+                .max(5);
+            let _ = writeln!(
+                o,
+                "{:<w$}  {:>8}  {:>7}  {:>20}",
+                "agent", "Elo", "± se", "95% interval"
+            );
+            for x in &r.agents {
+                let _ = writeln!(
+                    o,
+                    "{:<w$}  {:>8}  {:>7.1}  {:>20}",
+                    x.agent,
+                    elo_text(x.elo),
+                    x.std_error,
+                    elo_interval(x.interval)
+                );
+            }
+            let _ = writeln!(o);
+            let _ = writeln!(
+                o,
+                "likelihood of superiority (row stronger than column, from the fitted ratings):"
+            );
+            let mut head = format!("{:<w$}", "");
+            for x in &r.agents {
+                let _ = write!(head, "  {:>8}", short(&x.agent, 8));
+            }
+            let _ = writeln!(o, "{head}");
+            for (i, x) in r.agents.iter().enumerate() {
+                let mut line = format!("{:<w$}", x.agent);
+                for j in 0..r.agents.len() {
+                    let cell = if i == j {
+                        "-".to_string()
+                    } else {
+                        pct(r.los[i][j])
+                    };
+                    let _ = write!(line, "  {cell:>8}");
+                }
+                let _ = writeln!(o, "{line}");
+            }
+        }
+    }
+    if let Some(t) = &a.sprt {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "SPRT {} ({} Elo): {} after {} pairs, {} (counts LL {} LD+DL {} DD+WL+LW {} WD+DW {} WW {})",
+            sprt_text(&t.params),
+            match t.params.model {
+                crate::sprt::EloModel::Logistic => "logistic",
+                crate::sprt::EloModel::Normalized => "normalized",
+            },
+            t.verdict(),
+            t.pairs,
+            t.progress_text(),
+            t.counts[0],
+            t.counts[1],
+            t.counts[2],
+            t.counts[3],
+            t.counts[4]
+        );
+    }
+    for n in &a.notes {
+        let _ = writeln!(o, "note: {n}");
+    }
+    o
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
     }
 }
 
@@ -162,10 +401,15 @@ fn text(run: &RunInfo, s: &Summary) -> String {
     o
 }
 
-fn csv(run: &RunInfo, s: &Summary) -> String {
-    let mut o = String::from(
-        "run,scope,table,series,agent,games,wins,draws,losses,win_rate,ci_low,ci_high,score_mean,score_sd,elo\n",
+/// Columns of the CSV after `elo`: the pair-aware figures (empty where they do not apply).
+const CSV_EXTRA: &str = "elo_se,elo_low,elo_high,opponent,pairs,ll,ld_dl,dd_wl_lw,wd_dw,ww,score,score_low,score_high,pair_elo,pair_elo_low,pair_elo_high,game_score_low,game_score_high,game_elo,game_elo_low,game_elo_high,los,llr,llr_low,llr_high,decision";
+
+fn csv(run: &RunInfo, s: &Summary, a: &Analysis) -> String {
+    let mut o = format!(
+        "run,scope,table,series,agent,games,wins,draws,losses,win_rate,ci_low,ci_high,score_mean,score_sd,elo,{CSV_EXTRA}\n"
     );
+    let extra_columns = CSV_EXTRA.split(',').count();
+    let blank_extra = ",".repeat(extra_columns);
     let esc = |x: &str| {
         if x.contains([',', '"', '\n']) {
             format!("\"{}\"", x.replace('"', "\"\""))
@@ -176,7 +420,7 @@ fn csv(run: &RunInfo, s: &Summary) -> String {
     let mut line = |scope: &str, table: String, series: String, t: &Tally, elo: String| {
         let _ = writeln!(
             o,
-            "{},{scope},{table},{series},{},{},{},{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{elo}",
+            "{},{scope},{table},{series},{},{},{},{},{},{:.6},{:.6},{:.6},{:.4},{:.4},{elo}{blank_extra}",
             run.id,
             esc(&t.agent),
             t.games,
@@ -210,6 +454,92 @@ fn csv(run: &RunInfo, s: &Summary) -> String {
             );
         }
     }
+    let f = |x: f64| {
+        if x.is_nan() {
+            String::new()
+        } else {
+            format!("{x:.6}")
+        }
+    };
+    let empty = |k: usize| vec![String::new(); k];
+    let mut rest = |scope: &str, table: String, agent: &str, elo: String, cells: Vec<String>| {
+        debug_assert_eq!(cells.len(), extra_columns);
+        let _ = writeln!(
+            o,
+            "{},{scope},{table},,{},,,,,,,,,,{elo},{}",
+            run.id,
+            esc(agent),
+            cells.iter().map(|c| esc(c)).collect::<Vec<_>>().join(",")
+        );
+    };
+    for x in &a.pairings {
+        let mut c = empty(extra_columns);
+        c[3] = x.second.clone();
+        if let Some(e) = &x.pair_wise {
+            c[4] = x.pairs.to_string();
+            for k in 0..5 {
+                c[5 + k] = x.counts[k].to_string();
+            }
+            c[11] = f(e.score_interval.0);
+            c[12] = f(e.score_interval.1);
+            c[13] = f(e.elo);
+            c[14] = f(e.elo_interval.0);
+            c[15] = f(e.elo_interval.1);
+        }
+        let g = &x.game_wise;
+        c[10] = f(g.score);
+        c[16] = f(g.score_interval.0);
+        c[17] = f(g.score_interval.1);
+        c[18] = f(g.elo);
+        c[19] = f(g.elo_interval.0);
+        c[20] = f(g.elo_interval.1);
+        c[21] = f(x.los);
+        rest(
+            "pairing",
+            (x.table + 1).to_string(),
+            &x.first,
+            String::new(),
+            c,
+        );
+    }
+    for r in &a.rotations {
+        for x in &r.agents {
+            let mut c = empty(extra_columns);
+            c[4] = r.sets.to_string();
+            c[10] = f(x.share);
+            c[11] = f(x.interval.0);
+            c[12] = f(x.interval.1);
+            rest(
+                "rotation",
+                (r.table + 1).to_string(),
+                &x.agent,
+                String::new(),
+                c,
+            );
+        }
+    }
+    if let Some(r) = &a.ratings {
+        for x in &r.agents {
+            let mut c = empty(extra_columns);
+            c[0] = f(x.std_error);
+            c[1] = f(x.interval.0);
+            c[2] = f(x.interval.1);
+            rest("rating", String::new(), &x.agent, f(x.elo), c);
+        }
+    }
+    if let Some(t) = &a.sprt {
+        let mut c = empty(extra_columns);
+        c[4] = t.pairs.to_string();
+        for k in 0..5 {
+            c[5 + k] = t.counts[k].to_string();
+        }
+        c[22] = f(t.llr);
+        c[23] = f(t.bounds.0);
+        c[24] = f(t.bounds.1);
+        c[25] = t.verdict().to_string();
+        let first = run.params.labels().first().cloned().unwrap_or_default();
+        rest("sprt", "1".to_string(), &first, String::new(), c);
+    }
     o
 }
 
@@ -217,6 +547,7 @@ fn csv(run: &RunInfo, s: &Summary) -> String {
 struct JsonReport<'a> {
     run: JsonRun<'a>,
     summary: &'a Summary,
+    analysis: &'a Analysis,
 }
 
 #[derive(Serialize)]
@@ -232,7 +563,7 @@ struct JsonRun<'a> {
     tables: Vec<String>,
 }
 
-fn json(run: &RunInfo, s: &Summary) -> String {
+fn json(run: &RunInfo, s: &Summary, analysis: &Analysis) -> String {
     let r = JsonReport {
         run: JsonRun {
             id: run.id,
@@ -248,6 +579,7 @@ fn json(run: &RunInfo, s: &Summary) -> String {
                 .collect(),
         },
         summary: s,
+        analysis,
     };
     let mut text = serde_json::to_string_pretty(&r).unwrap_or_default();
     text.push('\n');
@@ -480,4 +812,130 @@ pub fn deviation_svg(title: &str, points: &[DeviationPoint]) -> String {
     );
     o.push_str("</svg>\n");
     o
+}
+
+/// Elo with 95% error bars: the fitted ratings of a round robin or gauntlet, else each
+/// pairing's Elo difference (pair-wise interval, or game-wise for an unpaired run). `None`
+/// when there is nothing to draw. Infinite or missing bounds are drawn to the plot's edge
+/// with an arrow.
+pub fn elo_svg(run: &RunInfo, a: &Analysis) -> Option<String> {
+    let mut rows: Vec<(String, f64, (f64, f64))> = Vec::new();
+    let title;
+    if let Some(r) = a.ratings.as_ref().filter(|r| r.error.is_none()) {
+        title = format!(
+            "Elo (anchor {} = {}) with 95% interval",
+            r.anchor, r.anchor_elo
+        );
+        for x in &r.agents {
+            rows.push((x.agent.clone(), x.elo, x.interval));
+        }
+    } else {
+        title = if run.params.paired {
+            "Elo difference of each pairing with 95% interval (from the pairs)".to_string()
+        } else {
+            "Elo difference of each pairing with 95% interval (game-wise, unpaired run)".to_string()
+        };
+        for x in &a.pairings {
+            let e = x.pair_wise.as_ref().unwrap_or(&x.game_wise);
+            if e.elo.is_nan() {
+                continue;
+            }
+            rows.push((
+                format!("{} vs {}", x.first, x.second),
+                e.elo,
+                e.elo_interval,
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let finite: Vec<f64> = rows
+        .iter()
+        .flat_map(|(_, e, (lo, hi))| [*e, *lo, *hi])
+        .filter(|x| x.is_finite())
+        .collect();
+    let (mut lo, mut hi) = finite
+        .iter()
+        .fold((0.0f64, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    let pad = ((hi - lo) * 0.08).max(20.0);
+    lo -= pad;
+    hi += pad;
+    let (left, width, row_h, top) = (260.0, 820.0, 24.0, 56.0);
+    let plot_w = width - left - 40.0;
+    let height = top + row_h * rows.len() as f64 + 46.0;
+    let x = |v: f64| left + plot_w * ((v.clamp(lo, hi) - lo) / (hi - lo));
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"elo-chart\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" {FONT} font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">{}</text>\n<text x=\"10\" y=\"40\" fill=\"#555\">{}</text>",
+        xml(&title),
+        xml(&run.params.command_line())
+    );
+    let bottom = height - 36.0;
+    let step = nice_step((hi - lo) / 8.0);
+    let mut t = (lo / step).ceil() * step;
+    while t <= hi {
+        let _ = writeln!(
+            o,
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{bottom}\" stroke=\"{1}\"/>\n<text x=\"{0:.1}\" y=\"{2}\" text-anchor=\"middle\" fill=\"#444\">{3}</text>",
+            x(t),
+            if t.abs() < step / 2.0 {
+                "#999"
+            } else {
+                "#e4e4e4"
+            },
+            bottom + 16.0,
+            t.round()
+        );
+        t += step;
+    }
+    for (i, (label, elo, (l, h))) in rows.iter().enumerate() {
+        let cy = top + row_h * i as f64 + row_h / 2.0;
+        let _ = writeln!(
+            o,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n<line x1=\"{:.1}\" y1=\"{cy:.1}\" x2=\"{:.1}\" y2=\"{cy:.1}\" stroke=\"#1f5f99\" stroke-width=\"2\"/>",
+            left - 8.0,
+            cy + 4.0,
+            xml(label),
+            x(if l.is_nan() { lo } else { *l }),
+            x(if h.is_nan() { hi } else { *h }),
+        );
+        for (bound, edge, dir) in [(*l, lo, -1.0), (*h, hi, 1.0)] {
+            if !bound.is_finite() || (bound - edge) * dir > 0.0 {
+                let ex = x(edge);
+                let _ = writeln!(
+                    o,
+                    "<path d=\"M{:.1},{:.1} L{ex:.1},{cy:.1} L{:.1},{:.1}\" fill=\"none\" stroke=\"#1f5f99\" stroke-width=\"2\"/>",
+                    ex - 6.0 * dir,
+                    cy - 4.0,
+                    ex - 6.0 * dir,
+                    cy + 4.0
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "<circle cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"4.5\" fill=\"#b03a2e\"><title>{}: {} {}</title></circle>",
+            x(*elo),
+            xml(label),
+            elo_text(*elo),
+            elo_interval((*l, *h))
+        );
+    }
+    o.push_str("</svg>\n");
+    Some(o)
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    if raw.is_nan() || raw <= 0.0 {
+        return 1.0;
+    }
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * p)
 }

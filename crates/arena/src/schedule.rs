@@ -29,6 +29,7 @@ use tessera_core::rng::derive_seed;
 
 use crate::error::{ArenaError, ParamsError};
 use crate::games::GameDriver;
+use crate::sprt::{EloModel, SprtParams};
 
 /// Everything that determines a run's games (not how many threads play them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +48,19 @@ pub struct RunParams {
     pub seed: u64,
     /// Deals played once per seat rotation (true) or every game its own deal (false).
     pub paired: bool,
+    /// A gauntlet: only the tables with the first agent (it meets every other agent; the
+    /// others do not meet each other). Absent from runs stored before gauntlets existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gauntlet: bool,
+    /// A sequential test: play deal pairs until the log-likelihood ratio crosses a bound
+    /// (`games` is then the maximum). Absent from runs without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtParams>,
+    /// Display names of the agents that told one: an external engine's `id name` from the
+    /// protocol handshake, per agent (`None` for the others). Not part of the run's identity
+    /// (never serialized); the store fills it in from its `agent_names` table.
+    #[serde(skip)]
+    pub names: Vec<Option<String>>,
 }
 
 /// One game of the schedule.
@@ -120,6 +134,9 @@ impl RunParams {
             series,
             seed,
             paired: true,
+            gauntlet: false,
+            sprt: None,
+            names: Vec::new(),
         }
     }
 
@@ -151,7 +168,19 @@ impl RunParams {
                 agents: self.agents.len(),
             });
         }
-        let tables = binomial(self.agents.len() as u64, self.players as u64);
+        if let Some(sprt) = &self.sprt
+            && (self.agents.len() != 2 || self.players != 2 || !self.paired)
+        {
+            return p(ParamsError::Sprt(format!(
+                "--sprt tests two agents on paired deals: give exactly two agents, --players 2 and no --unpaired (got {} agents, {} players{}; elo0={}, elo1={})",
+                self.agents.len(),
+                self.players,
+                if self.paired { "" } else { ", unpaired" },
+                sprt.elo0,
+                sprt.elo1
+            )));
+        }
+        let tables = self.table_count();
         if tables > 100_000 {
             return p(ParamsError::TooManyTables {
                 agents: self.agents.len(),
@@ -168,25 +197,52 @@ impl RunParams {
         Ok(())
     }
 
-    /// Display names: the specifications, numbered when one is listed twice
-    /// (`greedy`, `greedy#2`).
+    /// Display names: the specifications (or an external engine's `id name` when known,
+    /// see [`RunParams::names`]), numbered when one is listed twice (`greedy`, `greedy#2`).
     pub fn labels(&self) -> Vec<String> {
+        let base: Vec<&String> = self
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| self.names.get(i).and_then(Option::as_ref).unwrap_or(a))
+            .collect();
         let mut out: Vec<String> = Vec::with_capacity(self.agents.len());
-        for (i, a) in self.agents.iter().enumerate() {
-            let before = self.agents[..i].iter().filter(|b| *b == a).count();
-            let total = self.agents.iter().filter(|b| *b == a).count();
+        for (i, a) in base.iter().enumerate() {
+            let before = base[..i].iter().filter(|b| *b == a).count();
+            let total = base.iter().filter(|b| *b == a).count();
             out.push(if total > 1 {
                 format!("{a}#{}", before + 1)
             } else {
-                a.clone()
+                a.to_string()
             });
         }
         out
     }
 
-    /// Every table: agent indices in seat order of rotation 0, in lexicographic order.
+    /// Every table: agent indices in seat order of rotation 0, in lexicographic order (in a
+    /// gauntlet only those with agent 0).
     pub fn tables(&self) -> Vec<Vec<usize>> {
-        combinations(self.agents.len(), self.players)
+        let all = combinations(self.agents.len(), self.players);
+        if self.gauntlet {
+            all.into_iter().filter(|t| t.contains(&0)).collect()
+        } else {
+            all
+        }
+    }
+
+    /// Number of tables ([`RunParams::tables`]), without listing them.
+    pub fn table_count(&self) -> u64 {
+        let n = self.agents.len() as u64;
+        let k = self.players as u64;
+        if self.gauntlet {
+            if n == 0 || k == 0 {
+                0
+            } else {
+                binomial(n - 1, k - 1)
+            }
+        } else {
+            binomial(n, k)
+        }
     }
 
     /// Seat rotations per deal.
@@ -202,7 +258,7 @@ impl RunParams {
 
     /// Games in the whole run (all shards), or `None` on overflow.
     pub fn total_games(&self) -> Option<u64> {
-        binomial(self.agents.len() as u64, self.players as u64)
+        self.table_count()
             .checked_mul(self.series as u64)?
             .checked_mul(self.games)
     }
@@ -255,16 +311,85 @@ impl RunParams {
     /// The `tessera tournament` arguments that make this run.
     pub fn command_line(&self) -> String {
         format!(
-            "tessera tournament {} --agents {} --players {} --games {} --series {} --seed {}{}",
+            "tessera tournament {} --agents {} --players {} --games {} --series {} --seed {}{}{}{}",
             self.game,
             self.agents.join(","),
             self.players,
             self.games,
             self.series,
             self.seed,
-            if self.paired { "" } else { " --unpaired" }
+            if self.paired { "" } else { " --unpaired" },
+            if self.gauntlet {
+                format!(" --gauntlet {}", self.agents[0])
+            } else {
+                String::new()
+            },
+            self.sprt
+                .as_ref()
+                .map_or_else(String::new, |s| format!(" --sprt {}", sprt_text(s)))
         )
     }
+}
+
+/// An SPRT as `--sprt` takes it: `elo0=0,elo1=10,alpha=0.05,beta=0.05,model=logistic`.
+pub fn sprt_text(s: &SprtParams) -> String {
+    format!(
+        "elo0={},elo1={},alpha={},beta={},model={}",
+        s.elo0,
+        s.elo1,
+        s.alpha,
+        s.beta,
+        match s.model {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        }
+    )
+}
+
+/// Parses `--sprt elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=logistic|normalized]` (alpha
+/// and beta default to 0.05, the model to logistic) into a validated test.
+pub fn parse_sprt(text: &str) -> Result<SprtParams, ParamsError> {
+    let bad = |why: String| {
+        ParamsError::Sprt(format!(
+            "--sprt '{text}': {why}; expected elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=logistic|normalized], e.g. elo0=0,elo1=10"
+        ))
+    };
+    let (mut elo0, mut elo1, mut alpha, mut beta, mut model) =
+        (None, None, 0.05, 0.05, EloModel::Logistic);
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| bad(format!("'{part}' is not KEY=VALUE")))?;
+        let (key, value) = (key.trim(), value.trim());
+        let number = || -> Result<f64, ParamsError> {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| bad(format!("{key}='{value}' is not a number")))
+        };
+        match key {
+            "elo0" => elo0 = Some(number()?),
+            "elo1" => elo1 = Some(number()?),
+            "alpha" => alpha = number()?,
+            "beta" => beta = number()?,
+            "model" => {
+                model = match value {
+                    "logistic" => EloModel::Logistic,
+                    "normalized" => EloModel::Normalized,
+                    _ => {
+                        return Err(bad(format!(
+                            "model '{value}' is unknown (logistic or normalized)"
+                        )));
+                    }
+                }
+            }
+            _ => return Err(bad(format!("unknown key '{key}'"))),
+        }
+    }
+    let elo0 = elo0.ok_or_else(|| bad("elo0 is missing".into()))?;
+    let elo1 = elo1.ok_or_else(|| bad("elo1 is missing".into()))?;
+    SprtParams::new(elo0, elo1, alpha, beta, model).map_err(|e| bad(e.to_string()))
 }
 
 /// All `k`-element subsets of `0..n` in lexicographic order.
@@ -393,6 +518,61 @@ mod tests {
     fn labels_number_repeated_agents() {
         let p = RunParams::new("nim", &["greedy", "smart", "greedy"], 2, 1, 1, 0);
         assert_eq!(p.labels(), vec!["greedy#1", "smart", "greedy#2"]);
+    }
+
+    #[test]
+    fn gauntlet_tables_hold_the_first_agent() {
+        let mut p = RunParams::new("nim", &["a", "b", "c", "d"], 2, 4, 1, 9);
+        p.gauntlet = true;
+        assert_eq!(p.tables(), vec![vec![0, 1], vec![0, 2], vec![0, 3]]);
+        assert_eq!(p.table_count(), 3);
+        assert_eq!(p.total_games(), Some(12));
+        assert!(p.command_line().ends_with("--gauntlet a"));
+        // A run without gauntlet or SPRT keeps the key it had before they existed.
+        let old = RunParams::new("nim", &["a", "b"], 2, 4, 1, 9);
+        assert_eq!(
+            old.key(),
+            r#"{"game":"nim","agents":["a","b"],"players":2,"games":4,"series":1,"seed":9,"paired":true}"#
+        );
+        let back: RunParams = serde_json::from_str(&old.key()).unwrap();
+        assert_eq!(back, old);
+    }
+
+    #[test]
+    fn sprt_text_parses_once_with_clear_errors() {
+        let s = parse_sprt("elo0=0,elo1=10").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 10.0, 0.05, 0.05));
+        assert_eq!(s.model, EloModel::Logistic);
+        let s = parse_sprt("elo0=-2, elo1=3,alpha=0.1,beta=0.2,model=normalized").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-2.0, 3.0, 0.1, 0.2));
+        assert_eq!(s.model, EloModel::Normalized);
+        assert_eq!(parse_sprt(&sprt_text(&s)).unwrap(), s);
+        for (bad, says) in [
+            ("elo1=10", "elo0 is missing"),
+            ("elo0=0", "elo1 is missing"),
+            ("elo0=x,elo1=1", "elo0='x' is not a number"),
+            ("elo0=0,elo1=5,gamma=1", "unknown key 'gamma'"),
+            ("elo0=0,elo1=5,model=probit", "model 'probit' is unknown"),
+            ("elo0=5,elo1=0", "elo0 < elo1"),
+            ("elo0=0,elo1=5,alpha=0.7,beta=0.5", "sum below 1"),
+            ("elo0", "not KEY=VALUE"),
+            ("elo0=nan,elo1=1", "not a number"),
+        ] {
+            let e = parse_sprt(bad).unwrap_err().to_string();
+            assert!(
+                e.contains(says) && e.contains("expected elo0=E0"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn engines_are_labelled_by_their_id_name() {
+        let mut p = RunParams::new("azul", &["ext:/x/eng", "greedy", "ext:/y/eng"], 2, 1, 1, 0);
+        let key = p.key();
+        p.names = vec![Some("Eng 1.0".into()), None, Some("Eng 1.0".into())];
+        assert_eq!(p.labels(), vec!["Eng 1.0#1", "greedy", "Eng 1.0#2"]);
+        assert_eq!(p.key(), key, "names are not part of the run's identity");
     }
 
     #[test]

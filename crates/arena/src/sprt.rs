@@ -21,13 +21,14 @@
 //! assert_eq!(sprt.decide(&[400, 2000, 5000, 2100, 500]), Decision::AcceptH1);
 //! ```
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::pentanomial::{NELO_PER_T, logistic_score};
 
 /// Which Elo the hypotheses are stated in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum EloModel {
     /// Logistic Elo: the expected per-game score is `1 / (1 + 10^(-elo/400))`.
     Logistic,
@@ -72,8 +73,9 @@ pub enum Decision {
     AcceptH1,
 }
 
-/// A validated SPRT.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// A validated SPRT. Stored with a run (in its parameters), so it is `Eq`: [`SprtParams::new`]
+/// admits only finite numbers, never NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtParams {
     /// H0's Elo.
     pub elo0: f64,
@@ -86,6 +88,8 @@ pub struct SprtParams {
     /// The scale of `elo0` and `elo1`.
     pub model: EloModel,
 }
+
+impl Eq for SprtParams {}
 
 /// Outcome values of the five pentanomial buckets (per-game score of the pair).
 const A: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];

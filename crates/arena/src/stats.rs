@@ -25,6 +25,10 @@ pub struct GameRow {
     pub table: u32,
     /// The series.
     pub series: u32,
+    /// The deal within the series (games of one deal share a seed).
+    pub deal: u64,
+    /// The seat rotation within the deal.
+    pub rotation: u32,
     /// Agent index at each seat.
     pub seats: Vec<usize>,
     /// Final score per seat.
@@ -412,6 +416,8 @@ mod tests {
             index,
             table: 0,
             series: (index / 2) as u32,
+            deal: 0,
+            rotation: (index % 2) as u32,
             seats: seats.to_vec(),
             scores: scores.to_vec(),
             winners: winners.to_vec(),

@@ -7,7 +7,15 @@
 //!   slice of it this file holds;
 //! - `games(run, idx, tbl, series, deal, rotation, seed, seats, scores, winners, actions,
 //!   record)`: one row per finished game, `record` the full JSON game record that
-//!   replays it.
+//!   replays it;
+//! - `faults(run, idx, seat, ply, kind, detail)`: agents' faults (added later; files
+//!   without it read as fault-free);
+//! - `agent_names(run, agent, name)`: an external engine's `id name` from its handshake,
+//!   shown instead of its path (added later; files without it show the specifications);
+//! - `sprt(run, test, decision, llr, lower, upper, pairs, counts, updated)`: the state of a
+//!   run's sequential test, written at the end of every `tessera tournament --sprt` call
+//!   (added later, schema still 1: files without it read as having no stored test; the test
+//!   itself is part of the run's parameters).
 //!
 //! The file is in WAL mode, so other processes can read it while a run writes, and games
 //! are committed in small batches, so a run that is killed keeps every committed game.
@@ -21,6 +29,7 @@ use tessera_core::PlayerId;
 use tessera_core::table::{Fault, SeatFault};
 use thiserror::Error;
 
+use crate::analysis::SprtStatus;
 use crate::error::ArenaError;
 use crate::games::PlayedGame;
 use crate::schedule::{RunParams, Shard, Slot};
@@ -62,6 +71,39 @@ pub struct StoredGame {
     pub slot: Slot,
     /// What happened.
     pub game: PlayedGame,
+}
+
+impl StoredGame {
+    /// The game as the statistics need it.
+    pub fn row(&self) -> GameRow {
+        GameRow {
+            index: self.slot.index,
+            table: self.slot.table,
+            series: self.slot.series,
+            deal: self.slot.deal,
+            rotation: self.slot.rotation,
+            seats: self.slot.seats.clone(),
+            scores: self.game.scores.clone(),
+            winners: self.game.winners.clone(),
+        }
+    }
+}
+
+/// A sequential test's state as stored with its run (table `sprt`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct StoredSprt {
+    /// `H0 accepted`, `H1 accepted` or `undecided`.
+    pub decision: String,
+    /// The LLR when last stored.
+    pub llr: f64,
+    /// The lower and upper bounds.
+    pub bounds: (f64, f64),
+    /// Pairs counted.
+    pub pairs: u64,
+    /// The test as `--sprt` takes it.
+    pub test: String,
+    /// When it was stored (UTC).
+    pub updated: String,
 }
 
 /// An open results file.
@@ -199,6 +241,21 @@ impl Store {
                     actions INTEGER NOT NULL,
                     record TEXT NOT NULL,
                     PRIMARY KEY(run, idx));
+                 CREATE TABLE IF NOT EXISTS sprt(
+                    run INTEGER PRIMARY KEY REFERENCES runs(id),
+                    test TEXT NOT NULL,
+                    decision TEXT NOT NULL,
+                    llr REAL NOT NULL,
+                    lower REAL NOT NULL,
+                    upper REAL NOT NULL,
+                    pairs INTEGER NOT NULL,
+                    counts TEXT NOT NULL,
+                    updated TEXT NOT NULL);
+                 CREATE TABLE IF NOT EXISTS agent_names(
+                    run INTEGER NOT NULL REFERENCES runs(id),
+                    agent INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY(run, agent));
                  CREATE TABLE IF NOT EXISTS faults(
                     run INTEGER NOT NULL,
                     idx INTEGER NOT NULL,
@@ -258,6 +315,8 @@ impl Store {
                 row.map_err(|e| self.err(e))?;
             let params: RunParams = serde_json::from_str(&params)
                 .map_err(|e| self.err(format!("run {id} has unreadable parameters: {e}")))?;
+            let mut params = params;
+            params.names = self.agent_names(id, params.agents.len())?;
             out.push(RunInfo {
                 id,
                 params,
@@ -408,12 +467,109 @@ impl Store {
         Ok(())
     }
 
+    /// Display names of run `run`'s agents (an external engine's `id name`), `None` where
+    /// none is stored (files written before names were stored have none).
+    pub fn agent_names(&self, run: i64, agents: usize) -> Result<Vec<Option<String>>, ArenaError> {
+        let mut out = vec![None; agents];
+        if !self.has_table("agent_names")? {
+            return Ok(out);
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT agent, name FROM agent_names WHERE run = ?1")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([run], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(|e| self.err(e))?;
+        for row in rows {
+            let (agent, name) = row.map_err(|e| self.err(e))?;
+            if let Some(slot) = usize::try_from(agent).ok().and_then(|a| out.get_mut(a)) {
+                *slot = Some(name);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Stores display names of run `run`'s agents (`None`s are skipped).
+    pub fn save_agent_names(&self, run: i64, names: &[Option<String>]) -> Result<(), ArenaError> {
+        for (agent, name) in names.iter().enumerate() {
+            if let Some(name) = name {
+                self.conn
+                    .execute(
+                        "INSERT OR REPLACE INTO agent_names(run, agent, name) VALUES (?1, ?2, ?3)",
+                        params![run, agent as i64, name],
+                    )
+                    .map_err(|e| self.write_err(e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores (replacing) the state of run `run`'s sequential test.
+    pub fn save_sprt(&self, run: i64, s: &SprtStatus) -> Result<(), ArenaError> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO sprt(run, test, decision, llr, lower, upper, pairs,
+                    counts, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, datetime('now'))",
+                params![
+                    run,
+                    crate::schedule::sprt_text(&s.params),
+                    s.verdict(),
+                    s.llr,
+                    s.bounds.0,
+                    s.bounds.1,
+                    s.pairs as i64,
+                    json_list(&s.counts),
+                ],
+            )
+            .map_err(|e| self.write_err(e))?;
+        Ok(())
+    }
+
+    /// The stored state of run `run`'s sequential test, if it has one (a file written
+    /// before tests were stored has none).
+    pub fn stored_sprt(&self, run: i64) -> Result<Option<StoredSprt>, ArenaError> {
+        if !self.has_table("sprt")? {
+            return Ok(None);
+        }
+        self.conn
+            .query_row(
+                "SELECT decision, llr, lower, upper, pairs, test, updated FROM sprt WHERE run = ?1",
+                [run],
+                |r| {
+                    Ok(StoredSprt {
+                        decision: r.get(0)?,
+                        llr: r.get(1)?,
+                        bounds: (r.get(2)?, r.get(3)?),
+                        pairs: r.get::<_, i64>(4)? as u64,
+                        test: r.get(5)?,
+                        updated: r.get(6)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    fn has_table(&self, name: &str) -> Result<bool, ArenaError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [name],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(|e| self.err(e))?
+            > 0)
+    }
+
     /// The games of run `run` in schedule order, as the statistics need them.
     pub fn rows(&self, run: i64) -> Result<Vec<GameRow>, ArenaError> {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT idx, tbl, series, seats, scores, winners FROM games
+                "SELECT idx, tbl, series, deal, rotation, seats, scores, winners FROM games
                  WHERE run = ?1 ORDER BY idx",
             )
             .map_err(|e| self.err(e))?;
@@ -423,21 +579,26 @@ impl Store {
                     r.get::<_, i64>(0)?,
                     r.get::<_, u32>(1)?,
                     r.get::<_, u32>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, u32>(4)?,
                     r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, String>(7)?,
                 ))
             })
             .map_err(|e| self.err(e))?;
         let mut out = Vec::new();
         for row in rows {
-            let (idx, table, series, seats, scores, winners) = row.map_err(|e| self.err(e))?;
+            let (idx, table, series, deal, rotation, seats, scores, winners) =
+                row.map_err(|e| self.err(e))?;
             let bad =
                 |what: &str| self.err(format!("game {idx} of run {run} has unreadable {what}"));
             out.push(GameRow {
                 index: idx as u64,
                 table,
                 series,
+                deal: deal as u64,
+                rotation,
                 seats: serde_json::from_str(&seats).map_err(|_| bad("seats"))?,
                 scores: serde_json::from_str(&scores).map_err(|_| bad("scores"))?,
                 winners: serde_json::from_str(&winners).map_err(|_| bad("winners"))?,
@@ -884,5 +1045,49 @@ mod tests {
         );
         let e = store.run(9).unwrap_err().to_string();
         assert!(e.ends_with("has no run 9; it holds run 1"), "{e}");
+    }
+
+    #[test]
+    fn files_without_the_sprt_table_still_open_and_the_decision_round_trips() {
+        use crate::analysis::SprtTracker;
+        use crate::sprt::{EloModel, SprtParams};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        let mut params = RunParams::new("nim", &["first", "random"], 2, 40, 1, 7);
+        let d = driver("nim").unwrap();
+        {
+            let mut store = Store::open(&path).unwrap();
+            run_tournament(
+                d.as_ref(),
+                &params,
+                &mut store,
+                &RunOptions::default(),
+                &mut (),
+            )
+            .unwrap();
+        }
+        // A file written before the table existed.
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch("DROP TABLE sprt;")
+            .unwrap();
+        let store = Store::open_read(&path).unwrap();
+        assert_eq!(store.stored_sprt(1).unwrap(), None);
+        assert_eq!(store.rows(1).unwrap().len(), 40);
+        drop(store);
+        // Opened for writing, the table is added and a test's state is stored and read back.
+        let store = Store::open(&path).unwrap();
+        let sprt = SprtParams::new(-10.0, 10.0, 0.1, 0.1, EloModel::Logistic).unwrap();
+        params.sprt = Some(sprt);
+        let status = SprtTracker::from_rows(sprt, &params, &store.rows(1).unwrap()).status();
+        store.save_sprt(1, &status).unwrap();
+        let back = store.stored_sprt(1).unwrap().unwrap();
+        assert_eq!(back.pairs, status.pairs);
+        assert_eq!(back.llr, status.llr);
+        assert_eq!(back.decision, status.verdict());
+        assert_eq!(
+            back.test,
+            "elo0=-10,elo1=10,alpha=0.1,beta=0.1,model=logistic"
+        );
     }
 }

@@ -30,7 +30,7 @@ fn run(
         .into_iter()
         .map(|g| g.game.record)
         .collect();
-    let table = report::render(&r.run, &r.summary, report::Format::Csv);
+    let table = report::render(&r.run, &r.summary, &r.analysis, report::Format::Csv);
     (records, table)
 }
 

@@ -190,6 +190,41 @@ fn bad_input_gives_clear_errors() {
             &["--agents", "smart,greedy", "--format", "xml"],
             "table, csv or json",
         ),
+        (
+            &["--agents", "smart,greedy", "--sprt", "elo0=0"],
+            "elo1 is missing",
+        ),
+        (
+            &["--agents", "smart,greedy", "--sprt", "elo0=5,elo1=0"],
+            "elo0 < elo1",
+        ),
+        (
+            &["--agents", "smart,greedy,random", "--sprt", "elo0=0,elo1=5"],
+            "exactly two agents",
+        ),
+        (
+            &[
+                "--agents",
+                "smart,greedy",
+                "--sprt",
+                "elo0=0,elo1=5",
+                "--shard",
+                "1/2",
+            ],
+            "cannot be split with --shard",
+        ),
+        (
+            &["--agents", "smart,greedy,random", "--anchor", "minimax=0"],
+            "its agents are smart, greedy, random",
+        ),
+        (
+            &["--agents", "smart,greedy", "--anchor", "smart"],
+            "NAME=RATING",
+        ),
+        (
+            &["--agents", "smart,greedy", "--jobs", "100000"],
+            "4 per core",
+        ),
     ];
     for (extra, expected) in cases {
         let mut args = vec!["tournament", "azul", "--quiet", "--db", dbs];
@@ -243,4 +278,186 @@ fn bad_input_gives_clear_errors() {
     ] {
         assert!(text(&o).contains(name), "{name}");
     }
+}
+
+/// Reads one column of the `sprt` table of a results file.
+fn stored_decision(db: &Path) -> (String, f64, i64) {
+    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap();
+    c.query_row(
+        "SELECT decision, llr, pairs FROM sprt WHERE run = 1",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn an_sprt_stops_early_stores_its_decision_and_resume_plays_no_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sprt.sqlite");
+    let dbs = db.to_str().unwrap();
+    // greedy against random: far apart, so H1 (greedy is 20 Elo better) is accepted long
+    // before the 2000-game maximum.
+    let args = [
+        "tournament",
+        "azul",
+        "--agents",
+        "greedy,random",
+        "--games",
+        "2000",
+        "--sprt",
+        "elo0=0,elo1=20",
+        "--seed",
+        "3",
+        "--quiet",
+        "--jobs",
+        "2",
+        "--db",
+        dbs,
+    ];
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("H1 accepted after"), "{out}");
+    let (decision, llr, pairs) = stored_decision(&db);
+    assert_eq!(decision, "H1 accepted");
+    assert!((2.944..4.0).contains(&llr), "{llr}");
+    let stored = stored_games(&db);
+    assert!(pairs > 0 && pairs < 100, "{pairs}");
+    // Stopped soon after the decision: at most a few games in flight past it.
+    assert!(
+        stored >= 2 * pairs && stored < 2 * pairs + 20,
+        "{stored} games, {pairs} pairs"
+    );
+    assert!(
+        out.contains(&format!("LLR {llr:.2} [-2.94, 2.94]")),
+        "{out}"
+    );
+    // Resume: the same LLR from the stored pairs, decided, nothing played.
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let o = run(&resume);
+    assert!(o.status.success(), "{}", text(&o));
+    let again = text(&o);
+    assert!(
+        again.contains(&format!("0 games played now, {stored} stored")),
+        "{again}"
+    );
+    assert!(
+        again.contains(&format!("H1 accepted after {pairs} pairs")),
+        "{again}"
+    );
+    assert_eq!(stored_games(&db), stored);
+    assert_eq!(stored_decision(&db).2, pairs);
+    // The report prints it too, and the JSON carries it.
+    let o = run(&["report", "--db", dbs, "--charts", "none"]);
+    assert!(text(&o).contains("H1 accepted"), "{}", text(&o));
+    let o = run(&[
+        "report", "--db", dbs, "--charts", "none", "--format", "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["analysis"]["sprt"]["decision"], "AcceptH1");
+    assert_eq!(v["analysis"]["sprt"]["pairs"], pairs);
+    assert_eq!(v["run"]["params"]["sprt"]["elo1"], 20.0);
+}
+
+#[test]
+fn a_gauntlet_plays_its_centre_against_each_other_agent_with_anchored_ratings() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite");
+    let dbs = db.to_str().unwrap();
+    let o = run(&[
+        "tournament",
+        "nim",
+        "--agents",
+        "random,sleepy:ms=0",
+        "--gauntlet",
+        "first",
+        "--games",
+        "20",
+        "--quiet",
+        "--db",
+        dbs,
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["run"]["tables"],
+        serde_json::json!(["first vs random", "first vs sleepy:ms=0"])
+    );
+    assert_eq!(v["run"]["done"], 40);
+    let r = &v["analysis"]["ratings"];
+    assert_eq!(r["anchor"], "random");
+    assert_eq!(r["agents"][1]["elo"], 0.0);
+    assert_eq!(r["los"].as_array().unwrap().len(), 3);
+    let pairs = v["analysis"]["pairings"].as_array().unwrap();
+    assert_eq!(pairs.len(), 2);
+    assert_eq!(pairs[0]["pairs"], 10);
+    // Another anchor from the report: every rating moves by the same amount.
+    let o = run(&[
+        "report",
+        "--db",
+        dbs,
+        "--charts",
+        "none",
+        "--anchor",
+        "first=100",
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(t.contains("anchor first = 100"), "{t}");
+    assert!(t.contains("likelihood of superiority"), "{t}");
+    let o = run(&["report", "--db", dbs, "--charts", "none", "--format", "csv"]);
+    let csv = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        csv.lines().any(|l| l.starts_with("1,rating,,,random,")),
+        "{csv}"
+    );
+    assert!(
+        csv.lines().any(|l| l.starts_with("1,pairing,1,,first,")),
+        "{csv}"
+    );
+    let width = csv.lines().next().unwrap().split(',').count();
+    for l in csv.lines() {
+        assert_eq!(l.split(',').count(), width, "{l}");
+    }
+}
+
+#[test]
+fn reports_name_an_external_engine_by_its_id_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ext.sqlite");
+    let dbs = db.to_str().unwrap();
+    // Our own engine binary, seated through the protocol, against random.
+    let spec = format!(
+        "ext:nodes=300:{}+engine+azul+--player+greedy",
+        env!("CARGO_BIN_EXE_tessera")
+    );
+    let agents = format!("{spec},random");
+    let o = run(&[
+        "tournament",
+        "azul",
+        "--agents",
+        &agents,
+        "--games",
+        "2",
+        "--quiet",
+        "--jobs",
+        "1",
+        "--db",
+        dbs,
+    ]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    // The handshake's `id name` (our engine says "Tessera Azul VERSION") names it.
+    let name = format!("Tessera Azul {}", env!("CARGO_PKG_VERSION"));
+    assert!(out.contains(&format!("{name} vs random")), "{out}");
+    // The report reads the stored name; the path appears only in the command line.
+    let o = run(&["report", "--db", dbs, "--charts", "none", "--format", "csv"]);
+    let csv = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(csv.contains(&format!("1,agent,,,{name},")), "{csv}");
+    assert!(!csv.contains("+engine+azul"), "{csv}");
 }

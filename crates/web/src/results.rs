@@ -8,7 +8,9 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
-use tessera_arena::report::{Format, render, winrate_svg};
+use tessera_arena::analysis::analyze;
+use tessera_arena::report::{Format, elo_svg, render, table_name, winrate_svg};
+use tessera_arena::sprt::Decision;
 use tessera_arena::stats::summarize;
 use tessera_arena::store::Store;
 
@@ -41,8 +43,11 @@ async fn runs(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
         let list: Vec<Value> = runs
             .iter()
             .map(|r| {
-                json!({ "id": r.id, "params": r.params, "done": r.done, "total": r.total,
-                        "complete": r.complete(), "created": r.created, "version": r.version })
+                let sprt = store.stored_sprt(r.id).ok().flatten();
+                json!({ "id": r.id, "params": r.params, "command": r.params.command_line(),
+                        "done": r.done, "total": r.total, "complete": r.complete(),
+                        "created": r.created, "version": r.version,
+                        "sprt": sprt.map(|s| s.decision) })
             })
             .collect();
         Ok(Json(
@@ -66,14 +71,38 @@ async fn run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json
             .rows(id)
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let summary = summarize(&run.params.labels(), &run.params.tables(), &rows);
-        let stats: Value =
-            serde_json::from_str(&render(&run, &summary, Format::Json)).unwrap_or(Value::Null);
+        let analysis =
+            analyze(&run.params, &rows, None).map_err(|e| ApiError::Internal(e.to_string()))?;
+        let stats: Value = serde_json::from_str(&render(&run, &summary, &analysis, Format::Json))
+            .unwrap_or(Value::Null);
+        let decided = analysis
+            .sprt
+            .as_ref()
+            .is_some_and(|s| s.decision != Decision::Continue);
+        let stored_sprt = store
+            .stored_sprt(id)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
         Ok(Json(json!({
             "id": run.id,
             "params": run.params,
-            "table": render(&run, &summary, Format::Table),
+            "command": run.params.command_line(),
+            "labels": run.params.labels(),
+            "tables": (0..run.params.tables().len())
+                .map(|t| table_name(&run.params, t))
+                .collect::<Vec<_>>(),
+            "done": run.done,
+            "total": run.total,
+            "created": run.created,
+            // Finished: every game stored, or the sequential test decided. A page showing an
+            // unfinished run polls this endpoint.
+            "finished": run.complete() || decided,
+            "summary": summary,
+            "analysis": analysis,
+            "stored_sprt": stored_sprt,
+            "table": render(&run, &summary, &analysis, Format::Table),
             "stats": stats,
             "chart_svg": winrate_svg(&run, &summary),
+            "elo_svg": elo_svg(&run, &analysis),
         })))
     })
     .await

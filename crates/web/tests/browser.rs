@@ -1140,15 +1140,12 @@ fn the_results_page_shows_a_stored_tournament() {
         assert!(runs.contains("first, random"), "{runs}");
         assert!(runs.contains("20/20"), "{runs}");
         assert!(text_of(&c, "#detail h2").await.starts_with("Run 1"));
-        let chart = c
-            .find(Locator::Css("#detail img"))
-            .await
-            .expect("the win-rate chart")
-            .attr("src")
-            .await
-            .unwrap()
-            .unwrap_or_default();
-        assert!(chart.starts_with("data:image/svg+xml"), "{chart}");
+        // The win-rate chart is inline SVG (issue 15).
+        let chart = text_of(&c, "#detail .charts").await;
+        assert!(
+            chart.contains("Win rate with 95% Wilson interval"),
+            "{chart}"
+        );
         screenshot(&c, "results-page.png").await;
         c.close().await.unwrap();
     });
@@ -1273,5 +1270,231 @@ fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_ever
         );
         c.close().await.unwrap();
     });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- results site (issue 15) ----
+
+/// The texts of a column of a table on the page.
+async fn column(c: &Client, table: &str, col: usize) -> Vec<String> {
+    let cells = c
+        .find_all(Locator::Css(&format!(
+            "{table} tbody tr td:nth-child({col})"
+        )))
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    for td in cells {
+        out.push(td.text().await.unwrap_or_default());
+    }
+    out
+}
+
+async fn wait_for_css(c: &Client, css: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while c.find(Locator::Css(css)).await.is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{css} did not appear: {}",
+            text_of(c, "#status").await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[test]
+fn the_results_site_shows_sortable_tables_charts_and_game_links_within_1280_pixels() {
+    if !browser_available() {
+        return;
+    }
+    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
+    let dir = tempfile_dir("results-site");
+    let path = dir.join("results.sqlite");
+    {
+        let mut store = Store::open(&path).unwrap();
+        // A round robin with long agent names: pairs, ratings and the LOS matrix.
+        let params = RunParams::new("nim", &["first", "random", "sleepy:ms=0"], 2, 20, 2, 5);
+        let driver = arena_games::driver("nim").unwrap();
+        runner::run_tournament(
+            driver.as_ref(),
+            &params,
+            &mut store,
+            &runner::RunOptions::default(),
+            &mut (),
+        )
+        .unwrap();
+    }
+    run(async {
+        let (addr, _app) = start_server_with(Config {
+            db: Some(path.clone()),
+            ..Config::default()
+        })
+        .await;
+        let driver = start_driver("results-site");
+        let c = connect(&driver).await;
+        c.set_window_size(1280, 900).await.unwrap();
+        c.goto(&format!("http://{addr}/results")).await.unwrap();
+        wait_for_css(&c, "#los-table").await;
+        // Every table is there and complete.
+        assert_eq!(
+            column(&c, "#agents-table", 1).await,
+            ["first", "random", "sleepy:ms=0"]
+        );
+        assert_eq!(
+            column(&c, "#pairs-table", 1).await,
+            [
+                "first vs random",
+                "first vs sleepy:ms=0",
+                "random vs sleepy:ms=0"
+            ]
+        );
+        let pairs = column(&c, "#pairs-table", 2).await;
+        assert_eq!(pairs, ["20", "20", "20"], "10 deals per series, 2 series");
+        let heads = c
+            .find_all(Locator::Css("#pairs-table thead th"))
+            .await
+            .unwrap();
+        assert_eq!(heads.len(), 14);
+        assert_eq!(column(&c, "#ratings-table", 1).await.len(), 3);
+        assert_eq!(column(&c, "#los-table", 1).await.len(), 3);
+        // 3 tables × (2 series + all).
+        assert_eq!(column(&c, "#series-table", 1).await.len(), 9);
+        let anchor = text_of(&c, "#detail").await;
+        assert!(anchor.contains("Ratings, anchor random = 0"), "{anchor}");
+        // Charts: inline SVG, Elo with error bars and win rates.
+        let svgs = c
+            .find_all(Locator::Css("#detail .charts svg"))
+            .await
+            .unwrap();
+        assert_eq!(svgs.len(), 2);
+        assert!(
+            c.find(Locator::Css("#detail .charts svg.elo-chart circle"))
+                .await
+                .is_ok()
+        );
+        // Nothing is cut off at 1280 pixels.
+        let width = c
+            .execute("return document.documentElement.scrollWidth", vec![])
+            .await
+            .unwrap();
+        assert!(width.as_u64().unwrap() <= 1280, "page is {width} px wide");
+        screenshot(&c, "results-site.png").await;
+        // Sorting: a click on "win rate" sorts ascending, a second click descending.
+        let rate = |v: &Vec<String>| -> Vec<f64> {
+            v.iter()
+                .map(|t| t.trim_end_matches('%').parse::<f64>().unwrap())
+                .collect()
+        };
+        click(&c, "#agents-table thead th:nth-child(6)").await;
+        let up = rate(&column(&c, "#agents-table", 6).await);
+        assert!(up.windows(2).all(|w| w[0] <= w[1]), "{up:?}");
+        click(&c, "#agents-table thead th:nth-child(6)").await;
+        let down = rate(&column(&c, "#agents-table", 6).await);
+        assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
+        let mut back = down.clone();
+        back.reverse();
+        assert_eq!(back, up);
+        // Text columns sort too: agents by name, descending on the second click.
+        click(&c, "#agents-table thead th:nth-child(1)").await;
+        click(&c, "#agents-table thead th:nth-child(1)").await;
+        assert_eq!(
+            column(&c, "#agents-table", 1).await,
+            ["sleepy:ms=0", "random", "first"]
+        );
+        // A game link opens the game on the replay page.
+        click(&c, "#games details[data-table='1'] summary").await;
+        wait_for_css(&c, "#games-table-1 a.game-link").await;
+        let link = c
+            .find(Locator::Css("#games-table-1 a.game-link"))
+            .await
+            .unwrap();
+        let href = link.attr("href").await.unwrap().unwrap_or_default();
+        assert_eq!(href, "replay?game=1%3A40");
+        link.click().await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !text_of(&c, "#stepinfo").await.starts_with("step 0 /") {
+            assert!(
+                Instant::now() < deadline,
+                "{}",
+                text_of(&c, "#status").await
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(text_of(&c, "#source").await.starts_with("Stored game 1:40"));
+        c.close().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
+    if !browser_available() {
+        return;
+    }
+    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
+    let dir = tempfile_dir("results-live");
+    let path = dir.join("results.sqlite");
+    let mut params = RunParams::new("nim", &["first", "sleepy:ms=15"], 2, 60, 1, 3);
+    params.sprt = Some(tessera_arena::schedule::parse_sprt("elo0=-400,elo1=400").unwrap());
+    // The run is created before the page opens; its games are played once the page shows it.
+    let store = Store::open(&path).unwrap();
+    let run_id = store
+        .create_run(&params, tessera_arena::schedule::Shard::ALL, 60)
+        .unwrap()
+        .id;
+    drop(store);
+    let (go, wait) = std::sync::mpsc::channel::<()>();
+    let player = {
+        let path = path.clone();
+        let params = params.clone();
+        std::thread::spawn(move || {
+            let _ = wait.recv();
+            let mut store = Store::open(&path).unwrap();
+            let driver = arena_games::driver("nim").unwrap();
+            let opts = runner::RunOptions {
+                jobs: 1,
+                resume: true,
+                ..runner::RunOptions::default()
+            };
+            runner::run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut ()).unwrap()
+        })
+    };
+    run(async {
+        let (addr, _app) = start_server_with(Config {
+            db: Some(path.clone()),
+            ..Config::default()
+        })
+        .await;
+        let driver = start_driver("results-live");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/results?run={run_id}"))
+            .await
+            .unwrap();
+        wait_for_css(&c, "#runstate").await;
+        let first = text_of(&c, "#runstate").await;
+        assert!(first.contains("running"), "{first}");
+        assert!(text_of(&c, "#sprt").await.contains("undecided"));
+        go.send(()).unwrap();
+        // Without reloading, the page follows the run to its end.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let now = text_of(&c, "#runstate").await;
+            if now.contains("finished") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the page did not update: {now}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let sprt = text_of(&c, "#sprt").await;
+        // Decided, or undecided after the 60-game maximum: either way counted from pairs.
+        assert!(
+            sprt.contains("LLR") && !sprt.contains("after 0 pairs"),
+            "{sprt}"
+        );
+        screenshot(&c, "results-live.png").await;
+        c.close().await.unwrap();
+    });
+    let report = player.join().unwrap();
+    assert!(report.analysis.sprt.is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use tessera_arena::analysis::{Anchor, analyze};
 use tessera_arena::report::{Format, deviation_svg, render, winrate_svg};
 use tessera_arena::stats::{FIGURE20_SIZES, deviation_curve, summarize};
 use tessera_arena::store::Store;
@@ -19,6 +20,10 @@ pub struct Args {
     /// List the runs in the file and exit.
     #[arg(long)]
     pub list: bool,
+    /// The rating fixed in a round robin's or gauntlet's ratings, NAME=RATING (default:
+    /// random=0 if random plays, else the first agent at 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
     /// Output format of the table: table, csv or json.
     #[arg(long, default_value = "table")]
     pub format: String,
@@ -37,6 +42,7 @@ pub struct Args {
 /// Runs `tessera report`.
 pub fn run(a: Args) -> Result<()> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
+    let anchor: Option<Anchor> = a.anchor.as_deref().map(str::parse).transpose()?;
     let svg = match a.charts.as_str() {
         "svg" => true,
         "none" => false,
@@ -67,7 +73,8 @@ pub fn run(a: Args) -> Result<()> {
     };
     let rows = store.rows(run.id)?;
     let summary = summarize(&run.params.labels(), &run.params.tables(), &rows);
-    print!("{}", render(&run, &summary, format));
+    let analysis = analyze(&run.params, &rows, anchor.as_ref())?;
+    print!("{}", render(&run, &summary, &analysis, format));
     if !svg {
         return Ok(());
     }

@@ -6,10 +6,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Result;
+use anyhow::{Result, bail};
+use tessera_arena::analysis::Anchor;
 use tessera_arena::report::{Format, render};
-use tessera_arena::runner::{Progress, RunOptions, prepare, run_prepared};
-use tessera_arena::schedule::{RunParams, Shard};
+use tessera_arena::runner::{Progress, RunOptions, check_jobs, prepare, run_prepared};
+use tessera_arena::schedule::{RunParams, Shard, parse_sprt};
 use tessera_arena::store::Store;
 
 /// Arguments of `tessera tournament`.
@@ -18,7 +19,9 @@ use tessera_arena::store::Store;
   tessera tournament azul --agents smart,greedy --games 1000 --series 5 --seed 7 --jobs 2
   tessera tournament azul --agents greedy,smart,strategic --players 2   (round robin)
   tessera tournament azul --agents greedy,greedy --games 10000 --unpaired   (self-play)
-  tessera tournament azul --agents smart,greedy --games 1000 --shard 3/8 --db shard3.sqlite")]
+  tessera tournament azul --agents smart,greedy --games 1000 --shard 3/8 --db shard3.sqlite
+  tessera tournament azul --agents strong:depth=1,greedy --games 20000 --sprt elo0=0,elo1=10
+  tessera tournament azul --agents random,greedy,smart,strategic --gauntlet smart --anchor random=0")]
 pub struct Args {
     /// The game: azul, or nim (a tiny test game); see `tessera agents`.
     pub game: String,
@@ -29,7 +32,7 @@ pub struct Args {
     /// Seats per table.
     #[arg(long, default_value_t = 2)]
     pub players: usize,
-    /// Games per table and series.
+    /// Games per table and series (with --sprt: the most games to play).
     #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Series per table (the thesis plays series of 1000 games).
@@ -38,9 +41,22 @@ pub struct Args {
     /// Master seed: game seeds derive from it, so a run is reproducible.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; at most 4 per core).
     #[arg(long, default_value_t = 0)]
     pub jobs: usize,
+    /// Sequential test of two agents: play deal pairs until the log-likelihood ratio
+    /// crosses a bound: elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized].
+    /// --games is then the maximum.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// A gauntlet: this agent plays every other agent (who do not play each other). It is
+    /// put first in --agents if it is not listed.
+    #[arg(long)]
+    pub gauntlet: Option<String>,
+    /// The rating fixed in a round robin's or gauntlet's ratings, NAME=RATING (default:
+    /// random=0 if random plays, else the first agent at 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
     /// The SQLite results file (created if missing).
     #[arg(long, default_value = "tessera.sqlite")]
     pub db: PathBuf,
@@ -77,6 +93,11 @@ impl Progress for Bar {
             b.inc(n);
         }
     }
+    fn message(&mut self, text: &str) {
+        if let Some(b) = &self.0 {
+            b.set_message(text.to_string());
+        }
+    }
     fn finish(&mut self) {
         if let Some(b) = &self.0 {
             b.finish_and_clear();
@@ -90,7 +111,7 @@ fn bar(quiet: bool) -> Bar {
     }
     let b = indicatif::ProgressBar::new(0);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games ({per_sec}, eta {eta})",
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} games ({per_sec}, eta {eta}) {msg}",
     ) {
         b.set_style(style);
     }
@@ -102,9 +123,31 @@ pub fn run(a: Args) -> Result<()> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
     let shard: Shard = a.shard.parse()?;
     let driver = tessera_arena::driver(&a.game)?;
-    let agents: Vec<&str> = a.agents.split(',').map(str::trim).collect();
+    check_jobs(a.jobs)?;
+    let mut agents: Vec<&str> = a.agents.split(',').map(str::trim).collect();
+    if let Some(g) = a.gauntlet.as_deref().map(str::trim) {
+        if g.is_empty() {
+            bail!("--gauntlet needs an agent, e.g. --gauntlet smart");
+        }
+        match agents.iter().position(|x| *x == g) {
+            Some(i) => {
+                let centre = agents.remove(i);
+                agents.insert(0, centre);
+            }
+            None => agents.insert(0, g),
+        }
+    }
     let mut params = RunParams::new(&a.game, &agents, a.players, a.games, a.series, a.seed);
     params.paired = !a.unpaired;
+    params.gauntlet = a.gauntlet.is_some();
+    params.sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    if params.sprt.is_some() && shard != Shard::ALL {
+        bail!("--sprt decides from every pair in order, so it cannot be split with --shard");
+    }
+    let anchor: Option<Anchor> = a.anchor.as_deref().map(str::parse).transpose()?;
+    if let Some(anchor) = &anchor {
+        anchor.index(&params.labels())?;
+    }
     // Check everything, and build the first worker's agents, before touching the file.
     let prepared = prepare(driver.as_ref(), &params)?;
     let mut store = Store::open(&a.db)?;
@@ -122,6 +165,7 @@ pub fn run(a: Args) -> Result<()> {
         shard,
         resume: a.resume,
         stop,
+        anchor,
         ..RunOptions::default()
     };
     let mut progress = bar(a.quiet);
@@ -133,7 +177,10 @@ pub fn run(a: Args) -> Result<()> {
         &opts,
         &mut progress,
     )?;
-    print!("{}", render(&report.run, &report.summary, format));
+    print!(
+        "{}",
+        render(&report.run, &report.summary, &report.analysis, format)
+    );
     if format == Format::Table {
         if !report.faults.is_empty() {
             println!("\nAgent faults (a fallback move was played; details stored with the games):");
