@@ -140,6 +140,10 @@ impl GameDriver for WithCallables {
         self.inner.agents()
     }
 
+    fn levels(&self) -> &'static [tessera_arena::registry::Level] {
+        self.inner.levels()
+    }
+
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError> {
         match self.callable(spec) {
             Some(_) => Ok(()),

@@ -727,9 +727,13 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
             .unwrap();
         // The difficulty setting: seat 2 defaults to the middle level, with its summary; no
         // "ms per move" for a level (its budget is fixed) nor for random, but for a search.
+        let middle = tessera_arena::registry::azul::registry()
+            .default_level()
+            .unwrap()
+            .number;
         assert_eq!(
             js(&c, "return document.querySelector('#seat1-type').value").await,
-            "ai:level:3"
+            format!("ai:level:{middle}")
         );
         assert!(!text_of(&c, "#seat1-about").await.is_empty());
         let ms_shown =
@@ -737,7 +741,7 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         assert_eq!(js(&c, &format!("return {ms_shown}")).await, false);
         js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:alphabeta'; s.dispatchEvent(new Event('change'));").await;
         assert_eq!(js(&c, &format!("return {ms_shown}")).await, true);
-        js(&c, "const s = document.querySelector('#seat1-type'); s.value = 'ai:level:3'; s.dispatchEvent(new Event('change'));").await;
+        js(&c, &format!("const s = document.querySelector('#seat1-type'); s.value = 'ai:level:{middle}'; s.dispatchEvent(new Event('change'));")).await;
         screenshot(&c, "azul-levels-setup.png").await;
         c.find(Locator::Css("#seed"))
             .await
