@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use tessera_arena::schedule::RunParams;
+use tessera_arena::store::Store;
 use tessera_web::{App, Config, games};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -1104,27 +1106,32 @@ fn tempfile_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Plays the tournament `params` into a new results file of its own and returns its path.
+fn stored_run(name: &str, params: RunParams) -> PathBuf {
+    use tessera_arena::{games as arena_games, runner};
+    let path = tempfile_dir(name).join("results.sqlite");
+    let mut store = Store::open(&path).unwrap();
+    let driver = arena_games::driver(&params.game).unwrap();
+    runner::run_tournament(
+        driver.as_ref(),
+        &params,
+        &mut store,
+        &runner::RunOptions::default(),
+        &mut (),
+    )
+    .unwrap();
+    path
+}
+
 #[test]
 fn the_results_page_shows_a_stored_tournament() {
     if !browser_available() {
         return;
     }
-    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
-    let dir = tempfile_dir("results");
-    let path = dir.join("results.sqlite");
-    {
-        let mut store = Store::open(&path).unwrap();
-        let params = RunParams::new("nim", &["first", "random"], 2, 10, 2, 7);
-        let driver = arena_games::driver("nim").unwrap();
-        runner::run_tournament(
-            driver.as_ref(),
-            &params,
-            &mut store,
-            &runner::RunOptions::default(),
-            &mut (),
-        )
-        .unwrap();
-    }
+    let path = stored_run(
+        "results",
+        RunParams::new("nim", &["first", "random"], 2, 10, 2, 7),
+    );
     run(async {
         let (addr, _app) = start_server_with(Config {
             db: Some(path.clone()),
@@ -1153,7 +1160,7 @@ fn the_results_page_shows_a_stored_tournament() {
         screenshot(&c, "results-page.png").await;
         c.close().await.unwrap();
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
@@ -1161,22 +1168,10 @@ fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_ever
     if !browser_available() {
         return;
     }
-    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
-    let dir = tempfile_dir("stored");
-    let path = dir.join("results.sqlite");
-    {
-        let mut store = Store::open(&path).unwrap();
-        let params = RunParams::new("azul", &["random", "greedy"], 2, 2, 2, 11);
-        let driver = arena_games::driver("azul").unwrap();
-        runner::run_tournament(
-            driver.as_ref(),
-            &params,
-            &mut store,
-            &runner::RunOptions::default(),
-            &mut (),
-        )
-        .unwrap();
-    }
+    let path = stored_run(
+        "stored",
+        RunParams::new("azul", &["random", "greedy"], 2, 2, 2, 11),
+    );
     let stored = Store::open_read(&path).unwrap().games(1).unwrap();
     assert_eq!(stored.len(), 4);
     let game = &stored[1];
@@ -1274,7 +1269,7 @@ fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_ever
         );
         c.close().await.unwrap();
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 // ---- results site (issue 15) ----
@@ -1311,23 +1306,11 @@ fn the_results_site_shows_sortable_tables_charts_and_game_links_within_1280_pixe
     if !browser_available() {
         return;
     }
-    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
-    let dir = tempfile_dir("results-site");
-    let path = dir.join("results.sqlite");
-    {
-        let mut store = Store::open(&path).unwrap();
-        // A round robin with long agent names: pairs, ratings and the LOS matrix.
-        let params = RunParams::new("nim", &["first", "random", "sleepy:ms=0"], 2, 20, 2, 5);
-        let driver = arena_games::driver("nim").unwrap();
-        runner::run_tournament(
-            driver.as_ref(),
-            &params,
-            &mut store,
-            &runner::RunOptions::default(),
-            &mut (),
-        )
-        .unwrap();
-    }
+    // A round robin with long agent names: pairs, ratings and the LOS matrix.
+    let path = stored_run(
+        "results-site",
+        RunParams::new("nim", &["first", "random", "sleepy:ms=0"], 2, 20, 2, 5),
+    );
     run(async {
         let (addr, _app) = start_server_with(Config {
             db: Some(path.clone()),
@@ -1427,7 +1410,7 @@ fn the_results_site_shows_sortable_tables_charts_and_game_links_within_1280_pixe
         assert!(text_of(&c, "#source").await.starts_with("Stored game 1:40"));
         c.close().await.unwrap();
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
 #[test]
@@ -1435,7 +1418,7 @@ fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
     if !browser_available() {
         return;
     }
-    use tessera_arena::{games as arena_games, runner, schedule::RunParams, store::Store};
+    use tessera_arena::{games as arena_games, runner};
     let dir = tempfile_dir("results-live");
     let path = dir.join("results.sqlite");
     let mut params = RunParams::new("nim", &["first", "sleepy:ms=15"], 2, 60, 1, 3);
