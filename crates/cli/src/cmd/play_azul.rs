@@ -535,18 +535,10 @@ pub fn run(args: Args) -> Result<()> {
 /// The strongest level's move for human seat `p`, with its projected points (kept in the
 /// record as a hint).
 fn hint(table: &mut Table<'static, AzulState>, p: PlayerId) -> Result<String> {
-    let registry = tessera_arena::registry::azul::registry();
-    let Some(level) = registry.levels().last() else {
+    let before = table.state().clone();
+    let Some((level, a)) = strongest_hint(table, p)? else {
         return Ok("No hints: this build has no difficulty levels.".into());
     };
-    let plan = registry.parse(level.spec)?;
-    let budget = plan
-        .budget()
-        .clamp(&tessera_core::Budget::time(std::time::Duration::from_secs(
-            2,
-        )));
-    let before = table.state().clone();
-    let a = table.hint(p, plan.build()?, budget)?.run().action();
     let mut after = before.clone();
     after.try_apply(a)?;
     Ok(format!(
@@ -556,6 +548,25 @@ fn hint(table: &mut Table<'static, AzulState>, p: PlayerId) -> Result<String> {
         before.projected_score(p),
         after.projected_score(p)
     ))
+}
+
+/// The move the game's strongest level would play for human seat `p` (at most 2 s; kept in
+/// the record as a hint), and that level; `None` for a game without levels.
+pub fn strongest_hint<G: tessera_arena::ArenaGame>(
+    table: &mut Table<'static, G>,
+    p: PlayerId,
+) -> Result<Option<(&'static tessera_arena::registry::Level, G::Action)>> {
+    let registry = G::registry();
+    let Some(level) = registry.levels().last() else {
+        return Ok(None);
+    };
+    let plan = registry.parse(level.spec)?;
+    let cap = tessera_core::Budget::time(std::time::Duration::from_secs(2));
+    let action = table
+        .hint(p, plan.build()?, plan.budget().clamp(&cap))?
+        .run()
+        .action();
+    Ok(Some((level, action)))
 }
 
 /// The registry's middle difficulty level as a seat (`level:3`), or `random` for a game

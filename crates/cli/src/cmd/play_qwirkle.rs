@@ -73,18 +73,10 @@ enum Asked {
 /// The strongest level's move for human seat `p` on its own view (kept in the record as a
 /// hint).
 fn hint(table: &mut Table<'static, Qwirkle>, p: PlayerId) -> Result<String> {
-    let registry = tessera_arena::registry::qwirkle::registry();
-    let Some(level) = registry.levels().last() else {
+    let before = table.state().clone();
+    let Some((level, m)) = super::play_azul::strongest_hint(table, p)? else {
         return Ok("No hints: this build has no difficulty levels.".into());
     };
-    let plan = registry.parse(level.spec)?;
-    let budget = plan
-        .budget()
-        .clamp(&tessera_core::Budget::time(std::time::Duration::from_secs(
-            2,
-        )));
-    let before = table.state().clone();
-    let m = table.hint(p, plan.build()?, budget)?.run().action();
     let why = match m {
         Move::Place(pl) => format!(" for {} points", before.placement_score(&pl)),
         _ => String::new(),
