@@ -346,7 +346,7 @@ fn text(run: &RunInfo, s: &Summary) -> String {
         "95% interval",
         "mean score",
         "score sd",
-        if show_elo { "       elo" } else { "" }
+        if show_elo { "      elo*" } else { "" }
     );
     for (t, r) in s.agents.iter().zip(&s.ratings) {
         let _ = writeln!(
@@ -366,6 +366,14 @@ fn text(run: &RunInfo, s: &Summary) -> String {
             } else {
                 String::new()
             }
+        );
+    }
+    if show_elo {
+        let _ = writeln!(
+            o,
+            "elo*: a quick game-wise Bradley-Terry fit with one virtual draw per pairing, mean \
+             1500, finite even when a player won or lost everything; the ratings with error \
+             bars are the maximum-likelihood fit below."
         );
     }
     let mut current: Option<u32> = None;
