@@ -684,20 +684,40 @@ impl<'a, G: Game> Table<'a, G> {
         let Some(last_action) = self.steps.iter().rposition(|s| s.action.is_some()) else {
             return Err(TableError::NothingToUndo);
         };
-        if let Some(rng) = self.steps[last_action..]
+        self.rewind(last_action);
+        Ok(())
+    }
+
+    /// What a front end's "undo" means for human seat `p`: the last action when every seat
+    /// is human ([`Table::undo`]), else back to `p`'s previous turn ([`Table::undo_to`]).
+    pub fn take_back(&mut self, p: PlayerId) -> Result<(), TableError> {
+        if self.all_human() {
+            self.undo()
+        } else {
+            self.undo_to(p)
+        }
+    }
+
+    /// Drops step `cut` and every step after it: the chance generator returns to where it
+    /// was before the first chance event dropped, the state to the last step kept.
+    fn rewind(&mut self, cut: usize) {
+        if let Some(rng) = self.steps[cut..]
             .iter()
             .find_map(|s| s.chance_rng_before.clone())
         {
             self.chance_rng = rng;
         }
-        self.steps.truncate(last_action);
-        self.actions -= 1;
+        let removed = self.steps[cut..]
+            .iter()
+            .filter(|s| s.action.is_some())
+            .count();
+        self.steps.truncate(cut);
+        self.actions -= removed;
         self.state = match self.steps.last() {
             Some(s) => s.state.clone(),
             None => self.initial.clone(),
         };
         self.revision += 1;
-        Ok(())
     }
 
     /// Takes the game back to human seat `p`'s previous turn, against agents too: its last
@@ -724,12 +744,6 @@ impl<'a, G: Game> Table<'a, G> {
         else {
             return Err(TableError::NothingToUndoFor(p));
         };
-        if let Some(rng) = self.steps[cut..]
-            .iter()
-            .find_map(|s| s.chance_rng_before.clone())
-        {
-            self.chance_rng = rng;
-        }
         for (i, seat) in self.seats.iter_mut().enumerate() {
             if let Some(rng) = self.steps[cut..]
                 .iter()
@@ -739,22 +753,12 @@ impl<'a, G: Game> Table<'a, G> {
                 seat.rng = Some(rng);
             }
         }
-        let removed = self.steps[cut..]
-            .iter()
-            .filter(|s| s.action.is_some())
-            .count();
-        self.steps.truncate(cut);
-        self.actions -= removed;
-        self.state = match self.steps.last() {
-            Some(s) => s.state.clone(),
-            None => self.initial.clone(),
-        };
+        self.rewind(cut);
         self.assists.push(Assist {
             seat: p,
             kind: AssistKind::Undo,
             ply: self.actions as u32,
         });
-        self.revision += 1;
         Ok(())
     }
 

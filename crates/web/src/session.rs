@@ -653,13 +653,7 @@ impl<G: WebGame> DynSession for Session<G> {
             return Err(seat_err(req.seat, n));
         }
         let p = PlayerId(req.seat);
-        let human_only = g.seats.iter().all(|s| s.ai.is_none());
-        let undone = if human_only {
-            g.table.undo()
-        } else {
-            g.table.undo_to(p)
-        };
-        undone.map_err(|e| match e {
+        g.table.take_back(p).map_err(|e| match e {
             TableError::AgentAway(q) => ApiError::Conflict(format!(
                 "seat {} ({}) is thinking: undo once it has moved",
                 q.0,

@@ -470,12 +470,7 @@ pub fn run(args: Args) -> Result<()> {
                 continue;
             }
             Ok(Input::Undo) => {
-                let undone = if table.all_human() {
-                    table.undo()
-                } else {
-                    table.undo_to(p)
-                };
-                match undone {
+                match table.take_back(p) {
                     Ok(()) => println!("Taken back: {p} to move again."),
                     Err(e) => println!("Cannot undo: {e}."),
                 }

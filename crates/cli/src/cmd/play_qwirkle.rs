@@ -251,12 +251,7 @@ pub fn run(args: Args) -> Result<()> {
                 continue;
             }
             Ok(Some(Asked::Undo)) => {
-                let undone = if table.all_human() {
-                    table.undo()
-                } else {
-                    table.undo_to(p)
-                };
-                match undone {
+                match table.take_back(p) {
                     Ok(()) => println!("Taken back: P{} to move again.", p.0 + 1),
                     Err(e) => println!("Cannot undo: {e}."),
                 }
