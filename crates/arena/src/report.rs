@@ -80,6 +80,11 @@ pub fn elo_text(x: f64) -> String {
     }
 }
 
+/// The width of a text table's name column: the longest name, at least 5 (`agent`).
+fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names.map(str::len).max().unwrap_or(5).max(5)
+}
+
 fn elo_interval(i: (f64, f64)) -> String {
     format!("[{}, {}]", elo_text(i.0), elo_text(i.1))
 }
@@ -187,13 +192,7 @@ pub fn analysis_text(run: &RunInfo, a: &Analysis) -> String {
             r.sets,
             p.rotations()
         );
-        let w = r
-            .agents
-            .iter()
-            .map(|x| x.agent.len())
-            .max()
-            .unwrap_or(5)
-            .max(5);
+        let w = name_width(r.agents.iter().map(|x| x.agent.as_str()));
         let _ = writeln!(
             o,
             "{:<w$}  {:>11}  {:>8}  {:>14}",
@@ -220,13 +219,7 @@ pub fn analysis_text(run: &RunInfo, a: &Analysis) -> String {
         if let Some(e) = &r.error {
             let _ = writeln!(o, "  {e}");
         } else {
-            let w = r
-                .agents
-                .iter()
-                .map(|x| x.agent.len())
-                .max()
-                .unwrap_or(5)
-                .max(5);
+            let w = name_width(r.agents.iter().map(|x| x.agent.as_str()));
             let _ = writeln!(
                 o,
                 "{:<w$}  {:>8}  {:>7}  {:>20}",
@@ -326,13 +319,7 @@ fn text(run: &RunInfo, s: &Summary) -> String {
         }
     );
     let _ = writeln!(o);
-    let w = s
-        .agents
-        .iter()
-        .map(|t| t.agent.len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
+    let w = name_width(s.agents.iter().map(|t| t.agent.as_str()));
     let show_elo = p.agents.len() > 2;
     let _ = writeln!(
         o,
