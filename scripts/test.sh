@@ -37,10 +37,13 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import maturin, pytest, numpy, pettingzoo, gymnasium, pyspiel" >/dev/null 2>&1; then
+if ! "$VENV/bin/python" -c "import maturin, pytest, numpy, pettingzoo, gymnasium, pyspiel, ruff" >/dev/null 2>&1; then
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-    maturin pytest numpy pettingzoo gymnasium open-spiel
+    maturin pytest numpy pettingzoo gymnasium open-spiel ruff
 fi
+# Our Python (package, tests, examples, bench scripts) passes ruff with its classic default
+# rules (pyflakes and the pycodestyle errors), pinned here as newer ruff versions add more.
+"$VENV/bin/ruff" check --isolated --select E4,E7,E9,F crates/python examples scripts
 export PYO3_PYTHON="$PWD/$VENV/bin/python"
 cargo clippy -p tessera-python --features python --all-targets --locked -- -D warnings
 VIRTUAL_ENV="$PWD/$VENV" PATH="$PWD/$VENV/bin:$PATH" \

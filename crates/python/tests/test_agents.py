@@ -7,22 +7,30 @@ import tessera
 from tessera.envs import azul_v0
 
 
-def test_strong_agent_plays_a_whole_game_in_the_environment():
-    env = azul_v0.env(players=2)
-    env.reset(seed=3)
-    strong = tessera.Agent("strong:time=10ms", seed=1)
+def play_against_random(env, agent):
+    """Plays the reset AEC `env` to its end: `agent` as player_0 (its every action checked
+    against the mask), uniformly random masked actions for the others. Returns the steps."""
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter():
+    steps = 0
+    for name in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             env.step(None)
             continue
-        if agent == "player_0":
-            action = strong.act(env.unwrapped.game)
+        if name == "player_0":
+            action = agent.act(env.unwrapped.game)
             assert obs["action_mask"][action] == 1
         else:
             action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         env.step(action)
+        steps += 1
+    return steps
+
+
+def test_strong_agent_plays_a_whole_game_in_the_environment():
+    env = azul_v0.env(players=2)
+    env.reset(seed=3)
+    play_against_random(env, tessera.Agent("strong:time=10ms", seed=1))
     assert env.unwrapped.game.is_terminal
 
 
@@ -74,21 +82,7 @@ def test_qwirkle_agents_play_whole_games_in_the_environment():
 
     env = qwirkle_v0.env(players=2)
     env.reset(seed=4)
-    points = tessera.Agent("points", game="qwirkle", seed=1)
-    rng = np.random.default_rng(0)
-    steps = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        if agent == "player_0":
-            action = points.act(env.unwrapped.game)
-            assert obs["action_mask"][action] == 1
-        else:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        env.step(action)
-        steps += 1
+    steps = play_against_random(env, tessera.Agent("points", game="qwirkle", seed=1))
     game = env.unwrapped.game
     assert game.is_terminal and steps > 20
     # The points agent (greedy on the move's score) outscores random.

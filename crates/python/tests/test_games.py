@@ -166,7 +166,10 @@ def swap_hand_tile(notation, seat):
     """The same position with one tile of `seat`'s hand exchanged for a bag tile."""
     fields = dict(kv.split("=", 1) for kv in notation.split())
     letters = "ROYGBP"
-    index = lambda t: letters.index(t[0]) * 6 + int(t[1]) - 1
+
+    def index(t):
+        return letters.index(t[0]) * 6 + int(t[1]) - 1
+
     hands = fields["hands"].split("/")
     bag = [int(c) for c in fields["bag"]]
     hand = tiles(hands[seat])

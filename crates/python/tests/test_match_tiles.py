@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import tessera  # registers tessera/MatchTiles-v0
+import tessera  # noqa: F401 (importing it registers tessera/MatchTiles-v0)
 from tessera import MatchTiles
 
 LEVEL = """\
