@@ -11,64 +11,20 @@ use tessera_core::{Game, replay};
 use tessera_web::{App, Config, games, router};
 use tower::ServiceExt;
 
+mod common;
+use common::{call, err_text, wait_while_ai as wait_for_human_or_end};
+
+/// A Nim game with `seats`.
+async fn new_game(app: &Arc<App>, seats: Value, seed: u64) -> Value {
+    common::new_game(app, "nim", seats, seed).await
+}
+
 fn app() -> Arc<App> {
     let cfg = Config {
         master_seed: 42,
         ..Config::default()
     };
     Arc::new(App::new(&cfg).with_game("nim", Box::new(games::nim_kind())))
-}
-
-async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 10 << 20)
-        .await
-        .unwrap();
-    let v = serde_json::from_slice(&bytes)
-        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, v)
-}
-
-fn err_text(v: &Value) -> String {
-    v["error"].as_str().unwrap_or_default().to_string()
-}
-
-async fn new_game(app: &Arc<App>, seats: Value, seed: u64) -> Value {
-    let (st, v) = call(
-        app,
-        "POST",
-        "/api/games",
-        &json!({"game": "nim", "seats": seats, "seed": seed}).to_string(),
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    v
-}
-
-async fn wait_for_human_or_end(app: &Arc<App>, id: &str, seat: u8) -> Value {
-    for _ in 0..200 {
-        let (st, v) = call(app, "GET", &format!("/api/games/{id}?seat={seat}"), "").await;
-        assert_eq!(st, StatusCode::OK, "{v}");
-        if v["waiting_for"] != "ai" {
-            return v;
-        }
-        let rev = v["revision"].as_u64().unwrap();
-        call(
-            app,
-            "GET",
-            &format!("/api/games/{id}?wait_ms=2000&revision={rev}"),
-            "",
-        )
-        .await;
-    }
-    panic!("the AI never moved");
 }
 
 #[tokio::test]

@@ -5,65 +5,24 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use serde_json::{Value, json};
-use tessera_web::{App, Config, games, router};
-use tower::ServiceExt;
+use tessera_web::{App, Config, games};
+
+mod common;
+use common::{call, wait_while_ai as wait_for_human};
+
+/// A new game's id.
+async fn new_game(app: &Arc<App>, game: &str, seats: Value, seed: u64) -> String {
+    let v = common::new_game(app, game, seats, seed).await;
+    v["id"].as_str().unwrap().to_string()
+}
 
 fn app() -> Arc<App> {
     Arc::new(games::standard_app(&Config {
         master_seed: 9,
         ..Config::default()
     }))
-}
-
-async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 64 << 20)
-        .await
-        .unwrap();
-    let v = serde_json::from_slice(&bytes)
-        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, v)
-}
-
-async fn new_game(app: &Arc<App>, game: &str, seats: Value, seed: u64) -> String {
-    let (st, v) = call(
-        app,
-        "POST",
-        "/api/games",
-        &json!({"game": game, "seats": seats, "seed": seed}).to_string(),
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    v["id"].as_str().unwrap().to_string()
-}
-
-async fn wait_for_human(app: &Arc<App>, id: &str, seat: u8) -> Value {
-    for _ in 0..400 {
-        let (st, v) = call(app, "GET", &format!("/api/games/{id}?seat={seat}"), "").await;
-        assert_eq!(st, StatusCode::OK, "{v}");
-        if v["waiting_for"] == "human" || v["status"] != "playing" {
-            return v;
-        }
-        let rev = v["revision"].as_u64().unwrap();
-        call(
-            app,
-            "GET",
-            &format!("/api/games/{id}?wait_ms=2000&revision={rev}"),
-            "",
-        )
-        .await;
-    }
-    panic!("the AI never moved");
 }
 
 #[tokio::test]

@@ -6,36 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use serde_json::Value;
 use tessera_arena::store::Store;
 use tessera_arena::{games as arena_games, runner, schedule::RunParams};
 use tessera_core::testgame::Nim;
 use tessera_core::{Game, GameRecord, replay};
-use tessera_web::{App, Config, games, router};
-use tower::ServiceExt;
+use tessera_web::{App, Config, games};
 
-async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 10 << 20)
-        .await
-        .unwrap();
-    let v = serde_json::from_slice(&bytes)
-        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, v)
-}
-
-fn err_text(v: &Value) -> String {
-    v["error"].as_str().unwrap_or_default().to_string()
-}
+mod common;
+use common::{call, err_text};
 
 /// A results file holding one Nim run of `games` games per series and 2 series.
 fn tournament(path: &Path, agents: &[&str], games: u64) {
