@@ -466,14 +466,14 @@ impl<'a, G: Game> Table<'a, G> {
             match self.state.turn() {
                 Turn::Terminal => return Ok(Next::Over),
                 Turn::Chance => {
-                    // The one chance loop (the Python driver calls it too); the steps are
-                    // recorded in order, the successful ones even if a later outcome fails.
-                    let mut chance_steps = Vec::new();
-                    let resolved = resolve_chance(
+                    // The one chance loop (the Python driver calls it too); each outcome
+                    // becomes a step as it is applied, so those before a failure are kept.
+                    let (steps, revision) = (&mut self.steps, &mut self.revision);
+                    resolve_chance(
                         &mut self.state,
                         &mut self.chance_rng,
                         |state, outcome, before| {
-                            chance_steps.push(Step {
+                            steps.push(Step {
                                 event: Event::Chance { outcome },
                                 action: None,
                                 player: None,
@@ -482,12 +482,10 @@ impl<'a, G: Game> Table<'a, G> {
                                 chance_rng_before: Some(before),
                                 agent_rng_before: None,
                             });
+                            *revision += 1;
                         },
-                    );
-                    for step in chance_steps {
-                        self.push(step);
-                    }
-                    resolved.map_err(|e| TableError::Chance(Box::new(e)))?;
+                    )
+                    .map_err(|e| TableError::Chance(Box::new(e)))?;
                 }
                 Turn::Player(p) => {
                     let seat = &self.seats[p.index()];
