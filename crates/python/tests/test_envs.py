@@ -7,6 +7,7 @@ import types
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from tessera.envs import azul_v0, qwirkle_v0
 
@@ -213,3 +214,57 @@ def test_render_ansi_shows_the_table():
     env = qwirkle_v0.env(players=2, render_mode="ansi")
     env.reset(seed=1)
     assert "Qwirkle, scores 0,0, hand sizes 6,6" in env.render()
+
+
+SHARED = (
+    "agents",
+    "agent_selection",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+)
+
+
+@pytest.mark.parametrize("module,players", [(azul_v0, 2), (azul_v0, 4), (qwirkle_v0, 3)])
+def test_wrappers_see_the_raw_bookkeeping_at_every_step(module, players):
+    # env() lets PettingZoo's wrappers hold the raw env's bookkeeping (for speed); every
+    # attribute read through each wrapper must stay what the raw env has, through whole
+    # games including the dead steps at the end, an illegal action and a second reset.
+    env = module.env(players=players, illegal_action="random")
+    raw = env.unwrapped
+    layers = [env, env.env]
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert isinstance(env.env, wrappers.AssertOutOfBoundsWrapper)
+
+    def check():
+        for layer in layers:
+            for name in SHARED:
+                assert getattr(layer, name) == getattr(raw, name), name
+        assert env.num_agents == len(raw.agents)
+
+    rng = np.random.default_rng(5)
+    for seed in (3, 4):
+        env.reset(seed=seed)
+        check()
+        for i, agent in enumerate(env.agent_iter()):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            elif i == 7:
+                env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # illegal
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+            check()
+        assert env.agents == [] and raw.agents == []
+
+
+def test_the_order_enforcing_wrapper_still_guards_before_reset():
+    env = azul_v0.env()
+    for name in ("agents", "agent_selection", "rewards", "terminations", "infos"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    env.reset(seed=1)
+    assert env.agent_selection == "player_0" or env.agent_selection == "player_1"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 ILLEGAL_POLICIES = ("terminate", "raise", "random")
 REWARDS = ("outcome", "score")
@@ -28,6 +29,15 @@ class _Actions(spaces.Discrete):
     def __init__(self, n: int):
         super().__init__(n)
         self._n = int(n)
+
+
+def wrap(raw: TesseraAECEnv):
+    """PettingZoo's standard wrappers for a classic game (``AssertOutOfBoundsWrapper`` then
+    ``OrderEnforcingWrapper``), sharing the raw environment's bookkeeping with them."""
+    inner = wrappers.AssertOutOfBoundsWrapper(raw)
+    outer = wrappers.OrderEnforcingWrapper(inner)
+    raw.share_with(inner, outer)
+    return outer
 
 
 def _entropy_seed() -> int:
@@ -104,6 +114,44 @@ class TesseraAECEnv(AECEnv):
         self._no_mask = np.zeros(na, dtype=np.int8)
         self._rng = np.random.default_rng(0)
         self._started = False
+        self._views = ()
+        self._agent_selection = None
+
+    # PettingZoo's standard wrappers reach every attribute of the environment through a
+    # Python-level ``__getattr__`` chain (two wrappers: about ten forwarded lookups a step,
+    # more than the game's own step costs). ``share_with`` lets the wrappers hold the live
+    # bookkeeping in their own instance dicts instead, so a lookup is a plain dict hit; the
+    # wrappers' checks (order of calls, bounds) still run. The dicts and the agent list are
+    # shared objects (mutated in place here and in PettingZoo's ``_was_dead_step``); the
+    # agent to move, a string, is re-published by its setter. Nothing is published before
+    # ``reset``, so ``OrderEnforcingWrapper`` still refuses these attributes before it.
+    _views: tuple = ()
+    _agent_selection = None
+    _SHARED = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
+
+    def share_with(self, *wrappers_) -> None:
+        """Publish the live bookkeeping (agents, rewards, terminations, truncations, infos,
+        cumulative rewards, the agent to move) into these wrappers after every reset."""
+        self._views = tuple(wrappers_)
+        if self._started:
+            self._publish()
+
+    def _publish(self) -> None:
+        for w in self._views:
+            d = w.__dict__
+            for name in self._SHARED:
+                d[name] = self.__dict__[name]
+            d["agent_selection"] = self._agent_selection
+
+    @property
+    def agent_selection(self):
+        return self._agent_selection
+
+    @agent_selection.setter
+    def agent_selection(self, agent) -> None:
+        self._agent_selection = agent
+        for w in self._views:
+            w.__dict__["agent_selection"] = agent
 
     def observation_space(self, agent):
         return self._observation_spaces[agent]
@@ -130,6 +178,7 @@ class TesseraAECEnv(AECEnv):
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._started = True
+        self._publish()
 
     def observe(self, agent):
         i = self._index[agent]
@@ -138,15 +187,16 @@ class TesseraAECEnv(AECEnv):
         return {"observation": self.game.observation(i), "action_mask": mask}
 
     def step(self, action):
-        agent = self.agent_selection
+        agent = self._agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
         try:
-            self.game.step(int(action))
+            self.game.step(action if type(action) is int else int(action))
         except ValueError:
             if self.illegal_action == "raise":
                 raise

@@ -11,10 +11,8 @@ seed given to ``reset``.
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
-
 from .. import AzulGame
-from ._base import TesseraAECEnv, TurnBasedParallelEnv
+from ._base import TesseraAECEnv, TurnBasedParallelEnv, wrap
 
 COLOURS = "BYRKW"
 
@@ -39,8 +37,7 @@ class raw_env(TesseraAECEnv):
 def env(players: int = 2, render_mode: str | None = None, **kwargs):
     """Azul wrapped like PettingZoo's classic games (order enforcing, bounds checked)."""
     e = raw_env(players=players, render_mode=render_mode, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrap(e)
 
 
 def parallel_env(players: int = 2, render_mode: str | None = None, max_cycles=None, **kwargs):

@@ -13,11 +13,9 @@ other hands never appear in it.
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo.utils import wrappers
-
 from .. import QwirkleGame
 from .._tessera import QWIRKLE_WINDOW
-from ._base import TesseraAECEnv
+from ._base import TesseraAECEnv, wrap
 
 PLANES = 24
 
@@ -44,8 +42,7 @@ class raw_env(TesseraAECEnv):
 def env(players: int = 2, render_mode: str | None = None, **kwargs):
     """Qwirkle wrapped like PettingZoo's classic games (order enforcing, bounds checked)."""
     e = raw_env(players=players, render_mode=render_mode, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrap(e)
 
 
 def split_observation(observation: np.ndarray):
