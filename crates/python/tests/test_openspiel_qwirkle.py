@@ -96,6 +96,13 @@ def test_no_string_or_tensor_of_a_seat_holds_another_seats_hand(players):
                 assert other.observation_string(seat) == seen
                 obs.set_from(other, seat)
                 np.testing.assert_array_equal(obs.tensor, tensor)
+                # Nor does a resampled state carry what only the other seats know: their
+                # deals and own-move records are unknown (?) there.
+                for q in range(players):
+                    if q != seat:
+                        lines = other.information_state_string(q).splitlines()
+                        assert lines[1] == "dealt ?"
+                        assert all(" -> " not in x or x.endswith(" -> ?") for x in lines[2:])
                 redealt += hands(other) != hands(state)
         mover = state.current_player()
         if state.game_handle.pending():

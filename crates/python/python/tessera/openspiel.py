@@ -261,6 +261,15 @@ class _QwirkleRecord:
         self.first_hands = [_hand(handle, p) for p in range(handle.players)]
         self.log: list[tuple[int, str, str, str]] = []
 
+    def known_to(self, seat: int) -> "_QwirkleRecord":
+        """A copy holding only what ``seat`` knows: the other seats' deals, traded tiles and
+        hands are ``?`` (a resampled state must not carry them, whoever's information
+        state is asked of it)."""
+        r = copy.copy(self)
+        r.first_hands = [h if p == seat else "?" for p, h in enumerate(self.first_hands)]
+        r.log = [e if e[0] == seat else (e[0], e[1], e[1], "?") for e in self.log]
+        return r
+
 
 class QwirkleSpielState(pyspiel.State):
     """A state: a ``tessera.QwirkleGame`` handle and the players' record (both copied by
@@ -318,11 +327,13 @@ class QwirkleSpielState(pyspiel.State):
         what the order of past draws and the opponents' choices hint), from a seed taken
         from ``probability_sampler`` (a callable returning a float in [0, 1), such as
         ``pyspiel.UniformProbabilitySampler``); later draws from that seed too. Another
-        seat's pending tiles are dropped (the player never saw them)."""
+        seat's pending tiles are dropped (the player never saw them), and so is what the
+        other seats alone know of the past (their deals, traded tiles and hands: ``?`` in
+        their information states)."""
         seed = int(float(probability_sampler()) * 2**53)
         other = QwirkleSpielState(self.get_game())
         other._slot = _Slot.holding(self.game_handle.determinize(int(player_id), seed))
-        other._record_ = copy.deepcopy(self._record)
+        other._record_ = self._record.known_to(int(player_id))
         return other
 
     def __str__(self):
