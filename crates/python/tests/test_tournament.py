@@ -211,3 +211,16 @@ def test_a_qwirkle_callable_that_fails_stops_the_run_with_its_error(tmp_path):
         assert "which is not legal" in str(e) and "pending" in str(e)
     else:
         raise AssertionError("a pass after a pending tile was accepted")
+
+
+def test_a_qwirkle_tournament_with_a_callable_depends_on_the_seed_only(tmp_path):
+    def last_legal(game):
+        return game.legal_actions()[-1]
+
+    runs = [
+        tessera.tournament(agents=[last_legal, "random"], game="qwirkle", games=4, seed=6, jobs=jobs, db=tmp_path / f"{jobs}.sqlite")
+        for jobs in (1, 2)
+    ]
+    assert runs[0]["summary"] == runs[1]["summary"] and runs[0]["played"] == 4
+    other = tessera.tournament(agents=[last_legal, "random"], game="qwirkle", games=4, seed=7, db=tmp_path / "s7.sqlite")
+    assert other["summary"] != runs[0]["summary"]
