@@ -373,8 +373,16 @@ impl PyAzul {
 /// A Qwirkle game (2-4 players) played tile by tile with fixed ids (docs/python.md): draws
 /// happen inside `step`, from the seed given to `reset`.
 #[pyclass(module = "tessera._tessera", name = "QwirkleGame")]
+#[derive(Clone)]
 pub struct PyQwirkle {
     table: QwirkleTable,
+}
+
+impl PyQwirkle {
+    /// A handle of a game under way.
+    pub(crate) fn from_table(table: QwirkleTable) -> Self {
+        PyQwirkle { table }
+    }
 }
 
 fn qwirkle_err(t: &QwirkleTable, e: QwirkleStepError) -> PyErr {
@@ -544,6 +552,50 @@ impl PyQwirkle {
             .outcome()
             .map(|o| o.winners.iter().map(|p| p.index()).collect())
             .unwrap_or_default()
+    }
+
+    /// The last whole move played: `(seat, public text, full text)`, or None before the
+    /// first. The texts differ for a trade only: `trade 2` (what the table sees) and
+    /// `trade R1 O4` (what the trader knows).
+    fn last_move(&self) -> Option<(usize, String, String)> {
+        self.table.last_move().map(|(p, m)| {
+            let public = match m {
+                tessera_qwirkle::Move::Trade(t) => format!("trade {}", t.tiles().len()),
+                m => m.to_string(),
+            };
+            (p.index(), public, m.to_string())
+        })
+    }
+
+    /// A copy of this game in which what seat `seat` cannot see (the other hands, the bag)
+    /// is resampled from `seed`, later draws from `seed` too. The seat's hand, the board and
+    /// the scores stay; so do the pending tiles when `seat` is to move (otherwise they are
+    /// dropped: only the mover sees them). For search over what a seat may know.
+    fn determinize(&self, seat: i64, seed: u64) -> PyResult<Self> {
+        let p = check_seat(seat, self.players())?;
+        let mut rng = tessera_core::rng::seeded(seed);
+        self.table
+            .determinize(p, &mut rng, seed)
+            .map(|table| PyQwirkle { table })
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// Draws the tiles from now on from seed `seed` instead (the position is unchanged).
+    fn reseed_chance(&mut self, seed: u64) {
+        self.table.reseed_chance(seed);
+    }
+
+    /// An independent copy (same position, same future draws).
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
     }
 
     fn __repr__(&self) -> String {
@@ -1091,7 +1143,8 @@ fn arena_err(e: ArenaError) -> PyErr {
 
 /// Runs a tournament through the arena's runner (the same schedule, pairing, statistics and
 /// SQLite store as `tessera tournament`); `agents` holds registry specs (str) and Python
-/// callables (each takes an `AzulGame`, returns an action id). Returns `(run id, games
+/// callables (an `AzulGame` in, an action id out; in Qwirkle a `QwirkleGame` in, one step
+/// id out per call). Returns `(run id, games
 /// played by this call, summary as JSON, faults as JSON, the run's command line)`. Wrapped
 /// by `tessera.tournament`.
 #[pyfunction]
@@ -1138,11 +1191,6 @@ fn _tournament(
             )));
         }
     }
-    if !callables.is_empty() && game != "azul" {
-        return Err(PyValueError::new_err(format!(
-            "game '{game}': Python callables can play in azul tournaments only so far"
-        )));
-    }
     let refs: Vec<&str> = specs.iter().map(|s| s.as_str()).collect();
     let mut params = RunParams::new(game, &refs, players, games, series, seed);
     params.paired = paired;
@@ -1154,10 +1202,15 @@ fn _tournament(
         ..RunOptions::default()
     };
     let mut store = Store::open(&db).map_err(arena_err)?;
-    let driver: Box<dyn GameDriver> = if callables.is_empty() {
-        tessera_arena::driver(game).map_err(arena_err)?
-    } else {
-        Box::new(WithCallables::new(callables, failure.clone()).map_err(arena_err)?)
+    let driver: Box<dyn GameDriver> = match game {
+        _ if callables.is_empty() => tessera_arena::driver(game).map_err(arena_err)?,
+        "azul" => Box::new(WithCallables::<AzulState>::new(callables, failure.clone())),
+        "qwirkle" => Box::new(WithCallables::<Qwirkle>::new(callables, failure.clone())),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "game '{game}': Python callables play in azul and qwirkle tournaments"
+            )));
+        }
     };
     let report = py.detach(|| run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut ()));
     if let Some(e) = failure

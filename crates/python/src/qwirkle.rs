@@ -20,7 +20,7 @@
 //! in random games).
 
 use arrayvec::ArrayVec;
-use tessera_core::{Game, PlayerId, Turn};
+use tessera_core::{Game, GameRng, PlayerId, Turn};
 use tessera_qwirkle::tile::KINDS;
 use tessera_qwirkle::{HAND_SIZE, Move, Phase, Placed, Placement, Qwirkle, Tile, Trade};
 use thiserror::Error;
@@ -119,6 +119,7 @@ pub struct QwirkleTable {
     pass: bool,
     pending: ArrayVec<(u8, Placed), HAND_SIZE>,
     dropped: usize,
+    last: Option<(PlayerId, Move)>,
 }
 
 impl QwirkleTable {
@@ -141,6 +142,7 @@ impl QwirkleTable {
             pass: false,
             pending: ArrayVec::new(),
             dropped: 0,
+            last: None,
         };
         t.new_turn();
         Ok(t)
@@ -165,6 +167,39 @@ impl QwirkleTable {
     /// over the game).
     pub fn dropped_placements(&self) -> usize {
         self.dropped
+    }
+
+    /// The last whole move played (by whom, what), `None` before the first one: a step
+    /// that completes a placement, a trade or a pass sets it.
+    pub fn last_move(&self) -> Option<(PlayerId, Move)> {
+        self.last
+    }
+
+    /// The same position with what `seat` cannot see (the other hands, the bag, a set-aside
+    /// trade) resampled from `rng` ([`Game::determinize`]), later draws from seed
+    /// `chance_seed`'s chance stream. When `seat` is to move, its hand, the pending tiles
+    /// and the turn's window stay as they are; otherwise the pending tiles (which only the
+    /// mover sees) are dropped and the turn starts over from the resampled hand.
+    pub fn determinize(
+        &self,
+        seat: PlayerId,
+        rng: &mut GameRng,
+        chance_seed: u64,
+    ) -> Result<Self, QwirkleStepError> {
+        let d = self.state().determinize(seat, rng);
+        let mut t = self.clone();
+        t.session =
+            Session::new(d, chance_seed).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+        if t.mover() != Some(seat) {
+            t.new_turn();
+        }
+        Ok(t)
+    }
+
+    /// Draws from now on from seed `seed`'s chance stream instead (the position is
+    /// unchanged).
+    pub fn reseed_chance(&mut self, seed: u64) {
+        self.session.reseed_chance(seed);
     }
 
     /// The player to move, if any.
@@ -428,8 +463,10 @@ impl QwirkleTable {
 
     /// Plays a whole move through the session, then starts the next turn.
     fn play(&mut self, m: Move) -> Result<(), String> {
+        let mover = self.mover();
         match self.session.step(m) {
             Ok(()) => {
+                self.last = mover.map(|p| (p, m));
                 self.new_turn();
                 Ok(())
             }
@@ -673,6 +710,7 @@ mod tests {
         assert_eq!(mask[centre], 1, "R1 (slot 0) on 0,0");
         let e = t.step((3 * CELLS + centre) as i64).unwrap_err().to_string();
         assert!(e.contains("O4") && e.contains("no legal placement"), "{e}");
+        assert!(t.last_move().is_none());
         t.step(centre as i64).expect("R1 on 0,0");
         t.step((CELLS + centre + 1) as i64).expect("R2 on 1,0");
         assert_eq!(t.pending().len(), 2);
@@ -681,6 +719,9 @@ mod tests {
             .expect("R3 on 2,0: played at once");
         assert!(t.pending().is_empty());
         assert_eq!(t.state().scores().as_slice(), &[3, 0]);
+        let (who, m) = t.last_move().expect("a move was played");
+        assert_eq!(who, PlayerId(0));
+        assert_eq!(m.to_string(), "R1@0,0 R2@1,0 R3@2,0");
         assert_eq!(t.mover(), Some(PlayerId(1)));
         assert_eq!(t.frame(), (1, 0));
     }
@@ -755,5 +796,53 @@ mod tests {
                 .expect("legal");
         }
         t
+    }
+
+    #[test]
+    fn determinizing_keeps_what_the_seat_sees_and_resamples_the_rest() {
+        // Mid-turn, with a tile pending: for the mover the hand, the pending tile and the
+        // mask stay; for another seat the pending tile goes (it never saw it), its own hand
+        // stays, and the seat's observation is unchanged. Over a few samples the other
+        // hands do change (the resampling is not a copy).
+        let mut mask = vec![0u8; NUM_ACTIONS];
+        // The first position of a random game (after some steps) where a tile can be put
+        // down that leaves a placement pending.
+        let t = (6..60)
+            .find_map(|steps| {
+                let t = random_game_prefix(3, 41, steps);
+                t.write_mask(&mut mask);
+                (0..TRADE_BASE).filter(|&i| mask[i] == 1).find_map(|i| {
+                    let mut c = t.clone();
+                    c.step(i as i64).expect("legal");
+                    (!c.pending().is_empty()).then_some(c)
+                })
+            })
+            .expect("a tile that leaves a placement pending");
+        let mover = t.mover().expect("to move");
+        let n = QwirkleTable::observation_len(3);
+        let (mut a, mut b) = (vec![0f32; n], vec![0f32; n]);
+        let (mut m2, mut changed) = (vec![0u8; NUM_ACTIONS], false);
+        let mut rng = seeded(3);
+        for k in 0..6 {
+            for seat in PlayerId::all(3) {
+                let d = t.determinize(seat, &mut rng, k).expect("resample");
+                assert_eq!(d.state().hand(seat), t.state().hand(seat));
+                assert_eq!(d.state().board(), t.state().board());
+                t.write_observation(seat, &mut a);
+                d.write_observation(seat, &mut b);
+                assert_eq!(a, b, "seat {seat} sees a difference");
+                if seat == mover {
+                    assert_eq!(d.pending(), t.pending());
+                    t.write_mask(&mut mask);
+                    d.write_mask(&mut m2);
+                    assert_eq!(mask, m2);
+                } else {
+                    assert!(d.pending().is_empty());
+                    changed |= d.state().hand(mover) != t.state().hand(mover);
+                }
+                d.state().check_invariants().expect("a consistent state");
+            }
+        }
+        assert!(changed, "the mover's hand was never resampled");
     }
 }

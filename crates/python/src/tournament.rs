@@ -3,30 +3,124 @@
 //! Nothing here schedules, plays or scores games: [`tessera_arena::runner::run_tournament`]
 //! does, with the same pairing, statistics and SQLite store as `tessera tournament`. This
 //! module only supplies a [`GameDriver`] whose lineup builds, next to the registry's agents,
-//! agents that call a Python function ([`PyFnAgent`]). A callable is named `python:NAME` in
+//! agents that call a Python function ([`PyFnAgent`]), for any game that says how a callable
+//! is asked for a move ([`PyGame`]: Azul and Qwirkle). A callable is named `python:NAME` in
 //! the run (its `__name__`), which is how `tessera report` shows it.
+//!
+//! A callable sees what the arena gives every agent: the state determinized for its seat
+//! (in Qwirkle the other hands and the bag resampled), wrapped in the game's Python handle.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use rand::Rng;
+use tessera_arena::ArenaGame;
 use tessera_arena::error::ArenaError;
-use tessera_arena::games::{GameDriver, Lineup, PlayedGame, Worker, play_table};
+use tessera_arena::games::{Driver, GameDriver, Lineup, PlayedGame, Worker, play_table};
 use tessera_arena::registry::{AgentInfo, AgentPlan, RegistryError};
-use tessera_arena::{ArenaGame, driver};
 use tessera_azul::AzulState;
 use tessera_core::table::Fault;
 use tessera_core::{Agent, Budget, Game, GameInfo, GameRng, Turn};
+use tessera_qwirkle::{HAND_SIZE, Qwirkle};
 
 use crate::azul;
 use crate::driver::Session;
-use crate::py::PyAzul;
+use crate::py::{PyAzul, PyQwirkle};
+use crate::qwirkle::QwirkleTable;
+
+/// A game whose tournaments take Python callables: how a callable is asked for a move.
+pub trait PyGame: ArenaGame {
+    /// Asks `func` (labelled `label` in messages) for the move of the player to move in
+    /// `state`, the position as that player's agent sees it. A bad answer is an error
+    /// (`TypeError` for a non-integer, `ValueError` for an id that is out of range or not
+    /// legal) naming the agent; `rng` is the seat's generator.
+    fn ask(
+        py: Python<'_>,
+        func: &Bound<'_, PyAny>,
+        label: &str,
+        state: &Self,
+        rng: &mut GameRng,
+    ) -> PyResult<Self::Action>;
+}
+
+/// An integer answer, or a `TypeError` naming the agent and what it returned.
+fn answer_id(answer: &Bound<'_, PyAny>, label: &str, what: &str) -> PyResult<i64> {
+    answer.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "agent {label}: returned {answer:?}, expected {what} (int)"
+        ))
+    })
+}
+
+/// Azul: the callable gets an `AzulGame` of the position and returns one action id.
+impl PyGame for AzulState {
+    fn ask(
+        py: Python<'_>,
+        func: &Bound<'_, PyAny>,
+        label: &str,
+        state: &Self,
+        _: &mut GameRng,
+    ) -> PyResult<Self::Action> {
+        let session =
+            Session::new(state.clone(), 0).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let handle = Py::new(py, PyAzul::from_session(session))?;
+        let answer = func.call1((handle,))?;
+        let id = answer_id(&answer, label, "an action id")?;
+        let a = azul::decode(id, state.num_players())
+            .map_err(|e| PyValueError::new_err(format!("agent {label}: {e}")))?;
+        state.check_action(a).map_err(|e| {
+            PyValueError::new_err(format!(
+                "agent {label}: returned {id} ({a}), which is not legal: {e}"
+            ))
+        })?;
+        Ok(a)
+    }
+}
+
+/// Qwirkle: the callable is called once per step id, as an environment's policy is (the
+/// encoding of `QwirkleGame` and `tessera.envs.qwirkle_v0`): each call gets a `QwirkleGame`
+/// of the seat's view with the tiles it put down so far this turn pending, and returns one
+/// step id; the move is the one those steps complete (at most six calls).
+impl PyGame for Qwirkle {
+    fn ask(
+        py: Python<'_>,
+        func: &Bound<'_, PyAny>,
+        label: &str,
+        state: &Self,
+        rng: &mut GameRng,
+    ) -> PyResult<Self::Action> {
+        // The view's later draws (if the callable plays ahead on its handle) come from the
+        // seat's generator: the bag in the view is resampled anyway.
+        let mut table = QwirkleTable::from_state(state.clone(), rng.random())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        for _ in 0..HAND_SIZE {
+            let handle = Py::new(py, PyQwirkle::from_table(table.clone()))?;
+            let answer = func.call1((handle,))?;
+            let id = answer_id(&answer, label, "a step id")?;
+            table.step(id).map_err(|e| {
+                PyValueError::new_err(format!(
+                    "agent {label}: returned {id}, which is not legal: {e}"
+                ))
+            })?;
+            if let Some((_, m)) = table.last_move() {
+                return Ok(m);
+            }
+        }
+        Err(PyRuntimeError::new_err(format!(
+            "agent {label}: {HAND_SIZE} steps did not complete a move (a bug in the step table)"
+        )))
+    }
+}
 
 /// A Python callable sitting in a tournament, under its run label.
 pub struct Callable {
     /// `python:NAME`.
     pub label: String,
-    /// The function: takes an `AzulGame` (the position the agent sees), returns an id.
+    /// The function: takes the game's handle of the position its seat sees, returns an id
+    /// ([`PyGame::ask`]).
     pub func: Py<PyAny>,
 }
 
@@ -40,52 +134,22 @@ pub struct Failure {
 }
 
 /// An agent that asks a Python function for its move.
-pub struct PyFnAgent {
+pub struct PyFnAgent<G> {
     label: String,
     func: Py<PyAny>,
     failure: Arc<Failure>,
     faults: Vec<Fault>,
+    game: PhantomData<fn() -> G>,
 }
 
-impl PyFnAgent {
-    fn ask(&self, state: &AzulState) -> PyResult<tessera_azul::AzulAction> {
-        Python::attach(|py| {
-            let session = Session::new(state.clone(), 0)
-                .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-            let handle = Py::new(py, PyAzul::from_session(session))?;
-            let answer = self.func.bind(py).call1((handle,))?;
-            let id: i64 = answer.extract().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err(format!(
-                    "agent {}: returned {answer:?}, expected an action id (int)",
-                    self.label
-                ))
-            })?;
-            let a = azul::decode(id, state.num_players()).map_err(|e| {
-                pyo3::exceptions::PyValueError::new_err(format!("agent {}: {e}", self.label))
-            })?;
-            state.check_action(a).map_err(|e| {
-                pyo3::exceptions::PyValueError::new_err(format!(
-                    "agent {}: returned {id} ({a}), which is not legal: {e}",
-                    self.label
-                ))
-            })?;
-            Ok(a)
-        })
-    }
-}
-
-impl Agent<AzulState> for PyFnAgent {
+impl<G: PyGame> Agent<G> for PyFnAgent<G> {
     fn name(&self) -> String {
         self.label.clone()
     }
 
-    fn choose(
-        &mut self,
-        state: &AzulState,
-        _: &Budget,
-        rng: &mut GameRng,
-    ) -> tessera_azul::AzulAction {
-        match self.ask(state) {
+    fn choose(&mut self, state: &G, _: &Budget, rng: &mut GameRng) -> G::Action {
+        let asked = Python::attach(|py| G::ask(py, self.func.bind(py), &self.label, state, rng));
+        match asked {
             Ok(a) => a,
             Err(e) => {
                 // The game must go on (an agent returns a move), so a random legal move is
@@ -97,9 +161,13 @@ impl Agent<AzulState> for PyFnAgent {
                 let mut slot = self.failure.error.lock().unwrap_or_else(|p| p.into_inner());
                 slot.get_or_insert(e);
                 self.failure.stop.store(true, Ordering::SeqCst);
-                state
-                    .random_action(rng)
-                    .expect("an agent is asked only when a player is to move")
+                let mut legal = Vec::new();
+                state.legal_actions(&mut legal);
+                assert!(
+                    !legal.is_empty(),
+                    "an agent is asked only when a player is to move, who has a legal move"
+                );
+                legal[rng.random_range(0..legal.len())]
             }
         }
     }
@@ -109,21 +177,23 @@ impl Agent<AzulState> for PyFnAgent {
     }
 }
 
-/// The Azul driver with callables added to its lineup.
-pub struct WithCallables {
+/// A game's driver with callables added to its lineup.
+pub struct WithCallables<G> {
     inner: Box<dyn GameDriver>,
     callables: Vec<Callable>,
     failure: Arc<Failure>,
+    game: PhantomData<fn() -> G>,
 }
 
-impl WithCallables {
-    /// Azul's driver plus `callables`.
-    pub fn new(callables: Vec<Callable>, failure: Arc<Failure>) -> Result<Self, ArenaError> {
-        Ok(WithCallables {
-            inner: driver("azul")?,
+impl<G: PyGame> WithCallables<G> {
+    /// `G`'s driver plus `callables`.
+    pub fn new(callables: Vec<Callable>, failure: Arc<Failure>) -> Self {
+        WithCallables {
+            inner: Driver::<G>::boxed(),
             callables,
             failure,
-        })
+            game: PhantomData,
+        }
     }
 
     fn callable(&self, spec: &str) -> Option<&Callable> {
@@ -131,7 +201,7 @@ impl WithCallables {
     }
 }
 
-impl GameDriver for WithCallables {
+impl<G: PyGame> GameDriver for WithCallables<G> {
     fn info(&self) -> GameInfo {
         self.inner.info()
     }
@@ -152,7 +222,7 @@ impl GameDriver for WithCallables {
     }
 
     fn lineup(&self, agents: &[String]) -> Result<Box<dyn Lineup>, ArenaError> {
-        let registry = AzulState::registry();
+        let registry = G::registry();
         let members = agents
             .iter()
             .map(|spec| {
@@ -172,25 +242,38 @@ impl GameDriver for WithCallables {
     }
 }
 
-enum Member {
-    Plan(AgentPlan<AzulState>),
+enum Member<G: ArenaGame> {
+    Plan(AgentPlan<G>),
     Py { label: String, func: Py<PyAny> },
 }
 
-struct MixedLineup {
-    members: Vec<Member>,
+impl<G: ArenaGame> Member<G> {
+    fn copy(&self) -> Self {
+        match self {
+            Member::Plan(p) => Member::Plan(p.clone()),
+            Member::Py { label, func } => Member::Py {
+                label: label.clone(),
+                func: Python::attach(|py| func.clone_ref(py)),
+            },
+        }
+    }
+}
+
+struct MixedLineup<G: ArenaGame> {
+    members: Vec<Member<G>>,
     failure: Arc<Failure>,
 }
 
-impl MixedLineup {
-    fn build(&self, i: usize) -> Result<Box<dyn Agent<AzulState>>, ArenaError> {
+impl<G: PyGame> MixedLineup<G> {
+    fn build(&self, i: usize) -> Result<Box<dyn Agent<G>>, ArenaError> {
         Ok(match &self.members[i] {
             Member::Plan(p) => p.build()?,
-            Member::Py { label, func } => Box::new(PyFnAgent {
+            Member::Py { label, func } => Box::new(PyFnAgent::<G> {
                 label: label.clone(),
                 func: Python::attach(|py| func.clone_ref(py)),
                 failure: self.failure.clone(),
                 faults: Vec::new(),
+                game: PhantomData,
             }),
         })
     }
@@ -203,44 +286,34 @@ impl MixedLineup {
     }
 }
 
-impl Lineup for MixedLineup {
+impl<G: PyGame> Lineup for MixedLineup<G> {
     fn worker(&self) -> Result<Box<dyn Worker>, ArenaError> {
         // Agents are built per game (a callable costs nothing to build; registry agents of a
         // Python tournament are few).
         Ok(Box::new(MixedWorker {
             lineup: MixedLineup {
-                members: self
-                    .members
-                    .iter()
-                    .map(|m| match m {
-                        Member::Plan(p) => Member::Plan(p.clone()),
-                        Member::Py { label, func } => Member::Py {
-                            label: label.clone(),
-                            func: Python::attach(|py| func.clone_ref(py)),
-                        },
-                    })
-                    .collect(),
+                members: self.members.iter().map(Member::copy).collect(),
                 failure: self.failure.clone(),
             },
         }))
     }
 }
 
-struct MixedWorker {
-    lineup: MixedLineup,
+struct MixedWorker<G: ArenaGame> {
+    lineup: MixedLineup<G>,
 }
 
-impl Worker for MixedWorker {
+impl<G: PyGame> Worker for MixedWorker<G> {
     fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
         let agents = seats
             .iter()
             .map(|&i| self.lineup.build(i))
             .collect::<Result<Vec<_>, _>>()?;
         let budgets: Vec<Budget> = seats.iter().map(|&i| self.lineup.budget(i)).collect();
-        let (table, record) = play_table::<AzulState>(agents, &budgets, seed)?;
+        let (table, record) = play_table::<G>(agents, &budgets, seed)?;
         let result = record.result.as_ref().ok_or(ArenaError::Unfinished {
             seed,
-            actions: AzulState::MAX_ACTIONS,
+            actions: G::MAX_ACTIONS,
         })?;
         debug_assert_eq!(table.state().turn(), Turn::Terminal);
         Ok(PlayedGame {

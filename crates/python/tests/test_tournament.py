@@ -1,7 +1,9 @@
 """tessera.tournament: Python callables in the arena's runner and store."""
 
+import json
 import sqlite3
 
+import numpy as np
 import pytest
 
 import tessera
@@ -72,8 +74,8 @@ def test_bad_tournaments_are_refused(tmp_path):
     db = tmp_path / "bad.sqlite"
     with pytest.raises(ValueError, match="nosuch"):
         tessera.tournament(agents=["nosuch", "random"], games=2, db=db)
-    with pytest.raises(ValueError, match="azul tournaments only"):
-        tessera.tournament(agents=[first_legal, "random"], game="qwirkle", games=2, db=db)
+    with pytest.raises(ValueError, match="callables play in azul and qwirkle tournaments"):
+        tessera.tournament(agents=[first_legal, "random"], game="nim", games=2, db=db)
     with pytest.raises(ValueError, match="chess"):
         tessera.tournament(agents=["random", "random"], game="chess", games=2, db=db)
     with pytest.raises(TypeError, match=r"agents\[1\]"):
@@ -88,3 +90,137 @@ def test_registry_agents_play_qwirkle_tournaments(tmp_path):
     r = tessera.tournament(agents=["random", "points"], game="qwirkle", games=2, db=tmp_path / "q.sqlite")
     assert r["played"] == 2
     assert {a["agent"] for a in r["summary"]["agents"]} == {"random", "points"}
+
+
+def notation_fields(game):
+    return dict(kv.split("=", 1) for kv in game.notation().split())
+
+
+def tiles(hand):
+    return sorted(hand[i : i + 2] for i in range(0, len(hand), 2)) if hand != "-" else []
+
+
+def test_a_callable_plays_a_stored_qwirkle_tournament_step_by_step(tmp_path):
+    db = tmp_path / "q.sqlite"
+    steps_per_move = []
+    rng = np.random.default_rng(0)
+
+    def my_fn(game):
+        # One call per step id, as in the environment: a QwirkleGame of the seat's view,
+        # with the tiles put down so far this turn pending.
+        assert isinstance(game, tessera.QwirkleGame) and not game.is_terminal
+        if not game.pending():
+            steps_per_move.append(0)
+        steps_per_move[-1] += 1
+        legal = game.legal_actions()
+        return int(legal[rng.integers(len(legal))])
+
+    r = tessera.tournament(agents=[my_fn, "points"], game="qwirkle", games=4, seed=2, db=db)
+    assert r["played"] == 4 and r["faults"] == []
+    assert r["command"].startswith("tessera tournament qwirkle --agents python:my_fn,points")
+    agents = {a["agent"]: a for a in r["summary"]["agents"]}
+    assert agents["python:my_fn"]["games"] == 4 == agents["points"]["games"]
+    assert sum(a["points"] for a in agents.values()) == pytest.approx(4)
+    # Some moves took several steps (placements of more than one tile), none more than six.
+    assert max(steps_per_move) > 1 and max(steps_per_move) <= 6
+    with sqlite3.connect(db) as c:
+        records = [json.loads(x) for (x,) in c.execute("select record from games")]
+    assert len(records) == 4
+    # The stored games hold the callable's whole moves: as many action events by its seat
+    # as it completed moves.
+    moves = sum(
+        sum(1 for e in rec["events"] if e["type"] == "action" and rec["seats"][e["player"]] == "python:my_fn")
+        for rec in records
+    )
+    assert moves == len(steps_per_move)
+
+
+def test_a_qwirkle_callable_sees_its_own_hand_and_never_the_others(tmp_path):
+    # At the callable's first move of a game, when it moves first, the real hands are the
+    # stored deal; its handle must hold its own hand and a redrawn hand for the other seat.
+    firsts = []
+
+    def peek(game):
+        f = notation_fields(game)
+        if f["board"] == "-" and not game.pending():
+            firsts.append((game.current_player, [tiles(h) for h in f["hands"].split("/")]))
+        return game.legal_actions()[0]
+
+    db = tmp_path / "v.sqlite"
+    tessera.tournament(agents=[peek, "points"], game="qwirkle", games=8, seed=9, db=db)
+    deals = []
+    with sqlite3.connect(db) as c:
+        for (text,) in c.execute("select record from games"):
+            rec = json.loads(text)
+            deal = rec["events"][0]
+            assert deal["type"] == "chance"
+            n = len(rec["seats"])
+            real = [sorted(deal["outcome"][6 * k : 6 * k + 6]) for k in range(n)]
+            mover = next(e["player"] for e in rec["events"] if e["type"] == "action")
+            if rec["seats"][mover] == "python:peek":
+                deals.append((mover, real))
+    assert firsts and len(firsts) == len(deals)
+    for seat, hands in firsts:
+        same = [real for s, real in deals if s == seat and real[seat] == hands[seat]]
+        assert len(same) == 1, "the callable's own hand is its real hand"
+        real = same[0]
+        for other in range(len(hands)):
+            if other != seat:
+                assert len(hands[other]) == 6
+                assert hands[other] != real[other], "the callable was shown a real hidden hand"
+
+
+def test_a_qwirkle_callable_that_fails_stops_the_run_with_its_error(tmp_path):
+    def broken(game):
+        raise RuntimeError("my qwirkle policy broke")
+
+    def text(game):
+        return "R1@0,0"
+
+    def out_of_range(game):
+        return 5831
+
+    def illegal(game):
+        return int(list(game.action_mask()).index(0))
+
+    def second_step_illegal(game):
+        # A legal first tile, then a step the pending placement does not allow.
+        return game.legal_actions()[0] if not game.pending() else tessera._tessera.QWIRKLE_PASS
+
+    cases = [
+        (broken, RuntimeError, "my qwirkle policy broke"),
+        (text, TypeError, "python:text: returned 'R1@0,0', expected a step id"),
+        (out_of_range, ValueError, "returned 5831, which is not legal: action id 5831 is out of range"),
+        (illegal, ValueError, "python:illegal: returned 0, which is not legal"),
+    ]
+    for fn, exc, message in cases:
+        db = tmp_path / f"{fn.__name__}.sqlite"
+        with pytest.raises(exc, match=message):
+            tessera.tournament(agents=[fn, "random"], game="qwirkle", games=4, db=db)
+        # The run stopped after the game under way; that game is stored with the faults.
+        with sqlite3.connect(db) as c:
+            assert c.execute("select count(*) from games").fetchone()[0] < 4
+            kinds = {k for (k,) in c.execute("select kind from faults")}
+        assert kinds == {"python"}
+
+    # A step that is illegal only because of the pending tiles: found when a placement of
+    # more than one tile is possible, which happens in these games.
+    try:
+        tessera.tournament(agents=[second_step_illegal, "random"], game="qwirkle", games=2, db=tmp_path / "p.sqlite")
+    except ValueError as e:
+        assert "which is not legal" in str(e) and "pending" in str(e)
+    else:
+        raise AssertionError("a pass after a pending tile was accepted")
+
+
+def test_a_qwirkle_tournament_with_a_callable_depends_on_the_seed_only(tmp_path):
+    def last_legal(game):
+        return game.legal_actions()[-1]
+
+    runs = [
+        tessera.tournament(agents=[last_legal, "random"], game="qwirkle", games=4, seed=6, jobs=jobs, db=tmp_path / f"{jobs}.sqlite")
+        for jobs in (1, 2)
+    ]
+    assert runs[0]["summary"] == runs[1]["summary"] and runs[0]["played"] == 4
+    other = tessera.tournament(agents=[last_legal, "random"], game="qwirkle", games=4, seed=7, db=tmp_path / "s7.sqlite")
+    assert other["summary"] != runs[0]["summary"]

@@ -2,8 +2,8 @@
 observations (``AzulGame``, ``QwirkleGame``), Match the Tiles (``MatchTiles``), our agents
 (``Agent``), tournaments through the arena (``tournament``), the batch API
 (``tessera.batch``), PettingZoo environments in ``tessera.envs`` (``azul_v0``,
-``qwirkle_v0``), the Gymnasium environment ``tessera/MatchTiles-v0`` and the OpenSpiel game
-``python_tessera_azul`` (``import tessera.openspiel``). See docs/python.md."""
+``qwirkle_v0``), the Gymnasium environment ``tessera/MatchTiles-v0`` and the OpenSpiel games
+``python_tessera_azul`` and ``python_tessera_qwirkle`` (``import tessera.openspiel``). See docs/python.md."""
 
 from __future__ import annotations
 
@@ -33,10 +33,11 @@ def tournament(
     ``tessera tournament``, so ``tessera report --db DB`` shows it.
 
     ``agents`` mixes registry specs (``"strong:time=100ms"``, see ``tessera agents``) and
-    Python callables: a callable takes an ``AzulGame`` (the position, its player to move) and
-    returns an action id; it is named ``python:<its __name__>`` in the run. Callables play
-    in Azul tournaments only. ``jobs`` worker threads (0: one per core) play games in
-    parallel; callables take the GIL in turn.
+    Python callables, named ``python:<its __name__>`` in the run. In Azul a callable takes an
+    ``AzulGame`` (the position, its player to move) and returns an action id; in Qwirkle it
+    is called once per step id with a ``QwirkleGame`` of its seat's view (other hands and the
+    bag redrawn, this turn's tiles so far pending) and returns one step id. ``jobs`` worker
+    threads (0: one per core) play games in parallel; callables take the GIL in turn.
 
     If a callable raises or returns an illegal id, a random legal move is played in its
     place (recorded as a fault of kind ``python``), the run stops and the exception is
