@@ -142,25 +142,31 @@ class _Slot:
         return _Slot.holding(self.handle.copy())
 
 
+def _init_game(game, name, handle_cls, game_type, max_length, params):
+    """The common set-up of a Tessera game for OpenSpiel: checked parameters, the game's
+    facts from a probe handle, and the generator of the games' chance seeds."""
+    players, seed = _check_params(name, params)
+    probe = handle_cls(players, 0)
+    info = pyspiel.GameInfo(
+        num_distinct_actions=probe.num_actions,
+        max_chance_outcomes=0,
+        num_players=players,
+        min_utility=0.0,
+        max_utility=1.0,
+        utility_sum=1.0,
+        max_game_length=max_length,
+    )
+    pyspiel.Game.__init__(game, game_type, info, {"players": players, "seed": seed})
+    game._players = players
+    game._obs_len = probe.observation_len
+    game._chance = _Chance(seed)
+
+
 class AzulSpielGame(pyspiel.Game):
     """Azul for OpenSpiel; parameters ``players`` (2-4) and ``seed`` (deals)."""
 
     def __init__(self, params=None):
-        players, seed = _check_params("Azul", params)
-        probe = AzulGame(players, 0)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=probe.num_actions,
-            max_chance_outcomes=0,
-            num_players=players,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH,
-        )
-        super().__init__(_GAME_TYPE, info, {"players": players, "seed": seed})
-        self._players = players
-        self._obs_len = probe.observation_len
-        self._chance = _Chance(seed)
+        _init_game(self, "Azul", AzulGame, _GAME_TYPE, MAX_GAME_LENGTH, params)
 
     def new_initial_state(self):
         return AzulSpielState(self)
@@ -225,21 +231,7 @@ class QwirkleSpielGame(pyspiel.Game):
     """Qwirkle for OpenSpiel; parameters ``players`` (2-4) and ``seed`` (deals and draws)."""
 
     def __init__(self, params=None):
-        players, seed = _check_params("Qwirkle", params)
-        probe = QwirkleGame(players, 0)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=probe.num_actions,
-            max_chance_outcomes=0,
-            num_players=players,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=QWIRKLE_MAX_GAME_LENGTH,
-        )
-        super().__init__(_QWIRKLE_TYPE, info, {"players": players, "seed": seed})
-        self._players = players
-        self._obs_len = probe.observation_len
-        self._chance = _Chance(seed)
+        _init_game(self, "Qwirkle", QwirkleGame, _QWIRKLE_TYPE, QWIRKLE_MAX_GAME_LENGTH, params)
 
     def new_initial_state(self):
         return QwirkleSpielState(self)
