@@ -185,6 +185,13 @@ pub struct TrainingInfo {
     pub log_loss: Vec<f64>,
     /// L2 regularisation used.
     pub l2: f64,
+    /// Players at the self-play table (files older than this field: 2).
+    #[serde(default = "two_players")]
+    pub players: u8,
+}
+
+fn two_players() -> u8 {
+    2
 }
 
 /// A weights file: weights per stage, feature names (checked on load) and how they were made.
@@ -267,60 +274,101 @@ impl WeightsFile {
     }
 }
 
-/// The shipped weights files, by version name.
-pub const SHIPPED: [(&str, &str); 2] = [
+/// The shipped weights files, by name (`crates/azul/weights/augur-NAME.json`).
+pub const SHIPPED: [(&str, &str); 4] = [
     ("v1", include_str!("../weights/augur-v1.json")),
     ("v2", include_str!("../weights/augur-v2.json")),
+    ("v3-3p", include_str!("../weights/augur-v3-3p.json")),
+    ("v3-4p", include_str!("../weights/augur-v3-4p.json")),
+];
+
+/// The shipped versions: the file used at a table of 2, 3 and 4 players. `v1` and `v2`
+/// were fitted on two-player games and serve every table; `v3` keeps `v2` for two players
+/// and has files fitted on three- and four-player self-play for those tables.
+pub const VERSIONS: [(&str, [&str; 3]); 3] = [
+    ("v1", ["v1", "v1", "v1"]),
+    ("v2", ["v2", "v2", "v2"]),
+    ("v3", ["v2", "v3-3p", "v3-4p"]),
 ];
 
 /// The default version.
-pub const DEFAULT_VERSION: &str = "v2";
+pub const DEFAULT_VERSION: &str = "v3";
 
-/// The default shipped weights file's text.
+/// The two-player file of the default version.
 pub const SHIPPED_WEIGHTS: &str = SHIPPED[1].1;
 
-/// The text of shipped version `name` (`v1`, `v2`).
+/// The text of shipped file `name` (`v1`, `v2`, `v3-3p`, `v3-4p`).
 pub fn shipped_weights(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
-/// The learned win-chance evaluator (see the module docs).
+/// The names of the shipped versions, for error messages.
+pub fn version_names() -> String {
+    VERSIONS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+type StageWeights = [[f32; NUM_FEATURES]; NUM_STAGES];
+
+fn stage_weights(file: &WeightsFile) -> StageWeights {
+    let mut w = [[0.0; NUM_FEATURES]; NUM_STAGES];
+    for (s, ws) in file.stages.iter().enumerate().take(NUM_STAGES) {
+        for (i, &x) in ws.iter().enumerate().take(NUM_FEATURES) {
+            w[s][i] = x as f32;
+        }
+    }
+    w
+}
+
+/// The learned win-chance evaluator (see the module docs): weights per stage for each
+/// table size (2, 3, 4 players).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AugurEval {
-    w: [[f32; NUM_FEATURES]; NUM_STAGES],
+    w: [StageWeights; 3],
 }
 
 impl AugurEval {
-    /// The evaluator of a checked weights file.
+    /// The evaluator of one checked weights file, used at every table size.
     pub fn new(file: &WeightsFile) -> Self {
-        let mut w = [[0.0; NUM_FEATURES]; NUM_STAGES];
-        for (s, ws) in file.stages.iter().enumerate().take(NUM_STAGES) {
-            for (i, &x) in ws.iter().enumerate().take(NUM_FEATURES) {
-                w[s][i] = x as f32;
-            }
+        let w = stage_weights(file);
+        AugurEval { w: [w, w, w] }
+    }
+
+    /// The evaluator of a file per table size: `files[0]` for 2 players, `[1]` for 3, `[2]`
+    /// for 4.
+    pub fn by_players(files: [&WeightsFile; 3]) -> Self {
+        AugurEval {
+            w: files.map(stage_weights),
         }
-        AugurEval { w }
     }
 
     /// The evaluator with the default shipped weights.
     pub fn shipped() -> Self {
         Self::version(DEFAULT_VERSION).unwrap_or(AugurEval {
             // A test checks the shipped files; all-zero weights would still play legally.
-            w: [[0.0; NUM_FEATURES]; NUM_STAGES],
+            w: [[[0.0; NUM_FEATURES]; NUM_STAGES]; 3],
         })
     }
 
-    /// The evaluator with shipped version `name`, or `None` if there is no such version
-    /// (or its file is broken, which a test rules out).
+    /// The evaluator with shipped version `name` ([`VERSIONS`]), or `None` if there is no
+    /// such version (or one of its files is broken, which a test rules out).
     pub fn version(name: &str) -> Option<Self> {
-        let f = WeightsFile::parse(shipped_weights(name)?).ok()?;
-        Some(AugurEval::new(&f))
+        let (_, files) = VERSIONS.iter().find(|(n, _)| *n == name)?;
+        let mut parsed = Vec::with_capacity(3);
+        for f in files {
+            parsed.push(WeightsFile::parse(shipped_weights(f)?).ok()?);
+        }
+        Some(AugurEval::by_players([&parsed[0], &parsed[1], &parsed[2]]))
     }
 
-    /// The linear score of one player's features at a stage, in logits.
+    /// The linear score of one player's features at a stage, in logits, at a table of
+    /// `players` (2-4; others are clamped into that range).
     #[inline]
-    pub fn score(&self, stage: usize, f: &[f32; NUM_FEATURES]) -> f32 {
-        let w = &self.w[stage.min(NUM_STAGES - 1)];
+    pub fn score(&self, players: usize, stage: usize, f: &[f32; NUM_FEATURES]) -> f32 {
+        let w = &self.w[players.clamp(2, 4) - 2][stage.min(NUM_STAGES - 1)];
         let mut v = 0.0;
         for i in 0..NUM_FEATURES {
             v += w[i] * f[i];
@@ -340,7 +388,7 @@ impl AugurEval {
         }
         let st = stage(s);
         PerPlayer::from_fn(n, |p| {
-            (self.score(st, &player_features(s, p)) * 1000.0).round() as i32
+            (self.score(n, st, &player_features(s, p)) * 1000.0).round() as i32
         })
     }
 
@@ -364,26 +412,39 @@ impl AugurEval {
     }
 }
 
-/// One training row: a two-player position's feature differences (player 0 minus player 1)
-/// and the final result for player 0 (1 win, 0 loss, 0.5 shared).
+/// One training row: for a pair of players `p < q` of a position, their feature
+/// differences (`p` minus `q`) and `p`'s share of the pair's result.
+///
+/// With two players there is one pair and the row is the logistic regression's: player 0's
+/// result (1 win, 0 loss, 0.5 shared). With more players the conditional logit says that,
+/// given the winner is `p` or `q`, it is `p` with probability `sigmoid(v[p] - v[q])`
+/// (the other players' terms cancel). So a pair in which one of the two won is a logistic
+/// row (label: `p`'s share of the two players' wins), and fitting the logistic regression
+/// on these rows estimates the conditional logit's weights (a pairwise likelihood: each
+/// pair's term is exact, the pairs of one position are not independent, which costs
+/// efficiency, not consistency). Pairs where neither won carry no information and are left
+/// out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainingRow {
     /// Index of the self-play game in its run.
     pub game: u64,
     /// Position number within the game.
     pub ply: u32,
+    /// The pair's index among the position's pairs `(0,1), (0,2), .., (1,2), ..` (0 with
+    /// two players).
+    pub pair: u8,
     /// The position's stage.
     pub stage: usize,
-    /// Player 0's result.
+    /// `p`'s share of the pair's result.
     pub label: f64,
-    /// Feature differences, player 0 minus player 1.
+    /// Feature differences, `p` minus `q`.
     pub diff: [f32; NUM_FEATURES],
 }
 
 /// A malformed training row.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error(
-    "training row '{line}' is malformed: {detail} (expected 'GAME PLY STAGE LABEL' and {NUM_FEATURES} numbers)"
+    "training row '{line}' is malformed: {detail} (expected 'GAME PLY PAIR STAGE LABEL' and {NUM_FEATURES} numbers)"
 )]
 pub struct RowError {
     /// The line.
@@ -393,22 +454,32 @@ pub struct RowError {
 }
 
 impl TrainingRow {
-    /// The row of a two-player position (`None` once the game is over).
-    pub fn of(s: &AzulState, game: u64, ply: u32, label: f64) -> Option<Self> {
-        let pos = position(s)?;
-        let (a, b) = (&pos.features[PlayerId(0)], &pos.features[PlayerId(1)]);
-        Some(TrainingRow {
-            game,
-            ply,
-            stage: pos.stage,
-            label,
-            diff: std::array::from_fn(|i| a[i] - b[i]),
-        })
+    /// The rows of a position (none once the game is over), given every player's share of
+    /// the game's final result ([`result_shares`]).
+    pub fn of(s: &AzulState, game: u64, ply: u32, shares: &[f64]) -> Vec<Self> {
+        let Some(pos) = position(s) else {
+            return Vec::new();
+        };
+        let features: Vec<[f32; NUM_FEATURES]> = pos.features.iter().map(|(_, f)| *f).collect();
+        pair_rows(&features, shares)
+            .into_iter()
+            .map(|(pair, label, diff)| TrainingRow {
+                game,
+                ply,
+                pair,
+                stage: pos.stage,
+                label,
+                diff,
+            })
+            .collect()
     }
 
-    /// One line of text: `GAME PLY STAGE LABEL F0 .. F13`.
+    /// One line of text: `GAME PLY PAIR STAGE LABEL F0 .. F13`.
     pub fn to_line(&self) -> String {
-        let mut out = format!("{} {} {} {}", self.game, self.ply, self.stage, self.label);
+        let mut out = format!(
+            "{} {} {} {} {}",
+            self.game, self.ply, self.pair, self.stage, self.label
+        );
         for x in self.diff {
             out.push(' ');
             out.push_str(&x.to_string());
@@ -416,16 +487,27 @@ impl TrainingRow {
         out
     }
 
-    /// Parses a line written by [`TrainingRow::to_line`].
+    /// Parses a line written by [`TrainingRow::to_line`] (or by the two-player format
+    /// before pairs, `GAME PLY STAGE LABEL F0 .. F13`, read as pair 0).
     pub fn parse(line: &str) -> Result<Self, RowError> {
         let err = |detail: String| RowError {
             line: line.chars().take(80).collect(),
             detail,
         };
-        let parts: Vec<&str> = line.split_whitespace().collect();
-        if parts.len() != 4 + NUM_FEATURES {
-            return Err(err(format!("{} fields", parts.len())));
-        }
+        let mut parts: Vec<&str> = line.split_whitespace().collect();
+        let pair: u8 = match parts.len() {
+            n if n == 5 + NUM_FEATURES => {
+                let pair = parts[2]
+                    .parse()
+                    .ok()
+                    .filter(|&k: &u8| k < 6)
+                    .ok_or_else(|| err(format!("pair '{}' (0-5)", parts[2])))?;
+                parts.remove(2);
+                pair
+            }
+            n if n == 4 + NUM_FEATURES => 0,
+            n => return Err(err(format!("{n} fields"))),
+        };
         let game = parts[0]
             .parse()
             .map_err(|_| err(format!("game '{}'", parts[0])))?;
@@ -455,6 +537,7 @@ impl TrainingRow {
         Ok(TrainingRow {
             game,
             ply,
+            pair,
             stage,
             label,
             diff,
@@ -462,14 +545,39 @@ impl TrainingRow {
     }
 }
 
-/// The result of a finished two-player game for player 0 (1 win, 0 loss, 0.5 shared).
-pub fn label_for_player0(s: &AzulState) -> Option<f64> {
+/// The pairwise rows of one position ([`TrainingRow`]): for each pair `p < q` (numbered
+/// `(0,1), (0,2), .., (1,2), ..`) in which someone won, `(pair, p's share of the two
+/// players' result, f(p) - f(q))`.
+pub fn pair_rows(
+    features: &[[f32; NUM_FEATURES]],
+    shares: &[f64],
+) -> Vec<(u8, f64, [f32; NUM_FEATURES])> {
+    let n = features.len().min(shares.len());
+    let mut rows = Vec::new();
+    let mut pair = 0u8;
+    for p in 0..n {
+        for q in p + 1..n {
+            let (sp, sq) = (shares[p], shares[q]);
+            if sp + sq > 0.0 {
+                let (a, b) = (&features[p], &features[q]);
+                rows.push((pair, sp / (sp + sq), std::array::from_fn(|i| a[i] - b[i])));
+            }
+            pair += 1;
+        }
+    }
+    rows
+}
+
+/// Every player's share of a finished game's result: 1 for a sole winner, 1/k for each of
+/// k who share the win, 0 for the others (`None` if the game is not over).
+pub fn result_shares(s: &AzulState) -> Option<Vec<f64>> {
     let o = s.outcome()?;
-    Some(if o.winners.contains(&PlayerId(0)) {
-        1.0 / o.winners.len() as f64
-    } else {
-        0.0
-    })
+    let k = o.winners.len().max(1) as f64;
+    Some(
+        PlayerId::all(s.num_players())
+            .map(|p| if o.winners.contains(&p) { 1.0 / k } else { 0.0 })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -478,8 +586,12 @@ mod tests {
     use tessera_core::{Turn, rng::seeded};
 
     fn playout(seed: u64) -> Vec<AzulState> {
+        playout_n(2, seed)
+    }
+
+    fn playout_n(players: usize, seed: u64) -> Vec<AzulState> {
         let mut rng = seeded(seed);
-        let mut s = AzulState::new(2, PlayerId(0));
+        let mut s = AzulState::new(players, PlayerId(0));
         let mut out = Vec::new();
         while s.turn() != Turn::Terminal {
             if s.turn() == Turn::Chance {
@@ -504,18 +616,107 @@ mod tests {
                 "{name}: trained weights, not a placeholder"
             );
             assert!(f.training.command.starts_with("tessera train azul-augur"));
+            // The file's table size is in its name (v1, v2: two players).
+            let players = if name.ends_with("-3p") {
+                3
+            } else if name.ends_with("-4p") {
+                4
+            } else {
+                2
+            };
+            assert_eq!(f.training.players, players, "{name}");
+            if players > 2 {
+                assert!(f.training.command.contains(&format!("--players {players}")));
+            }
             // A point of projected score is worth something at every stage.
             for w in &f.stages {
                 assert!(w[0] > 0.0, "{name}: {w:?}");
             }
-            assert_eq!(Some(AugurEval::new(&f)), AugurEval::version(name));
         }
+        for (name, files) in VERSIONS {
+            let eval = AugurEval::version(name).unwrap();
+            for (i, file) in files.iter().enumerate() {
+                let f = WeightsFile::parse(shipped_weights(file).unwrap()).unwrap();
+                let one = AugurEval::new(&f);
+                assert_eq!(eval.w[i], one.w[i], "{name} at {} players", i + 2);
+            }
+        }
+        let v1 = WeightsFile::parse(shipped_weights("v1").unwrap()).unwrap();
+        assert_eq!(AugurEval::version("v1"), Some(AugurEval::new(&v1)));
         assert_eq!(
             AugurEval::version(DEFAULT_VERSION),
             Some(AugurEval::shipped())
         );
         assert_ne!(AugurEval::version("v1"), AugurEval::version("v2"));
         assert!(AugurEval::version("v9").is_none());
+        assert!(
+            AugurEval::version("v3-3p").is_none(),
+            "a file, not a version"
+        );
+    }
+
+    #[test]
+    fn the_evaluator_uses_the_weights_of_the_table_size() {
+        let mut files: Vec<WeightsFile> = ["v1", "v2", "v1"]
+            .iter()
+            .map(|n| WeightsFile::parse(shipped_weights(n).unwrap()).unwrap())
+            .collect();
+        // A third, distinct file: v1 with every weight doubled.
+        for w in files[2].stages.iter_mut().flatten() {
+            *w *= 2.0;
+        }
+        let eval = AugurEval::by_players([&files[0], &files[1], &files[2]]);
+        for (players, file) in [(2, &files[0]), (3, &files[1]), (4, &files[2])] {
+            let one = AugurEval::new(file);
+            for s in playout_n(players, 4).iter().step_by(5) {
+                if s.phase() != Phase::Over {
+                    assert_eq!(eval.values(s), one.values(s), "{players} players");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn multi_player_rows_are_the_pairs_with_a_winner() {
+        // Winner 1 of 3: pairs (0,1) and (1,2) carry the result, (0,2) does not.
+        let f: Vec<[f32; NUM_FEATURES]> = (0..3)
+            .map(|p| std::array::from_fn(|i| (p * 10 + i) as f32))
+            .collect();
+        let rows = pair_rows(&f, &[0.0, 1.0, 0.0]);
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].0, rows[0].1), (0, 0.0), "pair (0,1): 1 won");
+        assert_eq!((rows[1].0, rows[1].1), (2, 1.0), "pair (1,2): 1 won");
+        assert_eq!(rows[0].2[0], -10.0);
+        assert_eq!(rows[1].2[3], -10.0);
+        // A win shared by 0 and 2 of 4: (0,2) is even, the pairs with 1 or 3 are decided.
+        let f4: Vec<[f32; NUM_FEATURES]> = (0..4).map(|p| [p as f32; NUM_FEATURES]).collect();
+        let rows = pair_rows(&f4, &[0.5, 0.0, 0.5, 0.0]);
+        let got: Vec<(u8, f64)> = rows.iter().map(|r| (r.0, r.1)).collect();
+        // Pairs: 0 (0,1) 1 (0,2) 2 (0,3) 3 (1,2) 4 (1,3) 5 (2,3).
+        assert_eq!(got, [(0, 1.0), (1, 0.5), (2, 1.0), (3, 0.0), (5, 1.0)]);
+        // Whole three- and four-player games: rows round-trip and match the features.
+        for players in [3, 4] {
+            let states = playout_n(players, 9);
+            let shares = result_shares(states.last().unwrap()).unwrap();
+            assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let s = &states[states.len() / 2];
+            let rows = TrainingRow::of(s, 9, 7, &shares);
+            let winners = shares.iter().filter(|&&x| x > 0.0).count();
+            let losers = players - winners;
+            assert_eq!(
+                rows.len(),
+                winners * losers + winners * (winners - 1) / 2,
+                "{players} players"
+            );
+            for r in &rows {
+                assert_eq!(TrainingRow::parse(&r.to_line()).unwrap(), *r);
+            }
+        }
+        // The older two-player line format reads as pair 0.
+        let old = "3 4 2 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+        let r = TrainingRow::parse(old).unwrap();
+        assert_eq!((r.game, r.ply, r.pair, r.stage, r.label), (3, 4, 0, 2, 1.0));
+        assert!(TrainingRow::parse("3 4 9 2 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0").is_err());
     }
 
     #[test]
@@ -572,17 +773,20 @@ mod tests {
                 let pr = eval.win_probability(last, p);
                 assert!(if win { pr > 0.0 } else { pr == 0.0 });
             }
-            let label = label_for_player0(last).unwrap();
+            let shares = result_shares(last).unwrap();
             for (i, s) in states.iter().enumerate() {
-                if let Some(row) = TrainingRow::of(s, seed, i as u32, label) {
+                let rows = TrainingRow::of(s, seed, i as u32, &shares);
+                assert_eq!(rows.len(), usize::from(s.phase() != Phase::Over));
+                if let Some(row) = rows.first() {
                     let back = TrainingRow::parse(&row.to_line()).unwrap();
-                    assert_eq!(back, row);
+                    assert_eq!(back, *row);
                     // Probabilities of the two players sum to one.
                     let a = eval.win_probability(s, PlayerId(0));
                     let b = eval.win_probability(s, PlayerId(1));
                     assert!((a + b - 1.0).abs() < 1e-9);
                     // The two-player logit equals the weights times the differences.
-                    let z = eval.score(row.stage, &row.diff);
+                    assert_eq!(row.label, shares[0]);
+                    let z = eval.score(2, row.stage, &row.diff);
                     let v = eval.values(s);
                     let got = f64::from(v[PlayerId(0)] - v[PlayerId(1)]) / 1000.0;
                     assert!((got - f64::from(z)).abs() < 0.01, "{got} vs {z}");

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use tessera_azul::AzulState;
-use tessera_azul::augur::{AugurEval, DEFAULT_VERSION};
+use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, version_names};
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
@@ -55,8 +55,8 @@ const PARAMS: [ParamDoc; 5] = [
     },
     ParamDoc {
         name: "weights",
-        kind: ParamKind::Value { default: "v2" },
-        doc: "shipped weights: v1 (fitted on strong's self-play) or v2 (on augur-v1's)",
+        kind: ParamKind::Value { default: "v3" },
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (v2 at 2 players, fitted on 3- and 4-player self-play at 3 and 4)",
     },
 ];
 
@@ -69,7 +69,7 @@ fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
         agent: spec.name.clone(),
         key: "weights".into(),
         value: name.into(),
-        expected: "v1 or v2".into(),
+        expected: format!("one of {}", version_names()),
     })
 }
 

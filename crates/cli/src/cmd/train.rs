@@ -21,7 +21,7 @@ use rand::Rng;
 use tessera_arena::schedule::Shard;
 use tessera_azul::AzulState;
 use tessera_azul::augur::{
-    NUM_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, label_for_player0,
+    NUM_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, result_shares,
 };
 use tessera_core::rng::{derive_seed, seeded};
 use tessera_core::{Budget, Game, Turn};
@@ -32,13 +32,18 @@ use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
 #[command(after_help = "Examples:
   tessera train azul-augur --seed 1 --games 2000 --data rows.txt --out crates/azul/weights/augur-v1.json
   tessera train azul-augur --seed 1 --games 2000 --shard 2/4 --data rows-2.txt
-  tessera train azul-augur --fit rows-1.txt,rows-2.txt,rows-3.txt,rows-4.txt --seed 1 --games 2000 --out augur.json")]
+  tessera train azul-augur --fit rows-1.txt,rows-2.txt,rows-3.txt,rows-4.txt --seed 1 --games 2000 --out augur.json
+  tessera train azul-augur --players 3 --seed 3 --games 3000 --player augur:nodes=2000 --data rows3p.txt --out augur-3p.json")]
 pub struct Args {
     /// What to train: azul-augur.
     pub model: String,
     /// Master seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Players at the self-play table (2-4). With more than two, each position gives a row
+    /// per pair of players in which one won (a pairwise fit of the conditional logit).
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
     /// Self-play games in the whole run (all slices).
     #[arg(long, default_value_t = 2000)]
     pub games: u64,
@@ -72,6 +77,9 @@ pub fn run(a: Args) -> Result<()> {
     }
     if !(0.0..=1.0).contains(&a.epsilon) {
         bail!("--epsilon {}: expected a probability in 0-1", a.epsilon);
+    }
+    if !(2..=4).contains(&a.players) {
+        bail!("--players {}: Azul is for 2 to 4 players", a.players);
     }
     if !(a.l2 >= 0.0 && a.l2.is_finite()) {
         bail!("--l2 {}: expected a number >= 0", a.l2);
@@ -120,9 +128,11 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
         if game % u64::from(shard.count) != u64::from(shard.index - 1) {
             continue;
         }
-        let mut agents = [registry.build(&a.player)?, registry.build(&a.player)?];
+        let mut agents = (0..a.players)
+            .map(|_| registry.build(&a.player))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut rng = seeded(derive_seed(a.seed, game));
-        let mut s = AzulState::new_random(2, &mut rng);
+        let mut s = AzulState::new_random(a.players, &mut rng);
         let mut states = Vec::new();
         let budget = Budget::default();
         while s.turn() != Turn::Terminal {
@@ -145,9 +155,9 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
             }
             states.push(s.clone());
         }
-        let label = label_for_player0(&s).context("a finished game has a result")?;
+        let shares = result_shares(&s).context("a finished game has a result")?;
         for (ply, st) in states.iter().enumerate() {
-            if let Some(row) = TrainingRow::of(st, game, ply as u32, label) {
+            for row in TrainingRow::of(st, game, ply as u32, &shares) {
                 writeln!(w, "{}", row.to_line())?;
                 all.push(row);
             }
@@ -205,8 +215,8 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
     if rows.is_empty() {
         bail!("no training rows");
     }
-    rows.sort_by_key(|r| (r.game, r.ply));
-    rows.dedup_by_key(|r| (r.game, r.ply));
+    rows.sort_by_key(|r| (r.game, r.ply, r.pair));
+    rows.dedup_by_key(|r| (r.game, r.ply, r.pair));
     let held = |r: &TrainingRow| r.game % 10 == 9;
     let train = datasets(&rows, |r| !held(r));
     let test = datasets(&rows, held);
@@ -219,8 +229,17 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
     let mut stages = Vec::new();
     let mut info = TrainingInfo {
         command: format!(
-            "tessera train azul-augur --seed {} --games {} --player {} --epsilon {} --l2 {}",
-            a.seed, a.games, a.player, a.epsilon, a.l2
+            "tessera train azul-augur{} --seed {} --games {} --player {} --epsilon {} --l2 {}",
+            if a.players == 2 {
+                String::new()
+            } else {
+                format!(" --players {}", a.players)
+            },
+            a.seed,
+            a.games,
+            a.player,
+            a.epsilon,
+            a.l2
         ),
         seed: a.seed,
         games: rows
@@ -232,6 +251,7 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
         rows: Vec::new(),
         log_loss: Vec::new(),
         l2: a.l2,
+        players: a.players as u8,
     };
     for st in 0..NUM_STAGES {
         let held_fit = fit_logistic(&train[st], a.l2, 50);

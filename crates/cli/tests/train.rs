@@ -1,0 +1,116 @@
+//! `tessera train azul-augur` as a user runs it: a small multi-player self-play run writes
+//! rows and weights that load; the same games played as two slices and fitted together give
+//! the same weights; bad arguments and files give clear errors.
+
+mod common;
+
+use common::run_tessera;
+use tessera_azul::augur::{NUM_STAGES, TrainingRow, WeightsFile};
+
+fn ok(args: &[&str]) -> String {
+    let (success, out, err) = run_tessera(args, "");
+    assert!(success, "{args:?}: {out}{err}");
+    out
+}
+
+/// `base` followed by `extra`.
+fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    [base, extra].concat()
+}
+
+fn rows(path: &std::path::Path) -> Vec<TrainingRow> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| TrainingRow::parse(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn three_player_self_play_writes_pair_rows_and_weights_and_slices_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let common = [
+        "train",
+        "azul-augur",
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--games",
+        "6",
+        "--player",
+        "greedy",
+    ];
+    let (all_txt, w_json) = (p("all.txt"), p("w.json"));
+    let report = ok(&with(&common, &["--data", &all_txt, "--out", &w_json]));
+    assert!(report.contains("weights written"), "{report}");
+    let w = WeightsFile::parse(&std::fs::read_to_string(p("w.json")).unwrap()).unwrap();
+    assert_eq!(w.training.players, 3);
+    assert_eq!(w.training.games, 6);
+    assert!(
+        w.training.command.contains("--players 3"),
+        "{}",
+        w.training.command
+    );
+    assert_eq!(w.stages.len(), NUM_STAGES);
+    let all = rows(&dir.path().join("all.txt"));
+    assert!(all.len() > 100, "{} rows", all.len());
+    // Three players: pairs 0-2; a pair without the winner is left out, so each position
+    // gives two rows (one winner) or three (a shared win).
+    assert!(all.iter().all(|r| r.pair < 3));
+    let positions: std::collections::BTreeSet<(u64, u32)> =
+        all.iter().map(|r| (r.game, r.ply)).collect();
+    assert!(all.len() >= 2 * positions.len() && all.len() <= 3 * positions.len());
+
+    // The same six games as two slices, then one fit: the same weights.
+    for k in ["1/2", "2/2"] {
+        let data = p(&format!("slice{}.txt", &k[..1]));
+        ok(&with(&common, &["--shard", k, "--data", &data]));
+    }
+    let (files, w2_json) = (
+        format!("{},{}", p("slice2.txt"), p("slice1.txt")),
+        p("w2.json"),
+    );
+    ok(&with(&common, &["--fit", &files, "--out", &w2_json]));
+    let w2 = WeightsFile::parse(&std::fs::read_to_string(p("w2.json")).unwrap()).unwrap();
+    assert_eq!(w2.stages, w.stages);
+    let mut sliced = rows(&dir.path().join("slice1.txt"));
+    sliced.extend(rows(&dir.path().join("slice2.txt")));
+    assert_eq!(sliced.len(), all.len());
+}
+
+#[test]
+fn bad_arguments_and_files_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (success, _, err) = run_tessera(
+        &["train", "azul-augur", "--players", "5", "--data", "x.txt"],
+        "",
+    );
+    assert!(!success);
+    assert!(
+        err.contains("--players 5") && err.contains("2 to 4"),
+        "{err}"
+    );
+    assert!(!err.contains("backtrace"), "{err}");
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "1 2 0 1 1 0 0\n").unwrap();
+    let out = dir.path().join("w.json");
+    let (success, _, err) = run_tessera(
+        &[
+            "train",
+            "azul-augur",
+            "--fit",
+            bad.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!success);
+    assert!(
+        err.contains("bad.txt:1") && err.contains("malformed"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no weights from a bad file");
+}
