@@ -392,6 +392,34 @@ impl AugurEval {
         })
     }
 
+    /// The log-odds of `p` winning, in thousandths, from values `v` ([`AugurEval::values`]):
+    /// `v[p] - ln(sum over q != p of exp(v[q]))`, the logit of the conditional logit's
+    /// `P(p wins)`. With two players it is exactly `v[p] - v[q]`; with more it counts every
+    /// rival, where "own value minus the best other" sees only the closest one.
+    pub fn log_odds(v: &PerPlayer<i32>, p: PlayerId) -> i32 {
+        let mut best: Option<i32> = None;
+        let mut others = 0;
+        for (q, &x) in v.iter() {
+            if q != p {
+                best = Some(best.map_or(x, |b| b.max(x)));
+                others += 1;
+            }
+        }
+        let Some(m) = best else {
+            return v[p];
+        };
+        if others == 1 {
+            return v[p] - m;
+        }
+        let sum: f64 = v
+            .iter()
+            .filter(|(q, _)| *q != p)
+            .map(|(_, &x)| (f64::from(x - m) / 1000.0).exp())
+            .sum();
+        let lse = f64::from(m) + 1000.0 * sum.ln();
+        (f64::from(v[p]) - lse).round() as i32
+    }
+
     /// The chance that `p` wins: the conditional logit over the players' scores (exact, 0 or
     /// 1 or a share of a tie, once the game is over).
     pub fn win_probability(&self, s: &AzulState, p: PlayerId) -> f64 {
@@ -674,6 +702,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn log_odds_are_the_logit_of_the_win_probability() {
+        let eval = AugurEval::shipped();
+        for players in [2, 3, 4] {
+            for s in playout_n(players, 11).iter().step_by(9) {
+                if s.phase() == Phase::Over {
+                    continue;
+                }
+                let v = eval.values(s);
+                for p in PlayerId::all(players) {
+                    let pr = eval.win_probability(s, p);
+                    let want = 1000.0 * (pr / (1.0 - pr)).ln();
+                    let got = f64::from(AugurEval::log_odds(&v, p));
+                    assert!(
+                        (got - want).abs() <= 1.0,
+                        "{players}p {p:?}: {got} vs {want}"
+                    );
+                    if players == 2 {
+                        let q = PlayerId(1 - p.0);
+                        assert_eq!(AugurEval::log_odds(&v, p), v[p] - v[q]);
+                    }
+                }
+            }
+        }
+        // Two rivals level with the best one make winning less likely than one does.
+        let one = PerPlayer::from_fn(3, |p| [1000, 1000, -5000][p.index()]);
+        let two = PerPlayer::from_fn(3, |p| [1000, 1000, 1000][p.index()]);
+        assert!(AugurEval::log_odds(&two, PlayerId(0)) < AugurEval::log_odds(&one, PlayerId(0)));
+        assert_eq!(AugurEval::log_odds(&two, PlayerId(0)), -693);
     }
 
     #[test]

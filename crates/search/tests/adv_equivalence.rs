@@ -265,3 +265,90 @@ fn counters_are_consistent() {
     assert_eq!(r1.leaves as usize, r1.root_moves);
     assert_eq!(r1.nodes as usize, r1.root_moves + 1);
 }
+
+/// The synthetic game's values combined as "own minus the sum of the others" instead of the
+/// default "own minus the best other".
+struct SumEval;
+impl Evaluator<TreeGame> for SumEval {
+    fn evaluate(&mut self, s: &TreeGame) -> PerPlayer<Value> {
+        TreeEval.evaluate(s)
+    }
+    fn key(&self, s: &TreeGame) -> Option<u64> {
+        TreeEval.key(s)
+    }
+    fn utility(&self, v: &PerPlayer<Value>, p: PlayerId) -> Value {
+        v[p] - v
+            .iter()
+            .filter(|(q, _)| *q != p)
+            .map(|(_, &x)| x)
+            .sum::<Value>()
+    }
+}
+
+/// Reference paranoid minimax with leaves valued as own minus the sum of the others.
+fn reference_sum(s: &TreeGame, depth: u32, root: PlayerId) -> Value {
+    let mover = match s.turn() {
+        Turn::Player(p) if depth > 0 => p,
+        _ => {
+            let v = s.values();
+            let others: Value = v.iter().filter(|(q, _)| *q != root).map(|(_, &x)| x).sum();
+            return v[root] - others;
+        }
+    };
+    let mut acts = Vec::new();
+    s.legal_actions(&mut acts);
+    let vals = acts.iter().map(|&a| {
+        let mut c = s.clone();
+        c.apply(a);
+        reference_sum(&c, depth - 1, root)
+    });
+    if mover == root {
+        vals.max().unwrap()
+    } else {
+        vals.min().unwrap()
+    }
+}
+
+#[test]
+fn an_evaluator_can_say_how_its_values_combine() {
+    // Every variant (and max^n's per-player values at the leaves) uses the evaluator's
+    // utility: with 3-4 players "own minus the sum" differs from "own minus the best".
+    let mut differ = 0;
+    for seed in 0..120u64 {
+        let players = 3 + (seed % 2) as usize;
+        let root = TreeGame::new(players, 8, seed);
+        let Some(rp) = root.current_player() else {
+            continue;
+        };
+        for d in 1..=4 {
+            let want = reference_sum(&root, d, rp);
+            differ += usize::from(want != reference(&root, d, rp, &mut TreeEval));
+            for (name, cfg) in configs() {
+                let r = Searcher::new(SumEval, cfg).search_depth(&root, d);
+                assert_eq!(r.value, Some(want), "{name} on {root} at depth {d}");
+            }
+        }
+    }
+    assert!(
+        differ > 100,
+        "the two utilities differ on {differ} searches only"
+    );
+    // max^n at depth 0 is the leaf's utilities.
+    let root = TreeGame::new(3, 8, 7);
+    let mut cfg = SearchConfig::new(Algorithm::Minimax);
+    cfg.multi = MultiMode::MaxN;
+    let r = Searcher::new(SumEval, cfg).search_depth(&root, 1);
+    let mut acts = Vec::new();
+    root.legal_actions(&mut acts);
+    let rp = root.current_player().unwrap();
+    let best = acts
+        .iter()
+        .map(|&a| {
+            let mut c = root.clone();
+            c.apply(a);
+            SumEval.utility(&c.values(), rp)
+        })
+        .max()
+        .unwrap();
+    assert_eq!(r.value, Some(best));
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tessera_azul::AzulState;
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, version_names};
 use tessera_azul::eval::state_key;
-use tessera_core::{Game, PerPlayer, Turn};
+use tessera_core::{Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
 
 use super::{AgentEntry, ParamDoc, ParamKind};
@@ -41,6 +41,12 @@ impl Evaluator<AzulState> for AugurEvaluator {
 
     fn key(&self, s: &AzulState) -> Option<u64> {
         Some(state_key(s))
+    }
+
+    /// The log-odds of winning ([`AugurEval::log_odds`]): with two players the default
+    /// (own value minus the other's), with more every rival counts, not only the best.
+    fn utility(&self, v: &PerPlayer<Value>, p: PlayerId) -> Value {
+        AugurEval::log_odds(v, p)
     }
 }
 

@@ -96,6 +96,14 @@ pub trait Evaluator<G: Game>: Send {
     fn key(&self, _state: &G) -> Option<u64> {
         None
     }
+
+    /// What `p` maximises at a leaf evaluated as `v` (the paranoid search's value for the
+    /// root, max^n's value for each player). The default is `p`'s value minus the best of
+    /// the others' ([`utility`]); an evaluator whose values mean something else (the logits
+    /// of a conditional logit) can say how they combine.
+    fn utility(&self, v: &PerPlayer<Value>, p: PlayerId) -> Value {
+        utility(v, p)
+    }
 }
 
 /// An evaluator from a function.
@@ -429,6 +437,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.eval.evaluate(state)
     }
 
+    /// The leaf's utility for `p` ([`Evaluator::utility`]).
+    #[inline]
+    fn leaf_utility(&mut self, state: &G, p: PlayerId) -> Value {
+        let v = self.leaf(state);
+        self.eval.utility(&v, p)
+    }
+
+    /// The leaf's utility for every player.
+    #[inline]
+    fn leaf_utilities(&mut self, state: &G) -> PerPlayer<Value> {
+        let v = self.leaf(state);
+        PerPlayer::from_fn(state.num_players(), |p| self.eval.utility(&v, p))
+    }
+
     fn child_state(&mut self, state: &G, action: G::Action) -> G {
         let mut c = match self.pool.pop() {
             Some(mut c) => {
@@ -477,20 +499,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         let root = self.root;
         let mover = match state.turn() {
-            Turn::Terminal => return utility(&self.leaf(state), root),
+            Turn::Terminal => return self.leaf_utility(state, root),
             Turn::Chance => {
                 if self.eval.is_leaf(state) {
-                    return utility(&self.leaf(state), root);
+                    return self.leaf_utility(state, root);
                 }
                 return self.chance_ab(state, depth, ply);
             }
             Turn::Player(p) => {
                 if self.eval.is_leaf(state) {
-                    return utility(&self.leaf(state), root);
+                    return self.leaf_utility(state, root);
                 }
                 if depth == 0 {
                     self.depth_cut = true;
-                    return utility(&self.leaf(state), root);
+                    return self.leaf_utility(state, root);
                 }
                 p
             }
@@ -574,7 +596,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 self.bufs[ply] = buf;
             }
             self.depth_cut = depth_cut_before;
-            return utility(&self.leaf(state), root);
+            return self.leaf_utility(state, root);
         }
         let mut best = if maximize { -INF } else { INF };
         let mut best_i = 0usize;
@@ -672,12 +694,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if self.tick() {
             return zero;
         }
-        let utilities = |v: PerPlayer<Value>| PerPlayer::from_fn(np, |p| utility(&v, p));
         let mover = match state.turn() {
-            Turn::Terminal => return utilities(self.leaf(state)),
+            Turn::Terminal => return self.leaf_utilities(state),
             Turn::Chance => {
                 if self.eval.is_leaf(state) {
-                    return utilities(self.leaf(state));
+                    return self.leaf_utilities(state);
                 }
                 let k = self.config.chance_samples.max(1);
                 let mut sum = [0i64; tessera_core::MAX_PLAYERS];
@@ -696,11 +717,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
             Turn::Player(p) => {
                 if self.eval.is_leaf(state) {
-                    return utilities(self.leaf(state));
+                    return self.leaf_utilities(state);
                 }
                 if depth == 0 {
                     self.depth_cut = true;
-                    return utilities(self.leaf(state));
+                    return self.leaf_utilities(state);
                 }
                 p
             }
