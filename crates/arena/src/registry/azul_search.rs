@@ -85,7 +85,7 @@ fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
     crate::registry::spec_budget(spec)
 }
 
-fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
+pub(super) fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
     match spec.value("multi")? {
         None | Some("paranoid") => Ok(MultiMode::Paranoid),
         Some("maxn") => Ok(MultiMode::MaxN),
