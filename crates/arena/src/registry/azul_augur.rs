@@ -10,9 +10,7 @@ use tessera_azul::AzulState;
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, version_names};
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, PlayerId, Turn};
-use tessera_search::adversarial::{
-    Algorithm, Evaluator, Limits, MultiMode, SearchAgent, SearchConfig, Value,
-};
+use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
 
 use super::{AgentEntry, ParamDoc, ParamKind};
 use crate::spec::{AgentSpec, SpecError};
@@ -52,11 +50,10 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 6] = [
+const PARAMS: [ParamDoc; 5] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
-    super::azul_search::LIMIT_PARAMS[3],
     ParamDoc {
         name: "samples",
         kind: ParamKind::Value { default: "0" },
@@ -96,16 +93,14 @@ fn samples(spec: &AgentSpec) -> Result<u32, SpecError> {
 }
 
 /// The `augur` player with its own limits; `samples` > 0 searches past the round's end
-/// averaging that many sampled refills; `multi` is the 3-4 player variant.
+/// averaging that many sampled refills.
 pub fn augur_player(
     name: &str,
     eval: AugurEval,
     limits: Limits,
     samples: u32,
-    multi: MultiMode,
 ) -> SearchAgent<AzulState, AugurEvaluator> {
     let mut config = SearchConfig::new(Algorithm::Presort);
-    config.multi = multi;
     config.tt_log2 = 20;
     config.use_partial = true;
     config.chance_samples = samples.max(1);
@@ -131,7 +126,6 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 weights(spec)?,
                 super::spec_budget(spec)?,
                 samples(spec)?,
-                super::azul_search::multi(spec)?,
             )))
         },
     }]
@@ -216,7 +210,7 @@ mod tests {
             "augur:depth=0",
             "augur:nodes=x",
             "augur:time=soon",
-            "augur:multi=sideways",
+            "augur:multi=maxn",
             "augur:samples=100",
             "augur:samples=-1",
             "augur:weights=v7",
@@ -224,7 +218,6 @@ mod tests {
             assert!(reg.build(bad).is_err(), "{bad}");
         }
         assert!(reg.build("augur:weights=v1:nodes=100").is_ok());
-        assert!(reg.build("augur:multi=maxn:nodes=100").is_ok());
         let mut a = reg.build("augur:depth=2").unwrap();
         let s = &positions()[0];
         a.choose(s, &Default::default(), &mut seeded(1));

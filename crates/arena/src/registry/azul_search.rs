@@ -85,7 +85,7 @@ fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
     crate::registry::spec_budget(spec)
 }
 
-pub(super) fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
+fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
     match spec.value("multi")? {
         None | Some("paranoid") => Ok(MultiMode::Paranoid),
         Some("maxn") => Ok(MultiMode::MaxN),
