@@ -8,8 +8,11 @@
 //! players is the logistic regression `P(p0 wins) = sigmoid(w_b . (f(p0) - f(p1)))`. The
 //! weights are fitted to the results of self-play games ([`TrainingRow`], fitted by
 //! `tessera train azul-augur`), and shipped in `crates/azul/weights/`: `augur-v1.json`
-//! (fitted on self-play of `strong`) and `augur-v2.json` (fitted on self-play of `augur`
-//! with v1; the default). Each file records the command that regenerates it.
+//! (fitted on self-play of `strong`), `augur-v2.json` (fitted on self-play of `augur` with
+//! v1) and `augur-v3-3p.json` (fitted on three-player self-play of `augur` with v2, from
+//! pair rows: [`TrainingRow`]). Version `v3`, the default, uses the three-player file at
+//! three players and v2 elsewhere ([`VERSIONS`]). Each file records the command that
+//! regenerates it.
 //!
 //! Values are logits in thousandths. A finished game is exact: the winner gets
 //! [`WIN_VALUE`] (20 logits, far above any learned value) plus 10 per point, the others
@@ -275,20 +278,20 @@ impl WeightsFile {
 }
 
 /// The shipped weights files, by name (`crates/azul/weights/augur-NAME.json`).
-pub const SHIPPED: [(&str, &str); 4] = [
+pub const SHIPPED: [(&str, &str); 3] = [
     ("v1", include_str!("../weights/augur-v1.json")),
     ("v2", include_str!("../weights/augur-v2.json")),
     ("v3-3p", include_str!("../weights/augur-v3-3p.json")),
-    ("v3-4p", include_str!("../weights/augur-v3-4p.json")),
 ];
 
 /// The shipped versions: the file used at a table of 2, 3 and 4 players. `v1` and `v2`
-/// were fitted on two-player games and serve every table; `v3` keeps `v2` for two players
-/// and has files fitted on three- and four-player self-play for those tables.
+/// were fitted on two-player games and serve every table; `v3` uses a file fitted on
+/// three-player self-play at three players and `v2` elsewhere (weights fitted the same way
+/// on four-player games played worse than `v2` at four: docs/players.md).
 pub const VERSIONS: [(&str, [&str; 3]); 3] = [
     ("v1", ["v1", "v1", "v1"]),
     ("v2", ["v2", "v2", "v2"]),
-    ("v3", ["v2", "v3-3p", "v3-4p"]),
+    ("v3", ["v2", "v3-3p", "v2"]),
 ];
 
 /// The default version.
@@ -297,7 +300,7 @@ pub const DEFAULT_VERSION: &str = "v3";
 /// The two-player file of the default version.
 pub const SHIPPED_WEIGHTS: &str = SHIPPED[1].1;
 
-/// The text of shipped file `name` (`v1`, `v2`, `v3-3p`, `v3-4p`).
+/// The text of shipped file `name` (`v1`, `v2`, `v3-3p`).
 pub fn shipped_weights(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }

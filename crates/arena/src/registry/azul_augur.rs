@@ -62,7 +62,7 @@ const PARAMS: [ParamDoc; 5] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v3" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (v2 at 2 players, fitted on 3- and 4-player self-play at 3 and 4)",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4)",
     },
 ];
 
