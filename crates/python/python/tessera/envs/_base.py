@@ -127,6 +127,7 @@ class TesseraAECEnv(AECEnv):
     # ``reset``, so ``OrderEnforcingWrapper`` still refuses these attributes before it.
     _views: tuple = ()
     _agent_selection = None
+    _rewarded = False
     _SHARED = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
     def share_with(self, *wrappers_) -> None:
@@ -176,6 +177,7 @@ class TesseraAECEnv(AECEnv):
         self._actions = 0
         self._scores = list(self.game.scores())
         self._skip_agent_selection = None
+        self._rewarded = False
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._started = True
         self._publish()
@@ -193,15 +195,21 @@ class TesseraAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        # Most steps give no reward: the dict is zeroed and accumulated only after a step
+        # that set one (adding zeros changes nothing).
+        if self._rewarded:
+            for a in rewards:
+                rewards[a] = 0.0
+            self._rewarded = False
+        game = self.game
         try:
-            self.game.step(action if type(action) is int else int(action))
+            game.step(action if type(action) is int else int(action))
         except ValueError:
             if self.illegal_action == "raise":
                 raise
             self.infos[agent] = dict(self.infos[agent], illegal_action=int(action))
             self.rewards[agent] = self.illegal_reward
+            self._rewarded = True
             if self.illegal_action == "terminate":
                 for a in self.agents:
                     self.terminations[a] = True
@@ -212,14 +220,16 @@ class TesseraAECEnv(AECEnv):
             self.game.step(int(legal[self._rng.integers(len(legal))]))
         self._actions += 1
         if self.reward_kind == "score":
-            scores = list(self.game.scores())
+            self._rewarded = True
+            scores = list(game.scores())
             for a in self.agents:
                 i = self._index[a]
                 self.rewards[a] += float(scores[i] - self._scores[i])
             self._scores = scores
-        if self.game.is_terminal:
+        if game.is_terminal:
+            self._rewarded = True
             if self.reward_kind == "outcome":
-                returns = self.game.returns()
+                returns = game.returns()
                 for a in self.agents:
                     self.rewards[a] += float(returns[self._index[a]])
             for a in self.agents:
@@ -230,7 +240,8 @@ class TesseraAECEnv(AECEnv):
             for a in self.agents:
                 self.truncations[a] = True
         self._next_selection(agent)
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
