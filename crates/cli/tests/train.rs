@@ -75,6 +75,40 @@ fn three_player_self_play_writes_pair_rows_and_weights_and_slices_agree() {
     ok(&with(&common, &["--fit", &files, "--out", &w2_json]));
     let w2 = WeightsFile::parse(&std::fs::read_to_string(p("w2.json")).unwrap()).unwrap();
     assert_eq!(w2.stages, w.stages);
+    // --compare prints a weights file's held-out loss beside the fit's, one per stage.
+    let (w3_json, all_txt2) = (p("w3.json"), p("all.txt"));
+    let report = ok(&with(
+        &common,
+        &["--fit", &all_txt2, "--compare", &w_json, "--out", &w3_json],
+    ));
+    let header = report.lines().next().unwrap();
+    assert!(
+        header.ends_with(&format!("held-out log loss of {w_json}")),
+        "{report}"
+    );
+    assert_eq!(
+        report
+            .lines()
+            .filter(|l| l.split(" | ").count() == 7)
+            .count(),
+        NUM_STAGES + 1,
+        "{report}"
+    );
+    // Three-player rows fitted as two-player ones are refused: the weights file would say
+    // two players.
+    let (success, _, err) = run_tessera(
+        &[
+            "train",
+            "azul-augur",
+            "--fit",
+            &all_txt2,
+            "--out",
+            &p("w4.json"),
+        ],
+        "",
+    );
+    assert!(!success);
+    assert!(err.contains("more than 2 players"), "{err}");
     let mut sliced = rows(&dir.path().join("slice1.txt"));
     sliced.extend(rows(&dir.path().join("slice2.txt")));
     assert_eq!(sliced.len(), all.len());

@@ -65,6 +65,10 @@ pub struct Args {
     /// The weights file to write.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// With --fit: also print the held-out log loss of this weights file (for example the
+    /// shipped one) on the same held-out rows, beside the new fit's.
+    #[arg(long)]
+    pub compare: Option<PathBuf>,
     /// L2 regularisation of the fit.
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
@@ -217,15 +221,43 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
     }
     rows.sort_by_key(|r| (r.game, r.ply, r.pair));
     rows.dedup_by_key(|r| (r.game, r.ply, r.pair));
+    // A table of n players has n(n-1)/2 pairs: a higher pair index means the rows came from
+    // more players than --players says (the weights file would record the wrong table).
+    let pairs = a.players * (a.players - 1) / 2;
+    if let Some(r) = rows.iter().find(|r| usize::from(r.pair) >= pairs) {
+        bail!(
+            "row of game {} has pair {}: the rows come from more than {} players; pass the --players of the self-play run",
+            r.game,
+            r.pair,
+            a.players
+        );
+    }
+    let compare = match &a.compare {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read --compare {}", path.display()))?;
+            Some(
+                WeightsFile::parse(&text)
+                    .with_context(|| format!("--compare {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let held = |r: &TrainingRow| r.game % 10 == 9;
     let train = datasets(&rows, |r| !held(r));
     let test = datasets(&rows, held);
     let all = datasets(&rows, |_| true);
     let mut report = String::new();
-    let _ = writeln!(
+    let _ = write!(
         report,
         "stage | rows | held-out rows | held-out log loss | held-out accuracy | log loss (all rows)"
     );
+    match &a.compare {
+        Some(path) => {
+            let _ = writeln!(report, " | held-out log loss of {}", path.display());
+        }
+        None => report.push('\n'),
+    }
     let mut stages = Vec::new();
     let mut info = TrainingInfo {
         command: format!(
@@ -257,7 +289,7 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
         let held_fit = fit_logistic(&train[st], a.l2, 50);
         let (tl, ta) = evaluate_logistic(&test[st], &held_fit.weights);
         let fit = fit_logistic(&all[st], a.l2, 50);
-        let _ = writeln!(
+        let _ = write!(
             report,
             "{st} | {} | {} | {tl:.4} | {:.1}% | {:.4}",
             all[st].len(),
@@ -265,6 +297,13 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
             100.0 * ta,
             fit.log_loss
         );
+        match &compare {
+            Some(other) => {
+                let (ol, _) = evaluate_logistic(&test[st], &other.stages[st]);
+                let _ = writeln!(report, " | {ol:.4}");
+            }
+            None => report.push('\n'),
+        }
         info.rows.push(all[st].len() as u64);
         info.log_loss.push(fit.log_loss);
         stages.push(fit.weights);
