@@ -429,23 +429,14 @@ async fn results_read_the_tournament_database() {
     assert_eq!(st, StatusCode::NOT_FOUND);
     assert!(err_text(&e).contains("--db"));
 
-    use tessera_arena::{games, runner, schedule::RunParams, store::Store};
+    use tessera_arena::schedule::RunParams;
     let path =
         std::env::temp_dir().join(format!("tessera-web-results-{}.sqlite", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    {
-        let mut store = Store::open(&path).unwrap();
-        let params = RunParams::new("nim", &["first", "random"], 2, 10, 2, 7);
-        let driver = games::driver("nim").unwrap();
-        runner::run_tournament(
-            driver.as_ref(),
-            &params,
-            &mut store,
-            &runner::RunOptions::default(),
-            &mut (),
-        )
-        .unwrap();
-    }
+    common::play_into(
+        &path,
+        &RunParams::new("nim", &["first", "random"], 2, 10, 2, 7),
+    );
     let cfg = Config {
         db: Some(path.clone()),
         ..Config::default()

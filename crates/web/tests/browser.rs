@@ -9,6 +9,8 @@
 //! Without Chromium the tests are skipped with a message, except under CI (`CI=true`), where
 //! they fail: `scripts/test.sh` installs Chromium and ChromeDriver.
 
+mod common;
+
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -1108,18 +1110,8 @@ fn tempfile_dir(name: &str) -> PathBuf {
 
 /// Plays the tournament `params` into a new results file of its own and returns its path.
 fn stored_run(name: &str, params: RunParams) -> PathBuf {
-    use tessera_arena::{games as arena_games, runner};
     let path = tempfile_dir(name).join("results.sqlite");
-    let mut store = Store::open(&path).unwrap();
-    let driver = arena_games::driver(&params.game).unwrap();
-    runner::run_tournament(
-        driver.as_ref(),
-        &params,
-        &mut store,
-        &runner::RunOptions::default(),
-        &mut (),
-    )
-    .unwrap();
+    common::play_into(&path, &params);
     path
 }
 

@@ -4,30 +4,20 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use serde_json::{Value, json};
 use tessera_web::session::MAX_TIME_MS;
-use tessera_web::{App, Config, games, router};
-use tower::ServiceExt;
+use tessera_web::{App, Config, games};
+
+mod common;
+use common::call;
 
 fn app() -> Arc<App> {
     Arc::new(App::new(&Config::default()).with(Box::new(games::azul_kind())))
 }
 
 async fn post_game(app: &Arc<App>, body: Value) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method("POST")
-        .uri("/api/games")
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 10 << 20)
-        .await
-        .unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    call(app, "POST", "/api/games", &body.to_string()).await
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use serde_json::Value;
 use tessera_arena::store::Store;
-use tessera_arena::{games as arena_games, runner, schedule::RunParams};
+use tessera_arena::schedule::RunParams;
 use tessera_core::testgame::Nim;
 use tessera_core::{Game, GameRecord, replay};
 use tessera_web::{App, Config, games};
@@ -19,17 +19,7 @@ use common::{call, err_text};
 
 /// A results file holding one Nim run of `games` games per series and 2 series.
 fn tournament(path: &Path, agents: &[&str], games: u64) {
-    let mut store = Store::open(path).unwrap();
-    let params = RunParams::new("nim", agents, 2, games, 2, 7);
-    let driver = arena_games::driver("nim").unwrap();
-    runner::run_tournament(
-        driver.as_ref(),
-        &params,
-        &mut store,
-        &runner::RunOptions::default(),
-        &mut (),
-    )
-    .unwrap();
+    common::play_into(path, &RunParams::new("nim", agents, 2, games, 2, 7));
 }
 
 fn temp(name: &str) -> PathBuf {

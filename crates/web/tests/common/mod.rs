@@ -2,11 +2,15 @@
 // Each test file uses some of these helpers, never all of them.
 #![allow(dead_code)]
 
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
+use tessera_arena::schedule::RunParams;
+use tessera_arena::store::Store;
+use tessera_arena::{games, runner};
 use tessera_web::{App, router};
 use tower::ServiceExt;
 
@@ -66,4 +70,19 @@ pub async fn wait_while_ai(app: &Arc<App>, id: &str, seat: u8) -> Value {
         .await;
     }
     panic!("the AI never moved");
+}
+
+/// Plays the tournament `params` into the results file `path` (created if missing), as
+/// `tessera tournament` would.
+pub fn play_into(path: &Path, params: &RunParams) {
+    let mut store = Store::open(path).unwrap();
+    let driver = games::driver(&params.game).unwrap();
+    runner::run_tournament(
+        driver.as_ref(),
+        params,
+        &mut store,
+        &runner::RunOptions::default(),
+        &mut (),
+    )
+    .unwrap();
 }
