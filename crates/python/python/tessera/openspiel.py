@@ -56,39 +56,32 @@ MAX_GAME_LENGTH = 2000
 QWIRKLE_SHORT_NAME = "python_tessera_qwirkle"
 QWIRKLE_MAX_GAME_LENGTH = 3000
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Tessera Azul (Rust engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=False,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 2, "seed": 0},
-)
 
-_QWIRKLE_TYPE = pyspiel.GameType(
-    short_name=QWIRKLE_SHORT_NAME,
-    long_name="Tessera Qwirkle (Rust engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 2, "seed": 0},
-)
+def _game_type(short_name: str, long_name: str, hidden_hands: bool) -> pyspiel.GameType:
+    """The facts of a Tessera game for OpenSpiel: sequential, sampled chance, constant-sum
+    terminal rewards for 2-4 players; with hidden hands it is imperfect information and
+    provides information-state strings."""
+    info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=info.IMPERFECT_INFORMATION if hidden_hands else info.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=hidden_hands,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": 2, "seed": 0},
+    )
+
+
+_GAME_TYPE = _game_type(SHORT_NAME, "Tessera Azul (Rust engine)", hidden_hands=False)
+_QWIRKLE_TYPE = _game_type(QWIRKLE_SHORT_NAME, "Tessera Qwirkle (Rust engine)", hidden_hands=True)
 
 
 def _check_params(name: str, params) -> tuple[int, int]:
