@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use serde_json::Value;
-use tessera_arena::store::Store;
 use tessera_arena::schedule::RunParams;
+use tessera_arena::store::Store;
 use tessera_core::testgame::Nim;
 use tessera_core::{Game, GameRecord, replay};
 use tessera_web::{App, Config, games};
