@@ -11,7 +11,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
@@ -74,6 +74,18 @@ fn turn_player(t: Turn) -> Option<usize> {
         Turn::Player(p) => Some(p.index()),
         _ => None,
     }
+}
+
+/// The observation dict of the PettingZoo environments.
+fn observe_dict<'py>(
+    py: Python<'py>,
+    observation: Bound<'py, PyArray1<f32>>,
+    mask: Bound<'py, PyArray1<i8>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "observation"), observation)?;
+    d.set_item(pyo3::intern!(py, "action_mask"), mask)?;
+    Ok(d)
 }
 
 fn returns_of<G: Game>(state: &G) -> Vec<f64> {
@@ -220,12 +232,13 @@ impl PyAzul {
     }
 
     /// Plays action `action` (an id) for the player to move, then deals if a round ended.
+    /// Returns the seat to move next, or None once the game is over (`current_player`).
     /// Raises ValueError for an id out of range, an illegal action or a finished game.
-    fn step(&mut self, action: i64) -> PyResult<()> {
+    fn step(&mut self, action: i64) -> PyResult<Option<usize>> {
         let players = self.players();
         let a = azul::decode(action, players).map_err(|e| PyValueError::new_err(e.to_string()))?;
         match self.session.step(a) {
-            Ok(()) => Ok(()),
+            Ok(()) => Ok(self.current_player()),
             Err(StepError::Chance(e)) => Err(PyRuntimeError::new_err(e.to_string())),
             Err(e) => {
                 let legal = self.legal_ids();
@@ -260,6 +273,19 @@ impl PyAzul {
             azul::write_observation(self.state(), p, o);
         }
         Ok(out)
+    }
+
+    /// Seat `seat`'s PettingZoo observation in one call: `{"observation": observation(seat),
+    /// "action_mask": mask}`, the mask being `action_mask()` if `seat` is to move and all
+    /// zeros otherwise. Fresh arrays each call.
+    fn observe<'py>(&mut self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
+        let observation = self.observation(py, seat)?;
+        let mask = if self.current_player() == Some(seat as usize) {
+            self.action_mask(py)
+        } else {
+            PyArray1::<i8>::zeros(py, [self.num_actions()], false)
+        };
+        observe_dict(py, observation, mask)
     }
 
     /// Scores, seat 0 first.
@@ -499,12 +525,14 @@ impl PyQwirkle {
             .into_pyarray(py)
     }
 
-    /// Plays step `action` (an id) for the player to move. Raises ValueError for an id out
-    /// of range, an illegal step or a finished game.
-    fn step(&mut self, action: i64) -> PyResult<()> {
+    /// Plays step `action` (an id) for the player to move. Returns the seat to move next,
+    /// or None once the game is over (`current_player`). Raises ValueError for an id out of
+    /// range, an illegal step or a finished game.
+    fn step(&mut self, action: i64) -> PyResult<Option<usize>> {
         self.table
             .step(action)
-            .map_err(|e| qwirkle_err(&self.table, e))
+            .map_err(|e| qwirkle_err(&self.table, e))?;
+        Ok(self.current_player())
     }
 
     /// What an id means now, in words.
@@ -532,6 +560,19 @@ impl PyQwirkle {
         let mut out = vec![0f32; self.observation_len()];
         self.table.write_observation(p, &mut out);
         Ok(out.into_pyarray(py))
+    }
+
+    /// Seat `seat`'s PettingZoo observation in one call: `{"observation": observation(seat),
+    /// "action_mask": mask}`, the mask being `action_mask()` if `seat` is to move and all
+    /// zeros otherwise. Fresh arrays each call.
+    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
+        let observation = self.observation(py, seat)?;
+        let mask = if self.current_player() == Some(seat as usize) {
+            self.action_mask(py)
+        } else {
+            PyArray1::<i8>::zeros(py, [NUM_ACTIONS], false)
+        };
+        observe_dict(py, observation, mask)
     }
 
     /// Scores, seat 0 first.

@@ -5,7 +5,7 @@ and OpenSpiel game's bad input is fed in their own test files."""
 import numpy as np
 import pytest
 
-from tessera import AzulGame
+from tessera import AzulGame, QwirkleGame
 
 
 def test_in_place_writers_check_length_and_dtype():
@@ -45,3 +45,16 @@ def test_copies_are_independent_and_reseeding_changes_only_the_future():
     assert a.notation() != b.notation(), "the next deal comes from the new seed"
     with pytest.raises(OverflowError):
         g.reseed_chance(-1)
+
+
+
+@pytest.mark.parametrize("make", [lambda: AzulGame(3, 1), lambda: QwirkleGame(3, 1)], ids=["azul", "qwirkle"])
+@pytest.mark.parametrize("seat", [-1, 3, 2**40])
+def test_observe_refuses_a_seat_that_does_not_exist(make, seat):
+    game = make()
+    before = game.notation()
+    with pytest.raises(ValueError, match=f"seat {seat} does not exist: this game has seats 0 to 2"):
+        game.observe(seat)
+    assert game.notation() == before
+    with pytest.raises(TypeError):
+        game.observe("0")

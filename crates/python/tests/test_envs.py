@@ -242,6 +242,11 @@ def test_wrappers_see_the_raw_bookkeeping_at_every_step(module, players):
         for layer in layers:
             for name in SHARED:
                 assert getattr(layer, name) == getattr(raw, name), name
+            for agent in raw.possible_agents:
+                seen, truth = layer.observe(agent), raw.observe(agent)
+                for key in ("observation", "action_mask"):
+                    assert np.array_equal(seen[key], truth[key]), (agent, key)
+                assert layer.action_space(agent) is raw.action_space(agent)
         assert env.num_agents == len(raw.agents)
 
     rng = np.random.default_rng(5)
@@ -259,6 +264,16 @@ def test_wrappers_see_the_raw_bookkeeping_at_every_step(module, players):
                 env.step(int(legal[rng.integers(len(legal))]))
             check()
         assert env.agents == [] and raw.agents == []
+
+
+def test_the_bounds_wrapper_still_refuses_an_id_out_of_range():
+    env = azul_v0.env()
+    env.reset(seed=2)
+    before = env.unwrapped.game.notation()
+    for bad in (180, -1):
+        with pytest.raises(AssertionError, match="not in action space"):
+            env.step(bad)
+    assert env.unwrapped.game.notation() == before
 
 
 def test_the_order_enforcing_wrapper_still_guards_before_reset():

@@ -18,10 +18,28 @@ def play_random(game, seed, limit=100_000):
         legal = game.legal_actions()
         assert list(np.flatnonzero(mask)) == legal
         assert not game.is_chance
-        game.step(int(rng.choice(legal)))
+        check_observe(game)
+        mover = game.step(int(rng.choice(legal)))
+        assert mover == game.current_player, "step returns the seat to move next"
         seen.append(game.notation())
     assert game.is_terminal
+    check_observe(game)
     return seen
+
+
+def check_observe(game):
+    """``observe(seat)`` is ``observation(seat)`` with the mover's mask, zeros for the rest."""
+    for seat in range(game.players):
+        o = game.observe(seat)
+        assert set(o) == {"observation", "action_mask"}
+        assert np.array_equal(o["observation"], game.observation(seat))
+        assert o["observation"].dtype == np.float32 and o["action_mask"].dtype == np.int8
+        if seat == game.current_player:
+            assert np.array_equal(o["action_mask"], game.action_mask())
+            assert o["action_mask"].any()
+        else:
+            assert o["action_mask"].shape == (game.num_actions,)
+            assert not o["action_mask"].any()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

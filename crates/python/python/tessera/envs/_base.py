@@ -37,6 +37,12 @@ def wrap(raw: TesseraAECEnv):
     inner = wrappers.AssertOutOfBoundsWrapper(raw)
     outer = wrappers.OrderEnforcingWrapper(inner)
     raw.share_with(inner, outer)
+    # ``AssertOutOfBoundsWrapper`` checks only ``step``; its ``observe`` and ``action_space``
+    # are ``BaseWrapper``'s, which only call the same method of the env inside. Where that is
+    # so, the wrapper holds the env's bound method itself: a Python call less per use.
+    for name in ("observe", "action_space"):
+        if getattr(type(inner), name) is getattr(wrappers.BaseWrapper, name):
+            inner.__dict__[name] = getattr(raw, name)
     return outer
 
 
@@ -111,8 +117,8 @@ class TesseraAECEnv(AECEnv):
             )
             for a in self.possible_agents
         }
-        self._no_mask = np.zeros(na, dtype=np.int8)
-        self._rng = np.random.default_rng(0)
+        self._rng = None
+        self._seed = 0
         self._started = False
         self._views = ()
         self._agent_selection = None
@@ -126,6 +132,7 @@ class TesseraAECEnv(AECEnv):
     # agent to move, a string, is re-published by its setter. Nothing is published before
     # ``reset``, so ``OrderEnforcingWrapper`` still refuses these attributes before it.
     _views: tuple = ()
+    _view_dicts: tuple = ()
     _agent_selection = None
     _rewarded = False
     _SHARED = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
@@ -134,6 +141,7 @@ class TesseraAECEnv(AECEnv):
         """Publish the live bookkeeping (agents, rewards, terminations, truncations, infos,
         cumulative rewards, the agent to move) into these wrappers after every reset."""
         self._views = tuple(wrappers_)
+        self._view_dicts = tuple(w.__dict__ for w in self._views)
         if self._started:
             self._publish()
 
@@ -154,6 +162,12 @@ class TesseraAECEnv(AECEnv):
         for w in self._views:
             w.__dict__["agent_selection"] = agent
 
+    def _select(self, agent) -> None:
+        """``agent_selection = agent`` without the property's call (the step's hot path)."""
+        self._agent_selection = agent
+        for d in self._view_dicts:
+            d["agent_selection"] = agent
+
     def observation_space(self, agent):
         return self._observation_spaces[agent]
 
@@ -167,7 +181,9 @@ class TesseraAECEnv(AECEnv):
             raise ValueError(f"seed {seed!r}: expected a non-negative integer or None")
         seed = int(seed)
         self.game.reset(seed)
-        self._rng = np.random.default_rng(seed)
+        # The generator of the "random" illegal-action policy, made when first needed.
+        self._rng = None
+        self._seed = seed
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -183,10 +199,8 @@ class TesseraAECEnv(AECEnv):
         self._publish()
 
     def observe(self, agent):
-        i = self._index[agent]
-        mover = self.game.current_player
-        mask = self.game.action_mask() if mover == i else self._no_mask.copy()
-        return {"observation": self.game.observation(i), "action_mask": mask}
+        # One call: the observation and the mask (all zeros unless ``agent`` is to move).
+        return self.game.observe(self._index[agent])
 
     def step(self, action):
         agent = self._agent_selection
@@ -203,7 +217,7 @@ class TesseraAECEnv(AECEnv):
             self._rewarded = False
         game = self.game
         try:
-            game.step(action if type(action) is int else int(action))
+            mover = game.step(action if type(action) is int else int(action))
         except ValueError:
             if self.illegal_action == "raise":
                 raise
@@ -217,7 +231,9 @@ class TesseraAECEnv(AECEnv):
                 self._accumulate_rewards()
                 return
             legal = self.game.legal_actions()
-            self.game.step(int(legal[self._rng.integers(len(legal))]))
+            if self._rng is None:
+                self._rng = np.random.default_rng(self._seed)
+            mover = self.game.step(int(legal[self._rng.integers(len(legal))]))
         self._actions += 1
         if self.reward_kind == "score":
             self._rewarded = True
@@ -226,7 +242,7 @@ class TesseraAECEnv(AECEnv):
                 i = self._index[a]
                 self.rewards[a] += float(scores[i] - self._scores[i])
             self._scores = scores
-        if game.is_terminal:
+        if mover is None:
             self._rewarded = True
             if self.reward_kind == "outcome":
                 returns = game.returns()
@@ -239,6 +255,14 @@ class TesseraAECEnv(AECEnv):
         ):
             for a in self.agents:
                 self.truncations[a] = True
+        else:
+            # The game goes on: the hot path.
+            self._select(self.possible_agents[mover])
+            if self._rewarded:
+                self._accumulate_rewards()
+            if self.render_mode == "human":
+                self.render()
+            return
         self._next_selection(agent)
         if self._rewarded:
             self._accumulate_rewards()
