@@ -148,3 +148,54 @@ fn bad_arguments_and_files_are_named() {
     );
     assert!(!out.exists(), "no weights from a bad file");
 }
+
+#[test]
+fn one_spec_per_seat_mixes_the_players_and_a_wrong_count_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let base = [
+        "train",
+        "azul-augur",
+        "--players",
+        "3",
+        "--seed",
+        "8",
+        "--games",
+        "3",
+    ];
+    let (same, mixed) = (p("same.txt"), p("mixed.txt"));
+    ok(&with(&base, &["--player", "greedy", "--data", &same]));
+    ok(&with(
+        &base,
+        &["--player", "greedy,greedy,greedy", "--data", &mixed],
+    ));
+    assert_eq!(
+        rows(&dir.path().join("same.txt")),
+        rows(&dir.path().join("mixed.txt")),
+        "one spec is the same as that spec at every seat"
+    );
+    let other = p("other.txt");
+    ok(&with(
+        &base,
+        &["--player", "greedy,random,random", "--data", &other],
+    ));
+    assert_ne!(
+        rows(&dir.path().join("same.txt")),
+        rows(&dir.path().join("other.txt"))
+    );
+    let (success, _, err) = run_tessera(
+        &with(&base, &["--player", "greedy,random", "--data", &p("x.txt")]),
+        "",
+    );
+    assert!(!success);
+    assert!(err.contains("2 specs for 3 players"), "{err}");
+    let (success, _, err) = run_tessera(
+        &with(
+            &base,
+            &["--player", "greedy,nonsense,random", "--data", &p("y.txt")],
+        ),
+        "",
+    );
+    assert!(!success);
+    assert!(err.contains("--player nonsense"), "{err}");
+}

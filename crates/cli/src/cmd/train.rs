@@ -50,7 +50,9 @@ pub struct Args {
     /// Play only slice K of N of the games, e.g. 2/8.
     #[arg(long, default_value = "1/1")]
     pub shard: String,
-    /// The self-play player (any Azul registry spec; use a node budget for reproducibility).
+    /// The self-play player (any Azul registry spec; use a node budget for reproducibility),
+    /// or one spec per seat, comma-separated (as many as --players): game i seats spec k at
+    /// seat (k + i) mod players, so every spec plays from every seat.
     #[arg(long, default_value = "strong:nodes=1500")]
     pub player: String,
     /// Chance of a uniformly random move instead of the player's (for varied positions).
@@ -118,10 +120,13 @@ pub fn run(a: Args) -> Result<()> {
 /// Plays the slice's games, writes their rows to `path` and returns them.
 fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>> {
     let registry = tessera_arena::registry::azul::registry();
-    // Check the spec once, with a clear error.
-    registry
-        .build(&a.player)
-        .with_context(|| format!("--player {}", a.player))?;
+    let specs = seat_specs(&a.player, a.players)?;
+    // Check each spec once, with a clear error.
+    for spec in &specs {
+        registry
+            .build(spec)
+            .with_context(|| format!("--player {spec}"))?;
+    }
     let file = std::fs::File::create(path)
         .with_context(|| format!("cannot create the rows file {}", path.display()))?;
     let mut w = BufWriter::new(file);
@@ -133,7 +138,7 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
             continue;
         }
         let mut agents = (0..a.players)
-            .map(|_| registry.build(&a.player))
+            .map(|seat| registry.build(&specs[seat_spec(seat, game, a.players)]))
             .collect::<Result<Vec<_>, _>>()?;
         let mut rng = seeded(derive_seed(a.seed, game));
         let mut s = AzulState::new_random(a.players, &mut rng);
@@ -183,6 +188,28 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
         start.elapsed().as_secs_f64()
     );
     Ok(all)
+}
+
+/// The specs of `--player`: one for every seat, or exactly one per seat.
+fn seat_specs(player: &str, players: usize) -> Result<Vec<String>> {
+    let specs: Vec<String> = player.split(',').map(|s| s.trim().to_string()).collect();
+    if specs.iter().any(String::is_empty) {
+        bail!("--player {player}: an empty spec; expected SPEC or SPEC,SPEC,... (one per seat)");
+    }
+    match specs.len() {
+        1 => Ok(vec![specs[0].clone(); players]),
+        n if n == players => Ok(specs),
+        n => bail!(
+            "--player {player}: {n} specs for {players} players; expected one spec, or one per seat"
+        ),
+    }
+}
+
+/// Which of the seat specs plays at `seat` in game `game`: spec k sits at seat
+/// `(k + game) mod players`.
+fn seat_spec(seat: usize, game: u64, players: usize) -> usize {
+    let shift = (game % players as u64) as usize;
+    (seat + players - shift) % players
 }
 
 fn read_rows(path: &PathBuf) -> Result<Vec<TrainingRow>> {
@@ -314,4 +341,48 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!("weights written to {}", out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_seat_spec_plays_from_every_seat_in_turn() {
+        // Game 0: spec k at seat k; game 1: spec 0 at seat 1; game 2: spec 0 at seat 2.
+        assert_eq!(
+            (0..3).map(|s| seat_spec(s, 0, 3)).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        assert_eq!(
+            (0..3).map(|s| seat_spec(s, 1, 3)).collect::<Vec<_>>(),
+            [2, 0, 1]
+        );
+        assert_eq!(
+            (0..3).map(|s| seat_spec(s, 5, 3)).collect::<Vec<_>>(),
+            [1, 2, 0]
+        );
+        for players in 2..=4 {
+            for game in 0..8u64 {
+                let mut seats: Vec<usize> =
+                    (0..players).map(|s| seat_spec(s, game, players)).collect();
+                seats.sort_unstable();
+                assert_eq!(seats, (0..players).collect::<Vec<_>>(), "a permutation");
+                assert_eq!(seat_spec(game as usize % players, game, players), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn player_specs_are_one_or_one_per_seat() {
+        assert_eq!(seat_specs("greedy", 3).unwrap(), ["greedy"; 3]);
+        assert_eq!(
+            seat_specs("augur:nodes=9, strong,strong", 3).unwrap(),
+            ["augur:nodes=9", "strong", "strong"]
+        );
+        let err = seat_specs("a,b", 3).unwrap_err().to_string();
+        assert!(err.contains("2 specs for 3 players"), "{err}");
+        let err = seat_specs("a,,b", 3).unwrap_err().to_string();
+        assert!(err.contains("an empty spec"), "{err}");
+    }
 }
