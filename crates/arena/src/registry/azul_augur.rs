@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use tessera_azul::AzulState;
-use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, version_names};
+use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, WeightsFile, version_names};
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
@@ -62,7 +62,7 @@ const PARAMS: [ParamDoc; 5] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v3" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4)",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4); or a weights file written by `tessera train` (a path ending in .json), used at every table size",
     },
 ];
 
@@ -71,11 +71,24 @@ pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
 fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
     let name = spec.value("weights")?.unwrap_or(DEFAULT_VERSION);
-    AugurEval::version(name).ok_or_else(|| SpecError::BadValue {
+    let bad = |expected: String| SpecError::BadValue {
         agent: spec.name.clone(),
         key: "weights".into(),
         value: name.into(),
-        expected: format!("one of {}", version_names()),
+        expected,
+    };
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name)
+            .map_err(|e| bad(format!("a readable weights file ({e})")))?;
+        let file = WeightsFile::parse(&text)
+            .map_err(|e| bad(format!("a weights file written by `tessera train` ({e})")))?;
+        return Ok(AugurEval::new(&file));
+    }
+    AugurEval::version(name).ok_or_else(|| {
+        bad(format!(
+            "one of {}, or a weights file (.json)",
+            version_names()
+        ))
     })
 }
 
@@ -222,5 +235,45 @@ mod tests {
         let s = &positions()[0];
         a.choose(s, &Default::default(), &mut seeded(1));
         assert_eq!(a.last_info().unwrap().depth, 2);
+    }
+
+    #[test]
+    fn weights_can_come_from_a_file_and_a_bad_file_is_named() {
+        let reg = registry();
+        let dir = tempfile::tempdir().unwrap();
+        let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+        // The shipped v1 file, read from disk, plays exactly as `weights=v1`.
+        let v1 = path("v1.json");
+        std::fs::write(&v1, tessera_azul::augur::shipped_weights("v1").unwrap()).unwrap();
+        for s in positions().iter().step_by(9) {
+            let from_file = reg
+                .build(&format!("augur:nodes=2000:weights={v1}"))
+                .unwrap()
+                .choose(s, &Default::default(), &mut seeded(4));
+            let shipped = reg.build("augur:nodes=2000:weights=v1").unwrap().choose(
+                s,
+                &Default::default(),
+                &mut seeded(4),
+            );
+            assert_eq!(from_file, shipped);
+        }
+        let missing = path("missing.json");
+        let err = reg
+            .build(&format!("augur:weights={missing}"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("missing.json") && err.contains("readable"),
+            "{err}"
+        );
+        let broken = path("broken.json");
+        std::fs::write(&broken, "{\"format\": 1}").unwrap();
+        let err = reg
+            .build(&format!("augur:weights={broken}"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("written by `tessera train`"), "{err}");
     }
 }
