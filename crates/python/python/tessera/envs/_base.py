@@ -120,7 +120,7 @@ class TesseraAECEnv(AECEnv):
         self._rng = None
         self._seed = 0
         self._started = False
-        self._views = ()
+        self._view_dicts = ()
         self._agent_selection = None
 
     # PettingZoo's standard wrappers reach every attribute of the environment through a
@@ -131,7 +131,6 @@ class TesseraAECEnv(AECEnv):
     # shared objects (mutated in place here and in PettingZoo's ``_was_dead_step``); the
     # agent to move, a string, is re-published by its setter. Nothing is published before
     # ``reset``, so ``OrderEnforcingWrapper`` still refuses these attributes before it.
-    _views: tuple = ()
     _view_dicts: tuple = ()
     _agent_selection = None
     _rewarded = False
@@ -140,14 +139,12 @@ class TesseraAECEnv(AECEnv):
     def share_with(self, *wrappers_) -> None:
         """Publish the live bookkeeping (agents, rewards, terminations, truncations, infos,
         cumulative rewards, the agent to move) into these wrappers after every reset."""
-        self._views = tuple(wrappers_)
-        self._view_dicts = tuple(w.__dict__ for w in self._views)
+        self._view_dicts = tuple(w.__dict__ for w in wrappers_)
         if self._started:
             self._publish()
 
     def _publish(self) -> None:
-        for w in self._views:
-            d = w.__dict__
+        for d in self._view_dicts:
             for name in self._SHARED:
                 d[name] = self.__dict__[name]
             d["agent_selection"] = self._agent_selection
@@ -158,12 +155,11 @@ class TesseraAECEnv(AECEnv):
 
     @agent_selection.setter
     def agent_selection(self, agent) -> None:
-        self._agent_selection = agent
-        for w in self._views:
-            w.__dict__["agent_selection"] = agent
+        self._select(agent)
 
     def _select(self, agent) -> None:
-        """``agent_selection = agent`` without the property's call (the step's hot path)."""
+        """Sets the agent to move here and in the wrappers (the step calls it directly,
+        without the property)."""
         self._agent_selection = agent
         for d in self._view_dicts:
             d["agent_selection"] = agent
