@@ -109,6 +109,40 @@ fn three_player_self_play_writes_pair_rows_and_weights_and_slices_agree() {
     );
     assert!(!success);
     assert!(err.contains("more than 2 players"), "{err}");
+    // A slice given twice is the same rows once; rows of another run with the same game
+    // numbers are refused rather than half dropped.
+    let twice = format!(
+        "{},{},{}",
+        p("slice1.txt"),
+        p("slice1.txt"),
+        p("slice2.txt")
+    );
+    ok(&with(&common, &["--fit", &twice, "--out", &p("w5.json")]));
+    let w5 = WeightsFile::parse(&std::fs::read_to_string(p("w5.json")).unwrap()).unwrap();
+    assert_eq!(w5.stages, w.stages);
+    let other = p("other.txt");
+    ok(&with(
+        &with(
+            &common[..4],
+            &["--seed", "6", "--games", "6", "--player", "greedy"],
+        ),
+        &["--data", &other],
+    ));
+    let (success, _, err) = run_tessera(
+        &with(
+            &common,
+            &[
+                "--fit",
+                &format!("{all_txt2},{other}"),
+                "--out",
+                &p("w6.json"),
+            ],
+        ),
+        "",
+    );
+    assert!(!success);
+    assert!(err.contains("different self-play runs"), "{err}");
+    assert!(!dir.path().join("w6.json").exists());
     let mut sliced = rows(&dir.path().join("slice1.txt"));
     sliced.extend(rows(&dir.path().join("slice2.txt")));
     assert_eq!(sliced.len(), all.len());

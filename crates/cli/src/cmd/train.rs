@@ -247,6 +247,19 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
         bail!("no training rows");
     }
     rows.sort_by_key(|r| (r.game, r.ply, r.pair));
+    // A slice given twice repeats its rows exactly, and the copies go. Two different rows
+    // under one (game, position, pair) come from different self-play runs (other seeds or
+    // players) whose game numbers overlap: keeping one would silently drop the other.
+    if let Some(w) = rows.windows(2).find(|w| {
+        (w[0].game, w[0].ply, w[0].pair) == (w[1].game, w[1].ply, w[1].pair) && w[0] != w[1]
+    }) {
+        bail!(
+            "two different rows for game {}, position {}, pair {}: the row files come from different self-play runs (fit one run's slices together)",
+            w[0].game,
+            w[0].ply,
+            w[0].pair
+        );
+    }
     rows.dedup_by_key(|r| (r.game, r.ply, r.pair));
     // A table of n players has n(n-1)/2 pairs: a higher pair index means the rows came from
     // more players than --players says (the weights file would record the wrong table).
