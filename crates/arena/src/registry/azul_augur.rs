@@ -50,7 +50,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 5] = [
+const PARAMS: [ParamDoc; 6] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -58,6 +58,11 @@ const PARAMS: [ParamDoc; 5] = [
         name: "samples",
         kind: ParamKind::Value { default: "0" },
         doc: "0: the round's end is a leaf; K > 0: search past it, averaging K sampled refills",
+    },
+    ParamDoc {
+        name: "extend",
+        kind: ParamKind::Value { default: "0" },
+        doc: "K > 0: when the tree to the round's end is exhausted with time or nodes left, search on past it, averaging K sampled refills (0: stop early)",
     },
     ParamDoc {
         name: "weights",
@@ -92,12 +97,12 @@ fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
     })
 }
 
-fn samples(spec: &AgentSpec) -> Result<u32, SpecError> {
-    let k = spec.u64("samples", 0)?;
+fn samples(spec: &AgentSpec, key: &str) -> Result<u32, SpecError> {
+    let k = spec.u64(key, 0)?;
     if k > 64 {
         return Err(SpecError::BadValue {
             agent: spec.name.clone(),
-            key: "samples".into(),
+            key: key.into(),
             value: k.to_string(),
             expected: "0-64".into(),
         });
@@ -105,18 +110,28 @@ fn samples(spec: &AgentSpec) -> Result<u32, SpecError> {
     Ok(k as u32)
 }
 
-/// The `augur` player with its own limits; `samples` > 0 searches past the round's end
-/// averaging that many sampled refills.
+/// How `augur` treats the round's end.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PastRound {
+    /// K > 0: search past the round's end from the first iteration, averaging K refills.
+    pub samples: u32,
+    /// K > 0: only once the tree to the round's end is exhausted with budget left.
+    pub extend: u32,
+}
+
+/// The `augur` player with its own limits and its treatment of the round's end.
 pub fn augur_player(
     name: &str,
     eval: AugurEval,
     limits: Limits,
-    samples: u32,
+    past: PastRound,
 ) -> SearchAgent<AzulState, AugurEvaluator> {
+    let PastRound { samples, extend } = past;
     let mut config = SearchConfig::new(Algorithm::Presort);
     config.tt_log2 = 20;
     config.use_partial = true;
-    config.chance_samples = samples.max(1);
+    config.chance_samples = if samples > 0 { samples } else { extend.max(1) };
+    config.extend_chance = samples == 0 && extend > 0;
     let eval = AugurEvaluator {
         eval,
         past_round: samples > 0,
@@ -138,7 +153,10 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 &spec.text,
                 weights(spec)?,
                 super::spec_budget(spec)?,
-                samples(spec)?,
+                PastRound {
+                    samples: samples(spec, "samples")?,
+                    extend: samples(spec, "extend")?,
+                },
             )))
         },
     }]
@@ -217,6 +235,40 @@ mod tests {
     }
 
     #[test]
+    fn an_exhausted_tree_extends_past_the_round_end_only_with_extend() {
+        let reg = registry();
+        let all = positions();
+        // Late in the first round the tree to the round's end is small: the plain search
+        // exhausts it and stops early; with `extend` it spends the rest of its node budget
+        // past the round's end, deeper, and still plays the same move for the same seed.
+        let late: Vec<_> = all
+            .iter()
+            .filter(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
+            .rev()
+            .take(3)
+            .collect();
+        assert_eq!(late.len(), 3);
+        for s in late {
+            let mut plain = reg.build("augur:nodes=60000").unwrap();
+            let mut ext = reg.build("augur:nodes=60000:extend=2").unwrap();
+            let x = plain.choose(s, &Default::default(), &mut seeded(3));
+            let y = ext.choose(s, &Default::default(), &mut seeded(3));
+            s.check_action(x).unwrap();
+            s.check_action(y).unwrap();
+            let (p, e) = (plain.last_info().unwrap(), ext.last_info().unwrap());
+            assert!(p.nodes < 60_000, "the plain search exhausts early: {p:?}");
+            assert!(e.nodes > 60_000, "extend uses the whole budget: {e:?}");
+            assert!(e.depth > p.depth, "{p:?} vs {e:?}");
+            let again = reg.build("augur:nodes=60000:extend=2").unwrap().choose(
+                s,
+                &Default::default(),
+                &mut seeded(3),
+            );
+            assert_eq!(y, again, "same position, seed and budget: same move");
+        }
+    }
+
+    #[test]
     fn augur_refuses_bad_parameters() {
         let reg = registry();
         for bad in [
@@ -226,6 +278,8 @@ mod tests {
             "augur:multi=maxn",
             "augur:samples=100",
             "augur:samples=-1",
+            "augur:extend=65",
+            "augur:extend=two",
             "augur:weights=v7",
         ] {
             assert!(reg.build(bad).is_err(), "{bad}");

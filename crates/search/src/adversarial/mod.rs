@@ -24,7 +24,12 @@
 //! for Azul the end of a round (before the refill) is a leaf, as in the blog. An evaluator
 //! that returns `false` at a chance node makes the search average over
 //! [`SearchConfig::chance_samples`] sampled outcomes (expectimax over samples; the window is
-//! opened fully below a chance node, so pruning stays exact).
+//! opened fully below a chance node, so pruning stays exact). Sample `j` draws from a
+//! generator seeded by the search's seed, `j` and the number of chance nodes above it, so
+//! sibling moves are compared on the same sampled outcomes (common random numbers).
+//! With [`SearchConfig::extend_chance`] the chance leaves stay leaves until an iteration
+//! exhausts the tree; if the time or node limit allows more, the search then deepens on
+//! through them (for Azul: past the round's end) instead of stopping early.
 //!
 //! # Counters
 //! `nodes` counts every state the search visits, the root included; `leaves` counts
@@ -171,6 +176,12 @@ pub struct SearchConfig {
     pub check_every: u32,
     /// Largest number of nodes the presort tree may hold (memory cap).
     pub tree_cap: usize,
+    /// When an iteration reaches natural leaves everywhere before the time or node limit,
+    /// go on deepening *through* the chance nodes the evaluator treats as leaves (for Azul:
+    /// past the round's end), averaging [`SearchConfig::chance_samples`] sampled outcomes,
+    /// instead of stopping early. Off by default (the blog's players stop).
+    #[serde(default)]
+    pub extend_chance: bool,
 }
 
 impl SearchConfig {
@@ -184,6 +195,7 @@ impl SearchConfig {
             use_partial: false,
             check_every: 64,
             tree_cap: 8_000_000,
+            extend_chance: false,
         }
     }
 }
@@ -249,7 +261,9 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     pool: Vec<G>,
     tree: Tree<G::Action>,
     tt: Option<TransTable<G::Action>>,
-    rng: GameRng,
+    chance_seed: u64,
+    chance_level: u64,
+    extending: bool,
     root: PlayerId,
     nodes: u64,
     leaves: u64,
@@ -286,7 +300,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             pool: Vec::new(),
             tree: Tree::new(),
             tt,
-            rng: GameRng::seed_from_u64(0),
+            chance_seed: 0,
+            chance_level: 0,
+            extending: false,
             root: PlayerId(0),
             nodes: 0,
             leaves: 0,
@@ -300,9 +316,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
     }
 
-    /// Seeds the generator used for chance samples (only used when chance nodes are searched).
+    /// Seeds the chance samples (only used when chance nodes are searched). Sample `j` at
+    /// the `l`-th chance node on a path draws from a generator seeded by (`seed`, `l`, `j`)
+    /// alone, so every chance node of one search at the same level sees the same random
+    /// numbers (common random numbers: sibling moves are compared on the same sampled
+    /// outcomes wherever their chance states agree, as Azul's bag does within a round).
     pub fn seed(&mut self, seed: u64) {
-        self.rng = GameRng::seed_from_u64(seed);
+        self.chance_seed = seed;
     }
 
     /// A single search to exactly `depth` plies (for presort: iterative deepening from 1 to
@@ -333,6 +353,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.nodes = 0;
         self.leaves = 0;
         self.aborted = false;
+        self.extending = false;
+        self.chance_level = 0;
         self.tree.clear();
         if let Some(tt) = &mut self.tt {
             tt.new_search();
@@ -397,8 +419,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             result.best = Some(self.root_action(state, i));
             result.value = Some(v);
             result.depth = depth;
+            result.full_depth = !self.depth_cut;
             if !self.depth_cut {
-                result.full_depth = true;
+                let limited =
+                    limits.time.is_some() || limits.nodes.is_some() || limits.depth.is_some();
+                if self.config.extend_chance && !self.extending && limited && depth < last {
+                    // Exhausted with budget left: search on through the chance nodes. The
+                    // table's values assumed chance leaves, so they are dropped.
+                    self.extending = true;
+                    if let Some(tt) = &mut self.tt {
+                        tt.new_search();
+                    }
+                    continue;
+                }
                 break;
             }
         }
@@ -463,8 +496,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         c
     }
 
-    fn sample_child(&mut self, state: &G) -> G {
-        let outcome = state.sample_chance(&mut self.rng);
+    /// Outcome `j` of the chance node `state` (common random numbers, see [`Searcher::seed`]).
+    fn sample_child(&mut self, state: &G, j: u32) -> G {
+        const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+        let stream = self
+            .chance_seed
+            .wrapping_add(self.chance_level.wrapping_mul(MIX))
+            .rotate_left(17)
+            ^ (u64::from(j) + 1).wrapping_mul(MIX);
+        let mut rng = GameRng::seed_from_u64(stream);
+        let outcome = state.sample_chance(&mut rng);
         let mut c = match self.pool.pop() {
             Some(mut c) => {
                 c.clone_from(state);
@@ -501,7 +542,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let mover = match state.turn() {
             Turn::Terminal => return self.leaf_utility(state, root),
             Turn::Chance => {
-                if self.eval.is_leaf(state) {
+                if !self.extending && self.eval.is_leaf(state) {
                     return self.leaf_utility(state, root);
                 }
                 return self.chance_ab(state, depth, ply);
@@ -675,15 +716,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     fn chance_ab(&mut self, state: &G, depth: u32, ply: usize) -> Value {
         let k = self.config.chance_samples.max(1);
         let mut sum: i64 = 0;
-        for _ in 0..k {
-            let child = self.sample_child(state);
+        self.chance_level += 1;
+        for j in 0..k {
+            let child = self.sample_child(state, j);
             let v = self.alphabeta(&child, depth, ply + 1, -INF, INF, None);
             self.pool.push(child);
             if self.aborted {
+                self.chance_level -= 1;
                 return 0;
             }
             sum += i64::from(v);
         }
+        self.chance_level -= 1;
         (sum / i64::from(k)) as Value
     }
 
@@ -697,22 +741,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let mover = match state.turn() {
             Turn::Terminal => return self.leaf_utilities(state),
             Turn::Chance => {
-                if self.eval.is_leaf(state) {
+                if !self.extending && self.eval.is_leaf(state) {
                     return self.leaf_utilities(state);
                 }
                 let k = self.config.chance_samples.max(1);
                 let mut sum = [0i64; tessera_core::MAX_PLAYERS];
-                for _ in 0..k {
-                    let child = self.sample_child(state);
+                self.chance_level += 1;
+                for j in 0..k {
+                    let child = self.sample_child(state, j);
                     let u = self.maxn(&child, depth, ply + 1);
                     self.pool.push(child);
                     if self.aborted {
+                        self.chance_level -= 1;
                         return zero;
                     }
                     for (p, &x) in u.iter() {
                         sum[p.index()] += i64::from(x);
                     }
                 }
+                self.chance_level -= 1;
                 return PerPlayer::from_fn(np, |p| (sum[p.index()] / i64::from(k)) as Value);
             }
             Turn::Player(p) => {
