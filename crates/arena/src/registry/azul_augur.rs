@@ -61,7 +61,7 @@ const PARAMS: [ParamDoc; 6] = [
     },
     ParamDoc {
         name: "extend",
-        kind: ParamKind::Value { default: "0" },
+        kind: ParamKind::Value { default: "3" },
         doc: "K > 0: when the tree to the round's end is exhausted with time or nodes left, search on past it, averaging K sampled refills (0: stop early)",
     },
     ParamDoc {
@@ -97,8 +97,11 @@ fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
     })
 }
 
-fn samples(spec: &AgentSpec, key: &str) -> Result<u32, SpecError> {
-    let k = spec.u64(key, 0)?;
+/// Refills sampled at a chance node with `extend` unless the name says otherwise.
+pub const DEFAULT_EXTEND: u32 = 3;
+
+fn samples(spec: &AgentSpec, key: &str, default: u32) -> Result<u32, SpecError> {
+    let k = spec.u64(key, u64::from(default))?;
     if k > 64 {
         return Err(SpecError::BadValue {
             agent: spec.name.clone(),
@@ -154,8 +157,8 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 weights(spec)?,
                 super::spec_budget(spec)?,
                 PastRound {
-                    samples: samples(spec, "samples")?,
-                    extend: samples(spec, "extend")?,
+                    samples: samples(spec, "samples", 0)?,
+                    extend: samples(spec, "extend", DEFAULT_EXTEND)?,
                 },
             )))
         },
@@ -212,7 +215,7 @@ mod tests {
             .iter()
             .rfind(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
             .unwrap();
-        let mut plain = reg.build("augur:depth=4").unwrap();
+        let mut plain = reg.build("augur:depth=4:extend=0").unwrap();
         let mut deep = reg.build("augur:depth=4:samples=2").unwrap();
         plain.choose(last, &Default::default(), &mut seeded(3));
         deep.choose(last, &Default::default(), &mut seeded(3));
@@ -249,7 +252,7 @@ mod tests {
             .collect();
         assert_eq!(late.len(), 3);
         for s in late {
-            let mut plain = reg.build("augur:nodes=60000").unwrap();
+            let mut plain = reg.build("augur:nodes=60000:extend=0").unwrap();
             let mut ext = reg.build("augur:nodes=60000:extend=2").unwrap();
             let x = plain.choose(s, &Default::default(), &mut seeded(3));
             let y = ext.choose(s, &Default::default(), &mut seeded(3));
@@ -265,6 +268,10 @@ mod tests {
                 &mut seeded(3),
             );
             assert_eq!(y, again, "same position, seed and budget: same move");
+            // The default extends too.
+            let mut default = reg.build("augur:nodes=60000").unwrap();
+            default.choose(s, &Default::default(), &mut seeded(3));
+            assert!(default.last_info().unwrap().nodes > 60_000);
         }
     }
 
