@@ -24,6 +24,9 @@ pub struct AugurEvaluator {
     pub eval: AugurEval,
     /// Search through the refill at the round's end.
     pub past_round: bool,
+    /// Go past the round's end once the tree is exhausted only at two-player tables
+    /// (`extend` not given: it was measured to pay at two players, not at three or four).
+    pub extend_two_only: bool,
 }
 
 impl Evaluator<AzulState> for AugurEvaluator {
@@ -48,6 +51,10 @@ impl Evaluator<AzulState> for AugurEvaluator {
     fn utility(&self, v: &PerPlayer<Value>, p: PlayerId) -> Value {
         AugurEval::log_odds(v, p)
     }
+
+    fn may_extend(&self, root: &AzulState) -> bool {
+        !self.extend_two_only || root.num_players() == 2
+    }
 }
 
 const PARAMS: [ParamDoc; 6] = [
@@ -62,7 +69,7 @@ const PARAMS: [ParamDoc; 6] = [
     ParamDoc {
         name: "extend",
         kind: ParamKind::Value { default: "3" },
-        doc: "K > 0: when the tree to the round's end is exhausted with time or nodes left, search on past it, averaging K sampled refills (0: stop early)",
+        doc: "K > 0: when the tree to the round's end is exhausted with time or nodes left, search on past it, averaging K sampled refills (0: stop early); unless given, 3 at two players and 0 at three and four",
     },
     ParamDoc {
         name: "weights",
@@ -120,6 +127,8 @@ pub struct PastRound {
     pub samples: u32,
     /// K > 0: only once the tree to the round's end is exhausted with budget left.
     pub extend: u32,
+    /// `extend` applies at two-player tables only (the default when the name gives none).
+    pub extend_two_only: bool,
 }
 
 /// The `augur` player with its own limits and its treatment of the round's end.
@@ -129,7 +138,11 @@ pub fn augur_player(
     limits: Limits,
     past: PastRound,
 ) -> SearchAgent<AzulState, AugurEvaluator> {
-    let PastRound { samples, extend } = past;
+    let PastRound {
+        samples,
+        extend,
+        extend_two_only,
+    } = past;
     let mut config = SearchConfig::new(Algorithm::Presort);
     config.tt_log2 = 20;
     config.use_partial = true;
@@ -138,6 +151,7 @@ pub fn augur_player(
     let eval = AugurEvaluator {
         eval,
         past_round: samples > 0,
+        extend_two_only,
     };
     SearchAgent::new(name, eval, config, limits).with_default_limits(Limits {
         time: Some(DEFAULT_TIME),
@@ -159,6 +173,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 PastRound {
                     samples: samples(spec, "samples", 0)?,
                     extend: samples(spec, "extend", DEFAULT_EXTEND)?,
+                    extend_two_only: spec.value("extend")?.is_none(),
                 },
             )))
         },
@@ -173,8 +188,13 @@ mod tests {
 
     /// Positions from a seeded game between two random players.
     fn positions() -> Vec<tessera_azul::AzulState> {
+        positions_of(2)
+    }
+
+    /// Positions from a seeded game between `n` random players.
+    fn positions_of(n: usize) -> Vec<tessera_azul::AzulState> {
         let mut rng = seeded(8);
-        let mut s = tessera_azul::AzulState::new(2, PlayerId(0));
+        let mut s = tessera_azul::AzulState::new(n, PlayerId(0));
         let mut out = Vec::new();
         while s.turn() != Turn::Terminal {
             if s.turn() == Turn::Chance {
@@ -272,6 +292,25 @@ mod tests {
             let mut default = reg.build("augur:nodes=60000").unwrap();
             default.choose(s, &Default::default(), &mut seeded(3));
             assert!(default.last_info().unwrap().nodes > 60_000);
+        }
+    }
+
+    #[test]
+    fn by_default_only_two_player_tables_extend() {
+        let reg = registry();
+        for n in [3usize, 4] {
+            let all = positions_of(n);
+            let s = all
+                .iter()
+                .rfind(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
+                .unwrap();
+            let mut default = reg.build("augur:nodes=60000").unwrap();
+            let mut given = reg.build("augur:nodes=60000:extend=3").unwrap();
+            default.choose(s, &Default::default(), &mut seeded(3));
+            given.choose(s, &Default::default(), &mut seeded(3));
+            let (d, g) = (default.last_info().unwrap(), given.last_info().unwrap());
+            assert!(d.nodes < 60_000, "{n} players, default: {d:?}");
+            assert!(g.nodes > 60_000, "{n} players, extend=3 given: {g:?}");
         }
     }
 

@@ -109,6 +109,12 @@ pub trait Evaluator<G: Game>: Send {
     fn utility(&self, v: &PerPlayer<Value>, p: PlayerId) -> Value {
         utility(v, p)
     }
+
+    /// Whether a search from `root` may go on through chance leaves once its tree is
+    /// exhausted ([`SearchConfig::extend_chance`]); the default is yes.
+    fn may_extend(&self, _root: &G) -> bool {
+        true
+    }
 }
 
 /// An evaluator from a function.
@@ -423,7 +429,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             if !self.depth_cut {
                 let limited =
                     limits.time.is_some() || limits.nodes.is_some() || limits.depth.is_some();
-                if self.config.extend_chance && !self.extending && limited && depth < last {
+                if self.config.extend_chance
+                    && !self.extending
+                    && limited
+                    && depth < last
+                    && self.eval.may_extend(state)
+                {
                     // Exhausted with budget left: search on through the chance nodes. The
                     // table's values assumed chance leaves, so they are dropped.
                     self.extending = true;
