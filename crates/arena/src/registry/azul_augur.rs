@@ -107,7 +107,8 @@ fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
 /// Refills sampled at a chance node with `extend` unless the name says otherwise.
 pub const DEFAULT_EXTEND: u32 = 3;
 
-fn samples(spec: &AgentSpec, key: &str, default: u32) -> Result<u32, SpecError> {
+/// A count of sampled refills (`samples` or `extend`), 0-64.
+fn refills(spec: &AgentSpec, key: &str, default: u32) -> Result<u32, SpecError> {
     let k = spec.u64(key, u64::from(default))?;
     if k > 64 {
         return Err(SpecError::BadValue {
@@ -120,8 +121,9 @@ fn samples(spec: &AgentSpec, key: &str, default: u32) -> Result<u32, SpecError> 
     Ok(k as u32)
 }
 
-/// How `augur` treats the round's end.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// How `augur` treats the round's end (no `Default`: the registry's default, `extend=3` at
+/// two players only, is set where a spec is read).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PastRound {
     /// K > 0: search past the round's end from the first iteration, averaging K refills.
     pub samples: u32,
@@ -171,8 +173,8 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 weights(spec)?,
                 super::spec_budget(spec)?,
                 PastRound {
-                    samples: samples(spec, "samples", 0)?,
-                    extend: samples(spec, "extend", DEFAULT_EXTEND)?,
+                    samples: refills(spec, "samples", 0)?,
+                    extend: refills(spec, "extend", DEFAULT_EXTEND)?,
                     extend_two_only: spec.value("extend")?.is_none(),
                 },
             )))
@@ -189,6 +191,21 @@ mod tests {
     /// Positions from a seeded game between two random players.
     fn positions() -> Vec<tessera_azul::AzulState> {
         positions_of(2)
+    }
+
+    /// The last `k` decisions (two or more legal moves) of the first round of
+    /// [`positions_of`]`(n)`, last first: there the tree to the round's end is small.
+    fn late_first_round(n: usize, k: usize) -> Vec<tessera_azul::AzulState> {
+        let all = positions_of(n);
+        let late: Vec<_> = all
+            .iter()
+            .filter(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
+            .rev()
+            .take(k)
+            .cloned()
+            .collect();
+        assert_eq!(late.len(), k);
+        late
     }
 
     /// Positions from a seeded game between `n` random players.
@@ -231,10 +248,7 @@ mod tests {
         let all = positions();
         // The last decision of the first round: without samples the round's end is a leaf,
         // so depth 4 sees at most one ply; with samples it goes into the next round.
-        let last = all
-            .iter()
-            .rfind(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
-            .unwrap();
+        let last = &late_first_round(2, 1)[0];
         let mut plain = reg.build("augur:depth=4:extend=0").unwrap();
         let mut deep = reg.build("augur:depth=4:samples=2").unwrap();
         plain.choose(last, &Default::default(), &mut seeded(3));
@@ -260,18 +274,10 @@ mod tests {
     #[test]
     fn an_exhausted_tree_extends_past_the_round_end_only_with_extend() {
         let reg = registry();
-        let all = positions();
         // Late in the first round the tree to the round's end is small: the plain search
         // exhausts it and stops early; with `extend` it spends the rest of its node budget
         // past the round's end, deeper, and still plays the same move for the same seed.
-        let late: Vec<_> = all
-            .iter()
-            .filter(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
-            .rev()
-            .take(3)
-            .collect();
-        assert_eq!(late.len(), 3);
-        for s in late {
+        for s in &late_first_round(2, 3) {
             let mut plain = reg.build("augur:nodes=60000:extend=0").unwrap();
             let mut ext = reg.build("augur:nodes=60000:extend=2").unwrap();
             let x = plain.choose(s, &Default::default(), &mut seeded(3));
@@ -299,11 +305,7 @@ mod tests {
     fn by_default_only_two_player_tables_extend() {
         let reg = registry();
         for n in [3usize, 4] {
-            let all = positions_of(n);
-            let s = all
-                .iter()
-                .rfind(|s| s.round() == all[0].round() && s.num_legal_actions() >= 2)
-                .unwrap();
+            let s = &late_first_round(n, 1)[0];
             let mut default = reg.build("augur:nodes=60000").unwrap();
             let mut given = reg.build("augur:nodes=60000:extend=3").unwrap();
             default.choose(s, &Default::default(), &mut seeded(3));
