@@ -27,6 +27,8 @@ pub struct AugurEvaluator {
     /// Go past the round's end once the tree is exhausted only at two-player tables
     /// (`extend` not given: it was measured to pay at two players, not at three or four).
     pub extend_two_only: bool,
+    /// How many of the opponents' moves to search.
+    pub narrow: Narrow,
 }
 
 impl Evaluator<AzulState> for AugurEvaluator {
@@ -55,9 +57,18 @@ impl Evaluator<AzulState> for AugurEvaluator {
     fn may_extend(&self, root: &AzulState) -> bool {
         !self.extend_two_only || root.num_players() == 2
     }
+
+    fn widths(&self, root: &AzulState) -> Option<(u32, u32)> {
+        let n = &self.narrow;
+        Some(if root.num_players() == 2 {
+            (n.replies.1, n.plausible.1)
+        } else {
+            (n.replies.0, n.plausible.0)
+        })
+    }
 }
 
-const PARAMS: [ParamDoc; 6] = [
+const PARAMS: [ParamDoc; 8] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -70,6 +81,16 @@ const PARAMS: [ParamDoc; 6] = [
         name: "extend",
         kind: ParamKind::Value { default: "3" },
         doc: "K > 0: when the tree to the round's end is exhausted with time or nodes left, search on past it, averaging K sampled refills (0: stop early); unless given, 3 at two players and 0 at three and four",
+    },
+    ParamDoc {
+        name: "replies",
+        kind: ParamKind::Value { default: "0" },
+        doc: "K > 0: forward pruning, at each opponent's node only the K replies the previous iteration found most damaging are searched again (0, the default: all)",
+    },
+    ParamDoc {
+        name: "plausible",
+        kind: ParamKind::Value { default: "4" },
+        doc: "K > 0: opponent modelling, each opponent considers only its K best moves by its own static value (one evaluation per move), the worst of them for augur assumed (0: all); unless given, 4 at three and four players and 0 at two",
     },
     ParamDoc {
         name: "weights",
@@ -121,6 +142,42 @@ fn refills(spec: &AgentSpec, key: &str, default: u32) -> Result<u32, SpecError> 
     Ok(k as u32)
 }
 
+/// The opponents' moves searched at three and four players when the name does not say
+/// (`replies`; at two players all are searched).
+pub const DEFAULT_REPLIES: u32 = 0;
+/// The same for `plausible`.
+pub const DEFAULT_PLAUSIBLE: u32 = 4;
+
+/// How many of the opponents' moves `augur` searches (see [`SearchConfig::replies`] and
+/// [`SearchConfig::plausible`]; 0 = all), as (at three and four players, at two).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Narrow {
+    /// The replies an earlier iteration ranked most damaging, at each opponent's node.
+    pub replies: (u32, u32),
+    /// Each opponent's best moves by its own static value (opponent modelling).
+    pub plausible: (u32, u32),
+}
+
+/// Children searched at an opponent's node (`replies`, `plausible`; 0 = all), 0-1000: as
+/// given at every table, or when not given `default` at three and four players and all at
+/// two, where narrowing was measured to cost strength.
+fn width(spec: &AgentSpec, key: &str, default: u32) -> Result<(u32, u32), SpecError> {
+    if spec.value(key)?.is_none() {
+        return Ok((default, 0));
+    }
+    let k = spec.u64(key, u64::from(default))?;
+    u32::try_from(k)
+        .ok()
+        .filter(|&k| k <= 1000)
+        .map(|k| (k, k))
+        .ok_or_else(|| SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: k.to_string(),
+            expected: "0-1000".into(),
+        })
+}
+
 /// How `augur` treats the round's end (no `Default`: the registry's default, `extend=3` at
 /// two players only, is set where a spec is read).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -139,6 +196,7 @@ pub fn augur_player(
     eval: AugurEval,
     limits: Limits,
     past: PastRound,
+    narrow: Narrow,
 ) -> SearchAgent<AzulState, AugurEvaluator> {
     let PastRound {
         samples,
@@ -154,6 +212,7 @@ pub fn augur_player(
         eval,
         past_round: samples > 0,
         extend_two_only,
+        narrow,
     };
     SearchAgent::new(name, eval, config, limits).with_default_limits(Limits {
         time: Some(DEFAULT_TIME),
@@ -176,6 +235,10 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                     samples: refills(spec, "samples", 0)?,
                     extend: refills(spec, "extend", DEFAULT_EXTEND)?,
                     extend_two_only: spec.value("extend")?.is_none(),
+                },
+                Narrow {
+                    replies: width(spec, "replies", DEFAULT_REPLIES)?,
+                    plausible: width(spec, "plausible", DEFAULT_PLAUSIBLE)?,
                 },
             )))
         },
@@ -316,6 +379,46 @@ mod tests {
         }
     }
 
+    /// Searches `spec` from `s` and returns (move, nodes; 0 when a forced move needs no search).
+    fn search(spec: &str, s: &tessera_azul::AzulState) -> (String, u64) {
+        let mut a = registry().build(spec).unwrap();
+        let m = a.choose(s, &Default::default(), &mut seeded(3));
+        (m.to_string(), a.last_info().map_or(0, |i| i.nodes))
+    }
+
+    #[test]
+    fn by_default_only_tables_of_three_and_four_model_the_opponents() {
+        for n in [2usize, 3, 4] {
+            let (mut same_as_modelled, mut differ_from_full) = (0, 0);
+            let all = positions_of(n);
+            let sample: Vec<_> = all.iter().step_by(all.len() / 6).collect();
+            for s in &sample {
+                let default = search("augur:nodes=8000", s);
+                let modelled = search("augur:nodes=8000:plausible=4", s);
+                let full = search("augur:nodes=8000:plausible=0", s);
+                if n == 2 {
+                    assert_eq!(default, full, "2 players: the default searches every move");
+                } else {
+                    same_as_modelled += usize::from(default == modelled);
+                    differ_from_full += usize::from(default != full);
+                }
+            }
+            if n > 2 {
+                assert_eq!(same_as_modelled, sample.len(), "{n} players: plausible=4");
+                assert!(
+                    differ_from_full > 0,
+                    "{n} players: modelling changed nothing"
+                );
+            }
+        }
+        // Given explicitly, it applies at two players too.
+        let s = &positions()[3];
+        assert_ne!(
+            search("augur:depth=3:plausible=2", s).1,
+            search("augur:depth=3", s).1
+        );
+    }
+
     #[test]
     fn augur_refuses_bad_parameters() {
         let reg = registry();
@@ -329,6 +432,9 @@ mod tests {
             "augur:extend=65",
             "augur:extend=two",
             "augur:weights=v7",
+            "augur:plausible=1001",
+            "augur:replies=-2",
+            "augur:plausible=four",
         ] {
             assert!(reg.build(bad).is_err(), "{bad}");
         }

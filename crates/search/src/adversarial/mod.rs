@@ -17,6 +17,12 @@
 //! - [`MultiMode::MaxN`]: every player maximises its own utility (vector values, ties to the
 //!   first child in search order). No pruning; with two players it equals minimax because the
 //!   utilities are zero-sum.
+//! - Searching fewer of the opponents' moves (paranoid search only, off by default):
+//!   [`SearchConfig::plausible`] keeps at each opponent's node only its K best moves by its own
+//!   static value (opponent modelling: minimax on a smaller tree fixed by the state, so every
+//!   variant stays exact on that tree); [`SearchConfig::replies`] keeps the K replies an
+//!   earlier iteration ranked most damaging (forward pruning; the root value can only rise).
+//!   [`Evaluator::widths`] may set both per root (for example by the number of players).
 //!
 //! # Leaves and chance
 //! A node is a leaf when the depth limit is reached, the game is over, or
@@ -115,6 +121,13 @@ pub trait Evaluator<G: Game>: Send {
     fn may_extend(&self, _root: &G) -> bool {
         true
     }
+
+    /// `(replies, plausible)` for a search from `root`, overriding [`SearchConfig::replies`]
+    /// and [`SearchConfig::plausible`] (for settings that depend on the table); the default,
+    /// `None`, keeps the config's.
+    fn widths(&self, _root: &G) -> Option<(u32, u32)> {
+        None
+    }
 }
 
 /// An evaluator from a function.
@@ -188,6 +201,18 @@ pub struct SearchConfig {
     /// instead of stopping early. Off by default (the blog's players stop).
     #[serde(default)]
     pub extend_chance: bool,
+    /// Forward pruning at the opponents' nodes: below the root, a node where another player
+    /// moves whose children an earlier iteration has already sorted (presort only) searches
+    /// only its first `replies` children, the replies that hurt the root player most last
+    /// time. 0 (the default) searches them all, keeping the search exact.
+    #[serde(default)]
+    pub replies: u32,
+    /// Opponent modelling at the opponents' nodes: where another player moves, only its
+    /// `plausible` best moves by its own static value (the evaluator's utility for the mover
+    /// one ply on, one leaf evaluation per legal move) are searched, and of those the root
+    /// player assumes the worst. 0 (the default) searches every move.
+    #[serde(default)]
+    pub plausible: u32,
 }
 
 impl SearchConfig {
@@ -202,6 +227,8 @@ impl SearchConfig {
             check_every: 64,
             tree_cap: 8_000_000,
             extend_chance: false,
+            replies: 0,
+            plausible: 0,
         }
     }
 }
@@ -280,6 +307,10 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     mask: u64,
     root_best: Option<(usize, Value)>,
     root_first_done: bool,
+    scored: Vec<(Value, u32)>,
+    picked: Vec<G::Action>,
+    replies: u32,
+    plausible: u32,
 }
 
 /// The utility of `p`: its value minus the best value among the others.
@@ -319,6 +350,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             mask: 63,
             root_best: None,
             root_first_done: false,
+            scored: Vec::new(),
+            picked: Vec::new(),
+            replies: 0,
+            plausible: 0,
         }
     }
 
@@ -382,6 +417,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             return result;
         };
         self.root = root;
+        (self.replies, self.plausible) = self
+            .eval
+            .widths(state)
+            .unwrap_or((self.config.replies, self.config.plausible));
         if self.config.algorithm == Algorithm::Presort {
             self.tree.init_root();
         }
@@ -609,6 +648,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 self.ensure_buf(ply);
                 let mut buf = std::mem::take(&mut self.bufs[ply]);
                 state.legal_actions(&mut buf);
+                if !maximize {
+                    self.keep_plausible(state, mover, &mut buf);
+                }
                 self.tree.expand(t, &buf, self.config.tree_cap);
                 self.bufs[ply] = buf;
             }
@@ -633,6 +675,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 self.ensure_buf(ply);
                 buf = std::mem::take(&mut self.bufs[ply]);
                 state.legal_actions(&mut buf);
+                if !maximize {
+                    self.keep_plausible(state, mover, &mut buf);
+                }
                 if let Some(m) = tt_move
                     && let Some(pos) = buf.iter().position(|&a| a == m)
                 {
@@ -650,10 +695,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             self.depth_cut = depth_cut_before;
             return self.leaf_utility(state, root);
         }
+        // Forward pruning at the opponents' nodes: skip the replies an earlier iteration
+        // searched and ranked below the first `replies` (unsearched ones are still tried).
+        let skip = match tnode {
+            Some(t) if !maximize && self.replies > 0 => (self.replies, self.tree.ranked(t)),
+            _ => (0, 0),
+        };
         let mut best = if maximize { -INF } else { INF };
         let mut best_i = 0usize;
         let (mut a, mut b) = (alpha, beta);
         for i in 0..n {
+            if (skip.0..skip.1).contains(&(i as u32)) {
+                if let Some((first, _)) = tchildren {
+                    self.tree.keep_value(first + i as u32);
+                }
+                continue;
+            }
             let (action, child_t) = match tchildren {
                 Some((first, _)) => {
                     let ci = first + i as u32;
@@ -720,6 +777,34 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt.store(k, depth, best, bound, Some(best_action), cut_here);
         }
         best
+    }
+
+    /// Opponent modelling ([`SearchConfig::plausible`]): keeps in `buf` only the mover's
+    /// `plausible` best moves by its own utility one ply on, best first (ties in legal
+    /// order). Each scored move counts as a node and a leaf.
+    fn keep_plausible(&mut self, state: &G, mover: PlayerId, buf: &mut Vec<G::Action>) {
+        let k = self.plausible as usize;
+        if k == 0 || buf.len() <= k {
+            return;
+        }
+        let mut scored = std::mem::take(&mut self.scored);
+        scored.clear();
+        for (i, &a) in buf.iter().enumerate() {
+            let child = self.child_state(state, a);
+            self.nodes += 1;
+            let u = self.leaf_utility(&child, mover);
+            self.pool.push(child);
+            scored.push((u, i as u32));
+        }
+        scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        scored.truncate(k);
+        let mut out = std::mem::take(&mut self.picked);
+        out.clear();
+        out.extend(scored.iter().map(|&(_, i)| buf[i as usize]));
+        buf.clear();
+        buf.extend_from_slice(&out);
+        self.picked = out;
+        self.scored = scored;
     }
 
     /// A chance node that is not a leaf: the mean over sampled outcomes, each searched with a

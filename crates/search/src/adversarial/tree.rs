@@ -10,6 +10,8 @@ struct Node<A> {
     value: Value,
     visited: bool,
     expanded: bool,
+    /// Children visited by the last finished visit (they are sorted first); 0 before.
+    ranked: u32,
     first: u32,
     len: u32,
 }
@@ -36,6 +38,7 @@ impl<A: Copy> Tree<A> {
             value: 0,
             visited: false,
             expanded: false,
+            ranked: 0,
             first: 0,
             len: 0,
         });
@@ -60,6 +63,7 @@ impl<A: Copy> Tree<A> {
             value: 0,
             visited: false,
             expanded: false,
+            ranked: 0,
             first: 0,
             len: 0,
         }));
@@ -83,6 +87,20 @@ impl<A: Copy> Tree<A> {
             .expect("only the root has no action")
     }
 
+    /// How many of `t`'s children the last finished visit searched (they now come first,
+    /// best first); 0 if none finished.
+    #[inline]
+    pub(crate) fn ranked(&self, t: u32) -> u32 {
+        self.nodes[t as usize].ranked
+    }
+
+    /// Marks `t` as visited with the value it already has (a child skipped by forward
+    /// pruning keeps its rank).
+    #[inline]
+    pub(crate) fn keep_value(&mut self, t: u32) {
+        self.nodes[t as usize].visited = true;
+    }
+
     #[inline]
     pub(crate) fn set_value(&mut self, t: u32, v: Value) {
         let n = &mut self.nodes[t as usize];
@@ -99,6 +117,7 @@ impl<A: Copy> Tree<A> {
             return;
         };
         let block = &mut self.nodes[first as usize..(first + len) as usize];
+        let ranked = block.iter().filter(|n| n.visited).count() as u32;
         let key = |n: &Node<A>| -> (u8, Value) {
             if !n.visited {
                 (1, 0)
@@ -118,5 +137,6 @@ impl<A: Copy> Tree<A> {
         for n in block.iter_mut() {
             n.visited = false;
         }
+        self.nodes[t as usize].ranked = ranked;
     }
 }
