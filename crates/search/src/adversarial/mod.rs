@@ -307,8 +307,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     mask: u64,
     root_best: Option<(usize, Value)>,
     root_first_done: bool,
-    scored: Vec<(Value, u32)>,
-    picked: Vec<G::Action>,
+    scored: Vec<(Value, u32, G::Action)>,
     replies: u32,
     plausible: u32,
 }
@@ -351,7 +350,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             root_best: None,
             root_first_done: false,
             scored: Vec::new(),
-            picked: Vec::new(),
             replies: 0,
             plausible: 0,
         }
@@ -794,16 +792,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             self.nodes += 1;
             let u = self.leaf_utility(&child, mover);
             self.pool.push(child);
-            scored.push((u, i as u32));
+            scored.push((u, i as u32, a));
         }
         scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-        scored.truncate(k);
-        let mut out = std::mem::take(&mut self.picked);
-        out.clear();
-        out.extend(scored.iter().map(|&(_, i)| buf[i as usize]));
         buf.clear();
-        buf.extend_from_slice(&out);
-        self.picked = out;
+        buf.extend(scored.iter().take(k).map(|&(_, _, a)| a));
         self.scored = scored;
     }
 
