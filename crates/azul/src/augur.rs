@@ -36,8 +36,8 @@ use thiserror::Error;
 
 use crate::colour::Colour;
 use crate::scoring::{
-    WALL_SIZE, cell_bit, colour_mask, column_mask, placement_score, row_mask, wall_bonus,
-    wall_column,
+    WALL_SIZE, adjacency_potential, colour_mask, column_mask, placement_score, row_mask,
+    wall_bonus, wall_column,
 };
 use crate::state::{AzulState, Phase};
 
@@ -83,9 +83,13 @@ pub struct Position {
 
 /// The game stage of a state and the projected walls it was read from.
 pub fn stage(s: &AzulState) -> usize {
+    stage_of_walls(s.boards().iter().map(|b| b.projected_wall()))
+}
+
+/// The game stage from every player's projected wall (see [`stage`]).
+fn stage_of_walls(walls: impl Iterator<Item = u32>) -> usize {
     let mut max_row = 0;
-    for b in s.boards() {
-        let w = b.projected_wall();
+    for w in walls {
         for r in 0..WALL_SIZE {
             max_row = max_row.max((w & row_mask(r)).count_ones());
         }
@@ -112,19 +116,17 @@ fn near(wall: u32, masks: impl Iterator<Item = u32>) -> (u32, u32) {
 
 /// The features of player `p` (see [`FEATURE_NAMES`]).
 pub fn player_features(s: &AzulState, p: PlayerId) -> [f32; NUM_FEATURES] {
+    features_from(s, p, s.board(p).projection())
+}
+
+/// The features of player `p` from its board's [`crate::state::Board::projection`].
+#[inline]
+fn features_from(s: &AzulState, p: PlayerId, (wall, score): (u32, i32)) -> [f32; NUM_FEATURES] {
     let b = s.board(p);
-    let wall = b.projected_wall();
     let (r4, r3) = near(wall, (0..WALL_SIZE).map(row_mask));
     let (c4, c3) = near(wall, (0..WALL_SIZE).map(column_mask));
     let (k4, k3) = near(wall, Colour::ALL.iter().map(|&c| colour_mask(c)));
-    let mut adj = 0u32;
-    for r in 0..WALL_SIZE {
-        for c in 0..WALL_SIZE {
-            if wall & cell_bit(r, c) == 0 {
-                adj += placement_score(wall, r, c) - 1;
-            }
-        }
-    }
+    let adj = adjacency_potential(wall);
     let (mut line_pts, mut line_tiles) = (0.0f32, 0u32);
     for row in 0..WALL_SIZE {
         if let Some((c, cnt)) = b.pattern_line(row)
@@ -143,7 +145,7 @@ pub fn player_features(s: &AzulState, p: PlayerId) -> [f32; NUM_FEATURES] {
         _ => (f32::from(u8::from(s.starting_player() == p)), 0.0),
     };
     [
-        s.projected_score(p) as f32,
+        score as f32,
         wall_bonus(wall) as f32,
         r4 as f32,
         r3 as f32,
@@ -389,9 +391,11 @@ impl AugurEval {
                 win + 10 * s.board(p).score()
             });
         }
-        let st = stage(s);
+        // Each board's projection once: the stage and the features both read it.
+        let proj = PerPlayer::from_fn(n, |p| s.board(p).projection());
+        let st = stage_of_walls(proj.iter().map(|(_, &(wall, _))| wall));
         PerPlayer::from_fn(n, |p| {
-            (self.score(n, st, &player_features(s, p)) * 1000.0).round() as i32
+            (self.score(n, st, &features_from(s, p, proj[p])) * 1000.0).round() as i32
         })
     }
 
@@ -614,6 +618,7 @@ pub fn result_shares(s: &AzulState) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use tessera_core::{Turn, rng::seeded};
 
     fn playout(seed: u64) -> Vec<AzulState> {

@@ -26,8 +26,8 @@ use tessera_core::{Game, PerPlayer};
 
 use crate::colour::{Colour, NUM_COLOURS};
 use crate::scoring::{
-    WALL_SIZE, cell_bit, colour_mask, column_mask, placement_score, row_mask, wall_bonus,
-    wall_column,
+    WALL_SIZE, adjacency_potential, colour_mask, column_mask, placement_score, row_mask,
+    wall_bonus, wall_column,
 };
 use crate::state::{AzulState, Board, Phase};
 
@@ -91,7 +91,9 @@ impl StrongEval {
     /// A value per player, in hundredths of a point.
     pub fn values(&self, s: &AzulState) -> PerPlayer<i32> {
         let n = s.num_players();
-        let walls: PerPlayer<u32> = PerPlayer::from_fn(n, |p| s.board(p).projected_wall());
+        // Each board's projected wall and score, in one pass.
+        let proj: PerPlayer<(u32, i32)> = PerPlayer::from_fn(n, |p| s.board(p).projection());
+        let walls: PerPlayer<u32> = PerPlayer::from_fn(n, |p| proj[p].0);
         let over = s.phase() == Phase::Over;
         // The game ends after this round's tiling if any projected wall has a full row.
         let ends = over
@@ -117,9 +119,9 @@ impl StrongEval {
             let base = if over {
                 b.score() * 100
             } else if ends {
-                (s.projected_score(p) + wall_bonus(walls[p]) as i32) * 100
+                (proj[p].1 + wall_bonus(walls[p]) as i32) * 100
             } else {
-                s.projected_score(p) * 100 + self.future(b, walls[p], rounds_left)
+                proj[p].1 * 100 + self.future(b, walls[p], rounds_left)
             };
             let token = if !over && !ends && b.has_token() {
                 self.weights.token
@@ -158,16 +160,7 @@ impl StrongEval {
             }
         }
         // Empty cells next to tiles promise adjacency points.
-        let mut adj = 0;
-        for r in 0..WALL_SIZE {
-            for c in 0..WALL_SIZE {
-                if wall & cell_bit(r, c) == 0 {
-                    let pts = placement_score(wall, r, c);
-                    adj += pts as i32 - 1;
-                }
-            }
-        }
-        v += w.adjacency * adj;
+        v += w.adjacency * adjacency_potential(wall) as i32;
         v
     }
 }

@@ -120,6 +120,94 @@ pub fn placement_score(wall: u32, row: usize, col: usize) -> u32 {
     }
 }
 
+/// Per 5-bit line of tiles (bit `i` = position `i`), the sum over its empty positions of
+/// the run a tile placed there would join (itself included), counting only runs longer
+/// than 1: one line's share of [`adjacency_potential`].
+const LINE_RUNS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut bits = 0;
+    while bits < 32 {
+        let mut sum = 0;
+        let mut i = 0;
+        while i < WALL_SIZE {
+            if bits & (1 << i) == 0 {
+                let mut run = 1;
+                let mut j = i;
+                while j > 0 && bits & (1 << (j - 1)) != 0 {
+                    run += 1;
+                    j -= 1;
+                }
+                let mut j = i + 1;
+                while j < WALL_SIZE && bits & (1 << j) != 0 {
+                    run += 1;
+                    j += 1;
+                }
+                if run > 1 {
+                    sum += run;
+                }
+            }
+            i += 1;
+        }
+        t[bits] = sum;
+        bits += 1;
+    }
+    t
+};
+
+/// Per 5-bit row of tiles, the same cells as a column: bit `c` moves to bit `5 * c`.
+const ROW_TO_COLUMN: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut bits = 0;
+    while bits < 32 {
+        let mut c = 0;
+        while c < WALL_SIZE {
+            if bits & (1 << c) != 0 {
+                t[bits] |= 1 << (c * WALL_SIZE);
+            }
+            c += 1;
+        }
+        bits += 1;
+    }
+    t
+};
+
+/// The wall mirrored on its main diagonal: cell `(r, c)` moves to `(c, r)`.
+#[inline]
+pub fn transpose(wall: u32) -> u32 {
+    let mut t = 0;
+    for r in 0..WALL_SIZE {
+        t |= ROW_TO_COLUMN[((wall >> (r * WALL_SIZE)) & 0x1F) as usize] << r;
+    }
+    t
+}
+
+/// The empty cells next to (left, right, above or below) a tiled cell.
+#[inline]
+pub fn empty_neighbours(wall: u32) -> u32 {
+    let wall = wall & FULL_WALL;
+    let beside = ((wall << 1) & !column_mask(0)) | ((wall >> 1) & !column_mask(WALL_SIZE - 1));
+    let around = beside | (wall << WALL_SIZE) | (wall >> WALL_SIZE);
+    around & !wall & FULL_WALL
+}
+
+/// The sum over the empty cells of `wall` of [`placement_score`] minus 1: the points beyond
+/// 1 that tiling each empty cell alone would score. Bit-parallel (two table lookups per row
+/// and a neighbour count), equal to the per-cell sum (tested on a million walls).
+///
+/// Per empty cell the points minus 1 are its horizontal run if longer than 1, plus its
+/// vertical run if longer than 1, minus 1 if it touches any tile (and 0 if it touches none).
+#[inline]
+pub fn adjacency_potential(wall: u32) -> u32 {
+    let wall = wall & FULL_WALL;
+    let columns = transpose(wall);
+    let mut runs = 0;
+    for r in 0..WALL_SIZE {
+        runs += LINE_RUNS[((wall >> (r * WALL_SIZE)) & 0x1F) as usize];
+        runs += LINE_RUNS[((columns >> (r * WALL_SIZE)) & 0x1F) as usize];
+    }
+    runs - empty_neighbours(wall).count_ones()
+}
+
 /// Number of complete horizontal rows.
 #[inline]
 pub fn complete_rows(wall: u32) -> u32 {
@@ -185,6 +273,79 @@ mod tests {
         assert_eq!(wall_colour(0, 0), Colour::Blue);
         assert_eq!(wall_colour(1, 0), Colour::White);
         assert_eq!(wall_colour(1, 1), Colour::Blue);
+    }
+
+    /// The per-cell definition [`adjacency_potential`] must equal.
+    fn adjacency_by_cells(wall: u32) -> u32 {
+        let mut adj = 0;
+        for r in 0..WALL_SIZE {
+            for c in 0..WALL_SIZE {
+                if wall & cell_bit(r, c) == 0 {
+                    adj += placement_score(wall, r, c) - 1;
+                }
+            }
+        }
+        adj
+    }
+
+    #[test]
+    fn adjacency_potential_equals_the_per_cell_sum() {
+        // Worked examples: on an empty wall every cell scores just 1; a lone centre tile
+        // gives each of its 4 neighbours 2 points (1 beyond 1); a full top row gives each
+        // of row 1's 5 cells a vertical run of 2 (1 beyond 1), and nothing else touches it.
+        assert_eq!(adjacency_potential(0), 0);
+        assert_eq!(adjacency_potential(cell_bit(2, 2)), 4);
+        assert_eq!(adjacency_potential(row_mask(0)), 5);
+        assert_eq!(adjacency_potential(FULL_WALL), 0);
+        // The wall with one gap at (2, 2): the gap completes a row and a column of 5.
+        assert_eq!(adjacency_potential(FULL_WALL & !cell_bit(2, 2)), 9);
+        // A million walls of every density from a fixed generator, and every wall of the
+        // first two rows with the rest empty or full.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for i in 0..1_000_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let a = x as u32 & FULL_WALL;
+            let b = (x >> 32) as u32 & FULL_WALL;
+            let wall = match i % 3 {
+                0 => a & b,
+                1 => a,
+                _ => a | b,
+            };
+            assert_eq!(
+                adjacency_potential(wall),
+                adjacency_by_cells(wall),
+                "wall {wall:#x}"
+            );
+        }
+        for low in 0..(1u32 << 10) {
+            for wall in [low, low | (FULL_WALL & !0x3FF)] {
+                assert_eq!(
+                    adjacency_potential(wall),
+                    adjacency_by_cells(wall),
+                    "wall {wall:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn transpose_mirrors_the_diagonal() {
+        for r in 0..WALL_SIZE {
+            for c in 0..WALL_SIZE {
+                assert_eq!(transpose(cell_bit(r, c)), cell_bit(c, r));
+            }
+        }
+        assert_eq!(transpose(row_mask(3)), column_mask(3));
+        assert_eq!(
+            empty_neighbours(cell_bit(0, 0)),
+            cell_bit(0, 1) | cell_bit(1, 0)
+        );
+        assert_eq!(
+            empty_neighbours(cell_bit(1, 4)),
+            cell_bit(0, 4) | cell_bit(2, 4) | cell_bit(1, 3)
+        );
     }
 
     #[test]

@@ -218,6 +218,22 @@ impl Board {
         (score - self.floor_penalty()).max(0)
     }
 
+    /// The wall and the score this player would have if the round ended now, in one pass:
+    /// `(projected_wall(), projected_score())`.
+    #[inline]
+    pub fn projection(&self) -> (u32, i32) {
+        let mut wall = self.wall;
+        let mut score = self.score as i32;
+        for row in 0..WALL_SIZE {
+            if self.line_is_full(row) {
+                let col = wall_column(row, Colour::from_index(self.line_colour[row] as usize));
+                score += placement_score(wall, row, col) as i32;
+                wall |= cell_bit(row, col);
+            }
+        }
+        (wall, (score - self.floor_penalty()).max(0))
+    }
+
     /// The wall this player would have if the round ended now.
     pub fn projected_wall(&self) -> u32 {
         let mut wall = self.wall;
