@@ -34,15 +34,19 @@ use serde::{Deserialize, Serialize};
 use tessera_core::{Game, PerPlayer, PlayerId};
 use thiserror::Error;
 
-use crate::colour::Colour;
+use crate::colour::{Colour, NUM_COLOURS};
 use crate::scoring::{
-    WALL_SIZE, adjacency_potential, colour_mask, column_mask, placement_score, row_mask,
+    WALL_SIZE, adjacency_potential, cell_bit, colour_mask, column_mask, placement_score, row_mask,
     wall_bonus, wall_column,
 };
 use crate::state::{AzulState, Phase};
 
 /// Features per player.
-pub const NUM_FEATURES: usize = 14;
+pub const NUM_FEATURES: usize = 17;
+
+/// The features every weights file has (the first 14 of [`FEATURE_NAMES`]); a file may add
+/// the later ones in order ([`WeightsFile::parse`]), and the features it lacks weigh 0.
+pub const BASE_FEATURES: usize = 14;
 
 /// Game stages, each with its own weights: 0 = the game ends with this round; 1-4 = rounds
 /// left after this one (4 = four or more).
@@ -64,6 +68,9 @@ pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
     "first_next_round",
     "to_move",
     "wall_tiles",
+    "completable_line_points",
+    "stuck_line_tiles",
+    "fillable_empty_lines",
 ];
 
 /// The value of a certain win, in thousandths of a logit.
@@ -116,25 +123,68 @@ fn near(wall: u32, masks: impl Iterator<Item = u32>) -> (u32, u32) {
 
 /// The features of player `p` (see [`FEATURE_NAMES`]).
 pub fn player_features(s: &AzulState, p: PlayerId) -> [f32; NUM_FEATURES] {
-    features_from(s, p, s.board(p).projection())
+    features_from(s, p, s.board(p).projection(), table_tiles(s).as_ref())
 }
 
-/// The features of player `p` from its board's [`crate::state::Board::projection`].
+/// The tiles of each colour on the factories and in the centre while the players draft
+/// (`None` between rounds and once the game is over).
+fn table_tiles(s: &AzulState) -> Option<[u32; NUM_COLOURS]> {
+    if s.phase() != Phase::Draft {
+        return None;
+    }
+    let mut t = [0u32; NUM_COLOURS];
+    for f in s.factories().iter().chain(std::iter::once(&s.centre())) {
+        for (n, &k) in t.iter_mut().zip(f.0.iter()) {
+            *n += u32::from(k);
+        }
+    }
+    Some(t)
+}
+
+/// The features of player `p` from its board's [`crate::state::Board::projection`] and
+/// the tiles on the table ([`table_tiles`]; the three table features are 0 without it).
 #[inline]
-fn features_from(s: &AzulState, p: PlayerId, (wall, score): (u32, i32)) -> [f32; NUM_FEATURES] {
+fn features_from(
+    s: &AzulState,
+    p: PlayerId,
+    (wall, score): (u32, i32),
+    table: Option<&[u32; NUM_COLOURS]>,
+) -> [f32; NUM_FEATURES] {
     let b = s.board(p);
     let (r4, r3) = near(wall, (0..WALL_SIZE).map(row_mask));
     let (c4, c3) = near(wall, (0..WALL_SIZE).map(column_mask));
     let (k4, k3) = near(wall, Colour::ALL.iter().map(|&c| colour_mask(c)));
     let adj = adjacency_potential(wall);
     let (mut line_pts, mut line_tiles) = (0.0f32, 0u32);
+    // What the tiles on the table allow this round: points of the partly filled lines
+    // that enough tiles of their colour remain to complete, tiles on lines that cannot be
+    // completed this round, and empty lines that some colour their wall row lacks could
+    // fill in one go.
+    let (mut completable, mut stuck, mut fillable) = (0u32, 0u32, 0u32);
     for row in 0..WALL_SIZE {
-        if let Some((c, cnt)) = b.pattern_line(row)
-            && !b.line_is_full(row)
-        {
-            let pts = placement_score(wall, row, wall_column(row, c)) as f32;
-            line_pts += pts * f32::from(cnt) / (row as f32 + 1.0);
-            line_tiles += u32::from(cnt);
+        match b.pattern_line(row) {
+            Some((c, cnt)) if !b.line_is_full(row) => {
+                let pts = placement_score(wall, row, wall_column(row, c));
+                line_pts += pts as f32 * f32::from(cnt) / (row as f32 + 1.0);
+                line_tiles += u32::from(cnt);
+                if let Some(t) = table {
+                    if t[c as usize] >= (row + 1 - usize::from(cnt)) as u32 {
+                        completable += pts;
+                    } else {
+                        stuck += u32::from(cnt);
+                    }
+                }
+            }
+            None => {
+                if let Some(t) = table
+                    && Colour::ALL.iter().any(|&c| {
+                        t[c as usize] > row as u32 && wall & cell_bit(row, wall_column(row, c)) == 0
+                    })
+                {
+                    fillable += 1;
+                }
+            }
+            Some(_) => {}
         }
     }
     let (first, to_move) = match s.phase() {
@@ -159,6 +209,9 @@ fn features_from(s: &AzulState, p: PlayerId, (wall, score): (u32, i32)) -> [f32;
         first,
         to_move,
         wall.count_ones() as f32,
+        completable as f32,
+        stuck as f32,
+        fillable as f32,
     ]
 }
 
@@ -236,12 +289,14 @@ pub enum WeightsError {
 }
 
 impl WeightsFile {
-    /// A file from weights per stage.
+    /// A file from weights per stage: each stage has one weight for each of the first
+    /// `stages[0].len()` features of [`FEATURE_NAMES`].
     pub fn new(stages: Vec<Vec<f64>>, training: TrainingInfo) -> Self {
+        let k = stages.first().map_or(0, Vec::len).min(NUM_FEATURES);
         WeightsFile {
             format: "tessera-azul-augur".into(),
             version: FORMAT_VERSION,
-            features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+            features: FEATURE_NAMES[..k].iter().map(|s| s.to_string()).collect(),
             stages,
             training,
         }
@@ -256,18 +311,19 @@ impl WeightsFile {
                 version: f.version,
             });
         }
-        if f.features != FEATURE_NAMES {
+        let k = f.features.len();
+        if !(BASE_FEATURES..=NUM_FEATURES).contains(&k) || f.features != FEATURE_NAMES[..k] {
             return Err(WeightsError::Shape(format!(
-                "features {:?}, expected {:?}",
+                "features {:?}, expected the first {BASE_FEATURES} to {NUM_FEATURES} of {:?}",
                 f.features, FEATURE_NAMES
             )));
         }
         if f.stages.len() != NUM_STAGES
-            || f.stages.iter().any(|w| w.len() != NUM_FEATURES)
+            || f.stages.iter().any(|w| w.len() != k)
             || f.stages.iter().flatten().any(|w| !w.is_finite())
         {
             return Err(WeightsError::Shape(format!(
-                "expected {NUM_STAGES} stages of {NUM_FEATURES} finite weights"
+                "expected {NUM_STAGES} stages of {k} finite weights (one per feature)"
             )));
         }
         Ok(f)
@@ -280,27 +336,32 @@ impl WeightsFile {
 }
 
 /// The shipped weights files, by name (`crates/azul/weights/augur-NAME.json`).
-pub const SHIPPED: [(&str, &str); 3] = [
+pub const SHIPPED: [(&str, &str); 4] = [
     ("v1", include_str!("../weights/augur-v1.json")),
     ("v2", include_str!("../weights/augur-v2.json")),
     ("v3-3p", include_str!("../weights/augur-v3-3p.json")),
+    ("v5", include_str!("../weights/augur-v5.json")),
 ];
 
 /// The shipped versions: the file used at a table of 2, 3 and 4 players. `v1` and `v2`
 /// were fitted on two-player games and serve every table; `v3` uses a file fitted on
 /// three-player self-play at three players and `v2` elsewhere (weights fitted the same way
-/// on four-player games played worse than `v2` at four: docs/players.md).
-pub const VERSIONS: [(&str, [&str; 3]); 3] = [
+/// on four-player games played worse than `v2` at four: docs/players.md); `v5` is `v3` with
+/// a two-player file of all 17 features, the three of the tiles on the table included
+/// (fitted on two-player self-play of `v3`). (A `v4`, another round of self-play on the 14
+/// base features, was tried and not shipped.)
+pub const VERSIONS: [(&str, [&str; 3]); 4] = [
     ("v1", ["v1", "v1", "v1"]),
     ("v2", ["v2", "v2", "v2"]),
     ("v3", ["v2", "v3-3p", "v2"]),
+    ("v5", ["v5", "v3-3p", "v2"]),
 ];
 
 /// The default version.
-pub const DEFAULT_VERSION: &str = "v3";
+pub const DEFAULT_VERSION: &str = "v5";
 
 /// The two-player file of the default version.
-pub const SHIPPED_WEIGHTS: &str = SHIPPED[1].1;
+pub const SHIPPED_WEIGHTS: &str = SHIPPED[3].1;
 
 /// The text of shipped file `name` (`v1`, `v2`, `v3-3p`).
 pub fn shipped_weights(name: &str) -> Option<&'static str> {
@@ -333,28 +394,35 @@ fn stage_weights(file: &WeightsFile) -> StageWeights {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AugurEval {
     w: [StageWeights; 3],
+    /// Per table size: whether any weight of a feature beyond the base ones is non-zero.
+    table: [bool; 3],
 }
 
 impl AugurEval {
     /// The evaluator of one checked weights file, used at every table size.
     pub fn new(file: &WeightsFile) -> Self {
-        let w = stage_weights(file);
-        AugurEval { w: [w, w, w] }
+        Self::from_weights([stage_weights(file); 3])
+    }
+
+    fn from_weights(w: [StageWeights; 3]) -> Self {
+        let table = w.map(|ws| {
+            ws.iter()
+                .any(|st| st[BASE_FEATURES..].iter().any(|&x| x != 0.0))
+        });
+        AugurEval { w, table }
     }
 
     /// The evaluator of a file per table size: `files[0]` for 2 players, `[1]` for 3, `[2]`
     /// for 4.
     pub fn by_players(files: [&WeightsFile; 3]) -> Self {
-        AugurEval {
-            w: files.map(stage_weights),
-        }
+        Self::from_weights(files.map(stage_weights))
     }
 
     /// The evaluator with the default shipped weights.
     pub fn shipped() -> Self {
-        Self::version(DEFAULT_VERSION).unwrap_or(AugurEval {
+        Self::version(DEFAULT_VERSION).unwrap_or_else(|| {
             // A test checks the shipped files; all-zero weights would still play legally.
-            w: [[[0.0; NUM_FEATURES]; NUM_STAGES]; 3],
+            Self::from_weights([[[0.0; NUM_FEATURES]; NUM_STAGES]; 3])
         })
     }
 
@@ -373,9 +441,16 @@ impl AugurEval {
     /// `players` (2-4; others are clamped into that range).
     #[inline]
     pub fn score(&self, players: usize, stage: usize, f: &[f32; NUM_FEATURES]) -> f32 {
-        let w = &self.w[players.clamp(2, 4) - 2][stage.min(NUM_STAGES - 1)];
+        let t = players.clamp(2, 4) - 2;
+        let w = &self.w[t][stage.min(NUM_STAGES - 1)];
+        // Weights without the table features stop at the base ones (the rest weigh 0).
+        let k = if self.table[t] {
+            NUM_FEATURES
+        } else {
+            BASE_FEATURES
+        };
         let mut v = 0.0;
-        for i in 0..NUM_FEATURES {
+        for i in 0..k {
             v += w[i] * f[i];
         }
         v
@@ -394,8 +469,15 @@ impl AugurEval {
         // Each board's projection once: the stage and the features both read it.
         let proj = PerPlayer::from_fn(n, |p| s.board(p).projection());
         let st = stage_of_walls(proj.iter().map(|(_, &(wall, _))| wall));
+        // Weights without the table features leave them out (their products would be 0).
+        let table = if self.table[n.clamp(2, 4) - 2] {
+            table_tiles(s)
+        } else {
+            None
+        };
         PerPlayer::from_fn(n, |p| {
-            (self.score(n, st, &features_from(s, p, proj[p])) * 1000.0).round() as i32
+            (self.score(n, st, &features_from(s, p, proj[p], table.as_ref())) * 1000.0).round()
+                as i32
         })
     }
 
@@ -479,7 +561,7 @@ pub struct TrainingRow {
 /// A malformed training row.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error(
-    "training row '{line}' is malformed: {detail} (expected 'GAME PLY PAIR STAGE LABEL' and {NUM_FEATURES} numbers)"
+    "training row '{line}' is malformed: {detail} (expected 'GAME PLY PAIR STAGE LABEL' and {NUM_FEATURES} numbers, or {BASE_FEATURES} in rows written before the table features)"
 )]
 pub struct RowError {
     /// The line.
@@ -530,8 +612,13 @@ impl TrainingRow {
             detail,
         };
         let mut parts: Vec<&str> = line.split_whitespace().collect();
+        // Rows written before the table features have the base ones only (the rest are 0).
+        let k = match parts.len() {
+            n if n == 5 + NUM_FEATURES || n == 4 + NUM_FEATURES => NUM_FEATURES,
+            _ => BASE_FEATURES,
+        };
         let pair: u8 = match parts.len() {
-            n if n == 5 + NUM_FEATURES => {
+            n if n == 5 + k => {
                 let pair = parts[2]
                     .parse()
                     .ok()
@@ -540,7 +627,7 @@ impl TrainingRow {
                 parts.remove(2);
                 pair
             }
-            n if n == 4 + NUM_FEATURES => 0,
+            n if n == 4 + k => 0,
             n => return Err(err(format!("{n} fields"))),
         };
         let game = parts[0]
@@ -562,7 +649,7 @@ impl TrainingRow {
             return Err(err(format!("label {label} (0-1)")));
         }
         let mut diff = [0.0f32; NUM_FEATURES];
-        for (i, d) in diff.iter_mut().enumerate() {
+        for (i, d) in diff.iter_mut().enumerate().take(k) {
             *d = parts[4 + i]
                 .parse()
                 .ok()
@@ -824,6 +911,77 @@ mod tests {
         assert_eq!(g[8], 0.0, "an empty wall promises no adjacency");
         // Row 0 of player 0's projected wall holds 2 tiles: at least 3 more rounds.
         assert_eq!(stage(&s), 3);
+        // The table holds two blue, a yellow and a red tile (factory 1). Player 0's
+        // unfinished line needs 2 more tiles of its colour and the table has 1: stuck, not
+        // completable; its empty lines 3 and 4 need 4 and 5 tiles of one colour: none.
+        assert_eq!(table_tiles(&s), Some([2, 1, 1, 0, 0]));
+        assert_eq!((f[14], f[15], f[16]), (0.0, 1.0, 0.0));
+        // Player 1's empty lines 0 and 1 could each be filled with blue (1 and 2 tiles).
+        assert_eq!((g[14], g[15], g[16]), (0.0, 0.0, 2.0));
+        // Between rounds the table features are 0.
+        let mut t = s.clone();
+        while t.phase() == Phase::Draft {
+            let mut moves = Vec::new();
+            t.legal_actions(&mut moves);
+            t.apply(moves[0]);
+        }
+        let h = player_features(&t, PlayerId(1));
+        assert_eq!((h[14], h[15], h[16]), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn files_without_the_table_features_evaluate_as_before() {
+        let base = WeightsFile::parse(shipped_weights("v2").unwrap()).unwrap();
+        assert_eq!(base.features.len(), BASE_FEATURES);
+        let v5 = WeightsFile::parse(SHIPPED_WEIGHTS).unwrap();
+        assert_eq!(
+            v5.features.len(),
+            NUM_FEATURES,
+            "the default uses the table"
+        );
+        assert!(v5.training.command.ends_with("--features 17"));
+        // The same weights with the table features added at weight 0: the same values.
+        let mut wide = base.clone();
+        for w in wide.stages.iter_mut() {
+            w.resize(NUM_FEATURES, 0.0);
+        }
+        let wide =
+            WeightsFile::parse(&WeightsFile::new(wide.stages, wide.training).to_json()).unwrap();
+        assert_eq!(wide.features.len(), NUM_FEATURES);
+        let (a, b) = (AugurEval::new(&base), AugurEval::new(&wide));
+        // And with a weight on "completable_line_points": different values somewhere.
+        let mut heavy = wide.clone();
+        for w in heavy.stages.iter_mut() {
+            w[14] = 0.5;
+        }
+        let c = AugurEval::new(&heavy);
+        let mut differ = 0;
+        for seed in 0..3 {
+            for s in playout(seed) {
+                assert_eq!(a.values(&s), b.values(&s));
+                differ += usize::from(a.values(&s) != c.values(&s));
+            }
+        }
+        assert!(
+            differ > 10,
+            "the table features count when weighted: {differ}"
+        );
+        // A file must list a prefix of the features, at least the base ones.
+        let mut short = base.clone();
+        short.features.pop();
+        for w in short.stages.iter_mut() {
+            w.pop();
+        }
+        assert!(WeightsFile::parse(&short.to_json()).is_err());
+        let mut shuffled = wide.clone();
+        shuffled.features.swap(14, 15);
+        assert!(WeightsFile::parse(&shuffled.to_json()).is_err());
+        // Rows of the base features only (written before the table ones) still parse.
+        let row = "3 7 0 2 1 1 2 3 4 5 6 7 8 9 10 11 12 13 14";
+        let r = TrainingRow::parse(row).unwrap();
+        assert_eq!(r.diff[13], 14.0);
+        assert_eq!(r.diff[14..], [0.0; 3]);
+        assert!(TrainingRow::parse("3 7 0 2 1 1 2 3").is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod common;
 
 use common::run_tessera;
-use tessera_azul::augur::{NUM_STAGES, TrainingRow, WeightsFile};
+use tessera_azul::augur::{BASE_FEATURES, NUM_FEATURES, NUM_STAGES, TrainingRow, WeightsFile};
 
 fn ok(args: &[&str]) -> String {
     let (success, out, err) = run_tessera(args, "");
@@ -94,6 +94,57 @@ fn three_player_self_play_writes_pair_rows_and_weights_and_slices_agree() {
         NUM_STAGES + 1,
         "{report}"
     );
+    // The default fit has the 14 base features (as every file before the table features);
+    // `--features 17` adds the three of the tiles on the table, records the flag, and a
+    // 17-feature file cannot be compared on 14.
+    assert_eq!(w.features.len(), BASE_FEATURES);
+    assert!(!w.training.command.contains("--features"));
+    let w17_json = p("w17.json");
+    ok(&with(
+        &common,
+        &[
+            "--fit",
+            &all_txt2,
+            "--features",
+            "17",
+            "--compare",
+            &w_json,
+            "--out",
+            &w17_json,
+        ],
+    ));
+    let w17 = WeightsFile::parse(&std::fs::read_to_string(&w17_json).unwrap()).unwrap();
+    assert_eq!(w17.features.len(), NUM_FEATURES);
+    assert!(w17.stages.iter().all(|st| st.len() == NUM_FEATURES));
+    assert!(w17.training.command.ends_with("--features 17"));
+    assert_ne!(
+        w17.stages[0][..BASE_FEATURES],
+        w.stages[0][..],
+        "the table features moved the fit"
+    );
+    let (success, _, err) = run_tessera(
+        &with(
+            &common,
+            &[
+                "--fit",
+                &all_txt2,
+                "--compare",
+                &w17_json,
+                "--out",
+                &w3_json,
+            ],
+        ),
+        "",
+    );
+    assert!(!success && err.contains("pass --features 17"), "{err}");
+    let (success, _, err) = run_tessera(
+        &with(
+            &common,
+            &["--fit", &all_txt2, "--features", "18", "--out", &w3_json],
+        ),
+        "",
+    );
+    assert!(!success && err.contains("18"), "{err}");
     // Three-player rows fitted as two-player ones are refused: the weights file would say
     // two players.
     let (success, _, err) = run_tessera(

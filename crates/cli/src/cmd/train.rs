@@ -21,7 +21,7 @@ use rand::Rng;
 use tessera_arena::schedule::Shard;
 use tessera_azul::AzulState;
 use tessera_azul::augur::{
-    NUM_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, result_shares,
+    BASE_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, result_shares,
 };
 use tessera_core::rng::{derive_seed, seeded};
 use tessera_core::{Budget, Game, Turn};
@@ -74,7 +74,14 @@ pub struct Args {
     /// L2 regularisation of the fit.
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
+    /// Fit the first K features: 14 (the base features, as every file before 2026-11-25)
+    /// up to 17 (with the three features of the tiles on the table).
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u8).range(14..=17))]
+    pub features: u8,
 }
+
+// The --features range above is written out: it must be the base features to all of them.
+const _: () = assert!(BASE_FEATURES == 14 && tessera_azul::augur::NUM_FEATURES == 17);
 
 /// Runs `tessera train`.
 pub fn run(a: Args) -> Result<()> {
@@ -228,11 +235,9 @@ fn read_rows(path: &PathBuf) -> Result<Vec<TrainingRow>> {
     Ok(rows)
 }
 
-fn datasets(rows: &[TrainingRow], keep: impl Fn(&TrainingRow) -> bool) -> Vec<Dataset> {
-    let mut sets: Vec<Dataset> = (0..NUM_STAGES)
-        .map(|_| Dataset::new(NUM_FEATURES))
-        .collect();
-    let mut x = [0.0f64; NUM_FEATURES];
+fn datasets(rows: &[TrainingRow], k: usize, keep: impl Fn(&TrainingRow) -> bool) -> Vec<Dataset> {
+    let mut sets: Vec<Dataset> = (0..NUM_STAGES).map(|_| Dataset::new(k)).collect();
+    let mut x = vec![0.0f64; k];
     for r in rows.iter().filter(|r| keep(r)) {
         for (xi, d) in x.iter_mut().zip(r.diff) {
             *xi = f64::from(d);
@@ -283,10 +288,21 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
         }
         None => None,
     };
+    let k = usize::from(a.features);
+    if let Some(other) = &compare
+        && other.features.len() > k
+    {
+        bail!(
+            "--compare has {} features and the fit {}: pass --features {} to compare on the same features",
+            other.features.len(),
+            k,
+            other.features.len()
+        );
+    }
     let held = |r: &TrainingRow| r.game % 10 == 9;
-    let train = datasets(&rows, |r| !held(r));
-    let test = datasets(&rows, held);
-    let all = datasets(&rows, |_| true);
+    let train = datasets(&rows, k, |r| !held(r));
+    let test = datasets(&rows, k, held);
+    let all = datasets(&rows, k, |_| true);
     let mut report = String::new();
     let _ = write!(
         report,
@@ -301,7 +317,7 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
     let mut stages = Vec::new();
     let mut info = TrainingInfo {
         command: format!(
-            "tessera train azul-augur{} --seed {} --games {} --player {} --epsilon {} --l2 {}",
+            "tessera train azul-augur{} --seed {} --games {} --player {} --epsilon {} --l2 {}{}",
             if a.players == 2 {
                 String::new()
             } else {
@@ -311,7 +327,12 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
             a.games,
             a.player,
             a.epsilon,
-            a.l2
+            a.l2,
+            if k == BASE_FEATURES {
+                String::new()
+            } else {
+                format!(" --features {k}")
+            }
         ),
         seed: a.seed,
         games: rows
@@ -339,7 +360,10 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
         );
         match &compare {
             Some(other) => {
-                let (ol, _) = evaluate_logistic(&test[st], &other.stages[st]);
+                // A file of fewer features weighs the others 0.
+                let mut w = other.stages[st].clone();
+                w.resize(k, 0.0);
+                let (ol, _) = evaluate_logistic(&test[st], &w);
                 let _ = writeln!(report, " | {ol:.4}");
             }
             None => report.push('\n'),
