@@ -158,8 +158,8 @@ fn features_from(
     let (mut line_pts, mut line_tiles) = (0.0f32, 0u32);
     // What the tiles on the table allow this round: points of the partly filled lines
     // that enough tiles of their colour remain to complete, tiles on lines that cannot be
-    // completed this round, and empty lines that some colour their wall row lacks could
-    // fill in one go.
+    // completed this round, and empty lines for which the table holds at least as many
+    // tiles as the line takes of some colour their wall row lacks (in one or more sources).
     let (mut completable, mut stuck, mut fillable) = (0u32, 0u32, 0u32);
     for row in 0..WALL_SIZE {
         match b.pattern_line(row) {

@@ -102,7 +102,7 @@ pub const AZUL: &[Level] = &[
         number: 9,
         name: "master",
         summary: "the strongest: deep search valuing the chance to win the game (100,000 positions a move)",
-        spec: "augur:nodes=100000:extend=0",
+        spec: "augur:nodes=100000:extend=0:weights=v3",
     },
 ];
 
