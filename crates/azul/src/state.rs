@@ -205,17 +205,9 @@ impl Board {
     /// The score this player would have if the round ended now: full pattern lines move to
     /// the wall and score, the floor penalty is taken, and the result is clamped at 0
     /// (bonuses not included).
+    #[inline]
     pub fn projected_score(&self) -> i32 {
-        let mut wall = self.wall;
-        let mut score = self.score as i32;
-        for row in 0..WALL_SIZE {
-            if self.line_is_full(row) {
-                let col = wall_column(row, Colour::from_index(self.line_colour[row] as usize));
-                score += placement_score(wall, row, col) as i32;
-                wall |= cell_bit(row, col);
-            }
-        }
-        (score - self.floor_penalty()).max(0)
+        self.projection().1
     }
 
     /// The wall and the score this player would have if the round ended now, in one pass:
