@@ -14,6 +14,13 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
 fi
+# The browser tests never pass by skipping: without these two the run stops here.
+for tool in /usr/bin/chromium /usr/bin/chromedriver; do
+  if [ ! -x "$tool" ]; then
+    echo "error: $tool is missing after the install step: the browser tests cannot run" >&2
+    exit 1
+  fi
+done
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

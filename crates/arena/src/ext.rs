@@ -30,7 +30,7 @@ use tessera_core::table::Fault;
 use tessera_core::{Agent, Budget, Game, GameRng, SearchInfo};
 
 use crate::protocol::{Command, Position, Reply};
-use crate::registry::{AgentEntry, ParamDoc, ParamKind};
+use crate::registry::{AgentEntry, ParamDoc, ParamKind, Recipe, Trust};
 use crate::spec::{SpecError, parse_duration};
 
 /// Time allowed beyond the move time before an engine counts as hung.
@@ -463,15 +463,27 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         name: "ext",
         summary: "an external program over the Tessera engine protocol (docs/protocol.md)",
         params: &EXT_PARAMS,
-        build: |spec| {
+        plan: |spec, trust| {
             let engine = |source: ExtError| SpecError::Engine(std::sync::Arc::new(source));
+            if trust == Trust::Remote {
+                return Err(SpecError::Refused {
+                    agent: spec.name.clone(),
+                    key: "PROGRAM".into(),
+                    expected: "one of the server's own players".into(),
+                });
+            }
             let rest = spec
                 .rest
                 .as_deref()
                 .ok_or_else(|| engine(ExtError::NoProgram))?;
             let ext: ExtSpec = rest.parse().map_err(engine)?;
-            let agent = ExtAgent::start(spec.text.clone(), ext).map_err(engine)?;
-            Ok(Box::new(agent))
+            let name = spec.text.clone();
+            let budget = ext.limits;
+            Ok(Recipe::fallible(move || {
+                let agent = ExtAgent::start(name.clone(), ext.clone()).map_err(engine)?;
+                Ok(Box::new(agent) as Box<dyn Agent<AzulState>>)
+            })
+            .with_budget(budget))
         },
     }]
 }

@@ -64,6 +64,18 @@ pub enum SpecError {
         /// The depth given.
         depth: u64,
     },
+    /// A parameter that names a file or a program, in a specification from a remote client.
+    #[error(
+        "agent '{agent}': parameter '{key}' names a file or a program, which a remote request may not; expected {expected}"
+    )]
+    Refused {
+        /// The agent's name.
+        agent: String,
+        /// The parameter.
+        key: String,
+        /// What a remote request may give instead.
+        expected: String,
+    },
     /// An external engine's specification is wrong or the engine does not start.
     #[error(transparent)]
     Engine(std::sync::Arc<crate::ext::ExtError>),

@@ -10,7 +10,12 @@ use crate::rng::GameRng;
 
 /// Limits on one decision: the one budget type of the workspace (search limits, the engine
 /// protocol's `go` limits and the web API's `budget` are all this type). Fields left `None`
-/// mean "no limit of this kind"; an agent given no limit at all uses its own default.
+/// mean "no limit of this kind"; an agent given no limit at all thinks for
+/// [`Budget::DEFAULT`] (the one default per-move budget, written once here).
+///
+/// Agents hold no limits of their own: the seat owns the budget. Each agent documents which
+/// kinds it uses (a search: all three; a sampling player: time and nodes as samples); a time
+/// limit binds every agent that thinks.
 ///
 /// Its JSON form is the web API's: `{"time_ms": 500, "nodes": 10000, "depth": 3}`, every
 /// field optional.
@@ -65,6 +70,14 @@ mod millis {
 }
 
 impl Budget {
+    /// The default per-move budget: what a seat gets when its specification names no limit,
+    /// and what an agent handed an empty budget uses (100 ms).
+    pub const DEFAULT: Budget = Budget {
+        time: Some(Duration::from_millis(100)),
+        nodes: None,
+        depth: None,
+    };
+
     /// A time-only budget.
     pub fn time(d: Duration) -> Self {
         Budget {
@@ -99,6 +112,12 @@ impl Budget {
         if self.is_unlimited() { fallback } else { self }
     }
 
+    /// This budget, or [`Budget::DEFAULT`] when it sets no limit at all: how an agent reads
+    /// the budget it is handed.
+    pub fn or_default(self) -> Budget {
+        self.or(Budget::DEFAULT)
+    }
+
     /// This budget with every limit `other` sets replaced by `other`'s.
     pub fn overridden_by(self, other: &Budget) -> Budget {
         Budget {
@@ -123,6 +142,21 @@ impl Budget {
             time: min(self.time, cap.time),
             nodes: min(self.nodes, cap.nodes),
             depth: min(self.depth, cap.depth),
+        }
+    }
+
+    /// The budget an agent with no use for a depth reads (a sampler: time, and nodes as
+    /// samples): as given when it sets a time or a node limit, else [`Budget::DEFAULT`]'s
+    /// time (so an empty or depth-only budget binds too, the same rule as
+    /// [`Budget::or_default`]).
+    pub fn or_default_for_sampling(self) -> Budget {
+        if self.time.is_some() || self.nodes.is_some() {
+            self
+        } else {
+            Budget {
+                time: Budget::DEFAULT.time,
+                ..self
+            }
         }
     }
 
@@ -220,6 +254,16 @@ mod tests {
         assert_eq!(o.depth, Some(4));
         assert_eq!(Budget::default().or(Budget::depth(2)), Budget::depth(2));
         assert_eq!(Budget::nodes(7).or(Budget::depth(2)), Budget::nodes(7));
+        assert_eq!(Budget::default().or_default(), Budget::DEFAULT);
+        assert_eq!(Budget::DEFAULT.time, Some(Duration::from_millis(100)));
+        assert_eq!(Budget::depth(4).or_default(), Budget::depth(4));
+        let sampling = Budget::depth(4).or_default_for_sampling();
+        assert_eq!(
+            (sampling.time, sampling.depth),
+            (Budget::DEFAULT.time, Some(4))
+        );
+        assert_eq!(Budget::nodes(9).or_default_for_sampling(), Budget::nodes(9));
+        assert_eq!(Budget::default().or_default_for_sampling(), Budget::DEFAULT);
         let b: Budget = serde_json::from_str(r#"{"time_ms": 500, "depth": 3}"#).unwrap();
         assert_eq!(b.time, Some(Duration::from_millis(500)));
         assert_eq!(b.depth, Some(3));

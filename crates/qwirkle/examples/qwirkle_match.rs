@@ -9,9 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use tessera_core::record::play_game;
 use tessera_core::rng::derive_seed;
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Seat, Table};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::MonteCarloBot;
@@ -33,35 +32,39 @@ impl Agent<Qwirkle> for Timed {
     }
 }
 
-fn make(name: &str) -> Box<dyn Agent<Qwirkle>> {
+/// The bot `name` names and its seat's budget (the worlds of `montecarlo:N`; the bots
+/// hold no limits).
+fn make(name: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
+    let free = Budget::default();
     match name {
-        "points" => Box::new(PointsBot::new()),
-        "smarter" => Box::new(SmarterBot::new()),
-        "lookahead" => Box::new(LookaheadBot::new()),
-        "montecarlo" => Box::new(MonteCarloBot::new()),
+        "points" => (Box::new(PointsBot::new()), free),
+        "smarter" => (Box::new(SmarterBot::new()), free),
+        "lookahead" => (Box::new(LookaheadBot::new()), free),
+        "montecarlo" => {
+            let bot = MonteCarloBot::new();
+            let worlds = bot.config.worlds as u64;
+            (Box::new(bot), Budget::nodes(worlds))
+        }
         other => {
             // montecarlo:N (N worlds per move)
             if let Some(n) = other
                 .strip_prefix("montecarlo:")
                 .and_then(|n| n.parse::<u64>().ok())
             {
-                let mut bot = MonteCarloBot::new();
-                bot.limits = Budget::nodes(n.max(1));
-                return Box::new(bot);
+                return (Box::new(MonteCarloBot::new()), Budget::nodes(n.max(1)));
             }
             // lookahead:C,S,R,L,N
             if let Some(rest) = other.strip_prefix("lookahead:") {
                 let v: Vec<f64> = rest.split(',').filter_map(|x| x.parse().ok()).collect();
                 if v.len() == 5 {
-                    return Box::new(LookaheadBot::with_config(
-                        tessera_qwirkle::bots::LookaheadConfig {
-                            candidates: v[0] as usize,
-                            samples: v[1] as usize,
-                            reply_weight: v[2],
-                            leave_weight: v[3],
-                            next_weight: v[4],
-                        },
-                    ));
+                    let config = tessera_qwirkle::bots::LookaheadConfig {
+                        candidates: v[0] as usize,
+                        samples: v[1] as usize,
+                        reply_weight: v[2],
+                        leave_weight: v[3],
+                        next_weight: v[4],
+                    };
+                    return (Box::new(LookaheadBot::with_config(config)), free);
                 }
             }
             eprintln!(
@@ -96,12 +99,14 @@ fn main() {
     }
     let deals: u64 = args[2].parse().unwrap_or(100);
     let master: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let (inner, budget_a) = make(&args[0]);
     let mut a = Timed {
-        inner: make(&args[0]),
+        inner,
         times: Vec::new(),
     };
+    let (inner, budget_b) = make(&args[1]);
     let mut b = Timed {
-        inner: make(&args[1]),
+        inner,
         times: Vec::new(),
     };
     let (mut wins_a, mut ties, mut games) = (0.0f64, 0u32, 0u32);
@@ -110,20 +115,27 @@ fn main() {
     for i in 0..deals {
         let seed = derive_seed(master, i);
         for swap in [false, true] {
-            let mut seats: [&mut dyn Agent<Qwirkle>; 2] = if swap {
-                [&mut b, &mut a]
+            let (first, second) = if swap {
+                (
+                    Seat::agent(Box::new(&mut b), budget_b),
+                    Seat::agent(Box::new(&mut a), budget_a),
+                )
             } else {
-                [&mut a, &mut b]
+                (
+                    Seat::agent(Box::new(&mut a), budget_a),
+                    Seat::agent(Box::new(&mut b), budget_b),
+                )
             };
-            let (end, _) = play_game(
+            let mut table = Table::new(
                 Qwirkle::new(2).expect("two players"),
-                &mut seats,
-                &Budget::default(),
+                vec![first, second],
                 seed,
-                None,
-                &mut (),
             )
-            .expect("bots play legal moves");
+            .expect("two seats");
+            table
+                .play_out(None, &mut ())
+                .expect("bots play legal moves");
+            let end = table.state().clone();
             let o = end.outcome().expect("finished");
             let (pa, pb) = if swap {
                 (PlayerId(1), PlayerId(0))

@@ -330,25 +330,55 @@ impl Agent<Qwirkle> for LookaheadBot {
         self.buf.shuffle(rng);
         self.buf.sort_by_key(|s| std::cmp::Reverse(s.score));
         let k = self.config.candidates.max(1).min(self.buf.len());
+        // The seat's budget: `nodes` is the number of sampled worlds (else the configured
+        // `samples`), `time` stops sampling once spent (after at least one world).
         let samples = budget
             .nodes
-            .map_or(self.config.samples, |n| n as usize)
+            .map_or(self.config.samples as u64, |n| n)
             .max(1);
+        let deadline = budget.deadline_from(start);
         let next = me.next(state.num_players());
         let bag_empty = state.bag().total() == 0;
-        // Hands of the next player and the mover's next draws: sampled once, shared by
-        // every candidate.
         let n_samples = if bag_empty && state.num_players() == 2 {
             // With an empty bag the opponent's hand is exactly the unseen tiles.
             1
         } else {
             samples
         };
-        let mut worlds: Vec<(Vec<Tile>, Vec<Tile>)> = Vec::with_capacity(n_samples);
-        for _ in 0..n_samples {
+        // Each candidate once: the board after it and the tiles it keeps (`None` when it
+        // ends the game, worth its points + 6 with no reply).
+        let my_hand = state.hand(me);
+        let mut after: Vec<Option<(Board, Vec<Tile>)>> = Vec::with_capacity(k);
+        for s in &self.buf[..k] {
+            let cells = s.placement.cells();
+            let mut kept: Vec<Tile> = my_hand.to_vec();
+            for c in cells {
+                if let Some(i) = kept.iter().position(|&t| t == c.tile) {
+                    kept.remove(i);
+                }
+            }
+            if kept.is_empty() && bag_empty {
+                after.push(None);
+                continue;
+            }
+            let mut board = state.board().clone();
+            for c in cells {
+                board.place(c.x as i32, c.y as i32, c.tile);
+            }
+            after.push(Some((board, kept)));
+        }
+        // Worlds (the next player's hand and the mover's next draws) are sampled one at a
+        // time and shared by every candidate, so a deadline cuts all candidates alike.
+        let mut sums = vec![(0.0f64, 0.0f64); k];
+        let mut worlds = 0u64;
+        let mut nodes = 0u64;
+        let mut mine = Vec::new();
+        let mut h = Vec::new();
+        let mut draws = Vec::new();
+        while worlds < n_samples {
             let d = state.determinize(me, rng);
             let mut bag = *d.bag();
-            let mut draws = Vec::new();
+            draws.clear();
             for _ in 0..HAND_SIZE {
                 let total = bag.total();
                 if total == 0 {
@@ -359,33 +389,11 @@ impl Agent<Qwirkle> for LookaheadBot {
                     draws.push(t);
                 }
             }
-            worlds.push((d.hand(next).to_vec(), draws));
-        }
-        let my_hand = state.hand(me);
-        let mut values = Vec::with_capacity(k);
-        let mut nodes = 0u64;
-        let mut mine = Vec::new();
-        for s in &self.buf[..k] {
-            let cells = s.placement.cells();
-            let mut kept: Vec<Tile> = my_hand.to_vec();
-            for c in cells {
-                if let Some(i) = kept.iter().position(|&t| t == c.tile) {
-                    kept.remove(i);
-                }
-            }
-            let mut v = s.score as f64;
-            if kept.is_empty() && bag_empty {
-                values.push(v + END_BONUS as f64);
-                continue;
-            }
-            let mut board = state.board().clone();
-            for c in cells {
-                board.place(c.x as i32, c.y as i32, c.tile);
-            }
-            let mut sum = 0.0;
-            let mut sum_next = 0.0;
-            for (h, draws) in &worlds {
-                movegen::placements(&board, h, None, &mut self.reply);
+            h.clear();
+            h.extend_from_slice(d.hand(next));
+            for (i, a) in after.iter().enumerate() {
+                let Some((board, kept)) = a else { continue };
+                movegen::placements(board, &h, None, &mut self.reply);
                 nodes += 1;
                 let best_i = (0..self.reply.len())
                     .max_by_key(|&i| (self.reply[i].score, std::cmp::Reverse(i)));
@@ -393,7 +401,7 @@ impl Agent<Qwirkle> for LookaheadBot {
                 // A reply that empties the opponent's hand with the bag empty ends the game.
                 let out =
                     bag_empty && best_i.is_some_and(|i| self.reply[i].placement.len() == h.len());
-                sum += (best + if out { END_BONUS } else { 0 }) as f64;
+                sums[i].0 += (best + if out { END_BONUS } else { 0 }) as f64;
                 if self.config.next_weight != 0.0 && !out {
                     // The mover's next turn after the opponent's greedy reply.
                     let mut b2 = board.clone();
@@ -406,17 +414,34 @@ impl Agent<Qwirkle> for LookaheadBot {
                     hand2.extend(draws.iter().take(HAND_SIZE - kept.len()));
                     movegen::placements(&b2, &hand2, None, &mut mine);
                     nodes += 1;
-                    sum_next += mine.iter().map(|r| r.score).max().unwrap_or(0) as f64;
+                    sums[i].1 += mine.iter().map(|r| r.score).max().unwrap_or(0) as f64;
                 }
             }
-            let w = worlds.len() as f64;
-            v -= self.config.reply_weight * sum / w;
-            v += self.config.next_weight * sum_next / w;
-            if !bag_empty {
-                v += self.config.leave_weight * leave_value(&kept);
+            worlds += 1;
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                break;
             }
-            values.push(v);
         }
+        let w = worlds as f64;
+        let values: Vec<f64> = self.buf[..k]
+            .iter()
+            .zip(&after)
+            .zip(&sums)
+            .map(|((s, a), &(reply, next))| {
+                let v = s.score as f64;
+                match a {
+                    None => v + END_BONUS as f64,
+                    Some((_, kept)) => {
+                        let mut v = v - self.config.reply_weight * reply / w
+                            + self.config.next_weight * next / w;
+                        if !bag_empty {
+                            v += self.config.leave_weight * leave_value(kept);
+                        }
+                        v
+                    }
+                }
+            })
+            .collect();
         let i = pick_best(values.iter().copied(), rng).unwrap_or(0);
         self.info = Some(SearchInfo {
             depth: 2,

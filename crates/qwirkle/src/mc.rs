@@ -8,9 +8,11 @@
 //! highest-scoring placement (the `points` policy, ties to the first in generation order)
 //! for `plies` turns, drawing from the world's bag; the value is the mover's score minus the
 //! best other score at the end of the play-out (final scores, with the +6, if the game ends
-//! inside it). Worlds are added until the budget runs out: `nodes=N` plays exactly `N`
-//! worlds (reproducible), a time budget plays worlds until the time is spent, and without
-//! either the configured default count is played.
+//! inside it). Worlds are added until the seat's budget runs out: `nodes=N` plays exactly `N`
+//! worlds (reproducible), a time budget plays worlds until the time is spent (both may be
+//! given: the first reached stops), and a budget with neither is
+//! [`Budget::or_default_for_sampling`]'s default time. The bot holds no limits; the registry
+//! seats `montecarlo` with `nodes=worlds` (32) when its name gives neither.
 
 use std::time::Instant;
 
@@ -31,7 +33,9 @@ pub struct MonteCarloConfig {
     pub candidates: usize,
     /// Turns played out after the candidate (all players, the mover included).
     pub plies: usize,
-    /// Worlds per decision when the budget sets neither nodes nor time.
+    /// Worlds per decision a seat gets when its specification gives neither `nodes=` nor
+    /// `time=` (the registry makes it the seat's node budget; part of the name, unused by
+    /// [`Agent::choose`], which reads only the budget it is handed).
     pub worlds: usize,
 }
 
@@ -50,9 +54,6 @@ impl Default for MonteCarloConfig {
 pub struct MonteCarloBot {
     /// Settings.
     pub config: MonteCarloConfig,
-    /// The bot's own limits, used only when the caller's budget sets neither time nor nodes
-    /// (the registry passes a spec's `time=`/`nodes=` as the budget instead).
-    pub limits: Budget,
     cands: Vec<Scored>,
     scratch: Vec<Scored>,
     totals: Vec<f64>,
@@ -138,12 +139,6 @@ impl Agent<Qwirkle> for MonteCarloBot {
         if c.worlds != d.worlds {
             name.push_str(&format!(":worlds={}", c.worlds));
         }
-        if let Some(t) = self.limits.time {
-            name.push_str(&format!(":time={}ms", t.as_millis()));
-        }
-        if let Some(n) = self.limits.nodes {
-            name.push_str(&format!(":nodes={n}"));
-        }
         name
     }
 
@@ -163,20 +158,10 @@ impl Agent<Qwirkle> for MonteCarloBot {
             return Move::Place(self.cands[0].placement);
         }
         let k = self.config.candidates.max(1).min(self.cands.len());
-        // The budget the caller gives wins (a server's cap must hold); the bot's own limits
-        // apply only when the caller gives none.
-        let own = self.limits;
-        let budget = if budget.nodes.is_some() || budget.time.is_some() {
-            budget
-        } else {
-            &own
-        };
+        // The seat's budget alone decides (a server's cap must hold).
+        let budget = budget.or_default_for_sampling();
         let deadline = budget.deadline_from(start);
-        let world_limit = match (budget.nodes, budget.time) {
-            (Some(n), _) => n.max(1),
-            (None, Some(_)) => u64::MAX,
-            (None, None) => self.config.worlds.max(1) as u64,
-        };
+        let world_limit = budget.nodes.map_or(u64::MAX, |n| n.max(1));
         self.totals.clear();
         self.totals.resize(k, 0.0);
         let mut worlds = 0u64;
@@ -270,6 +255,29 @@ mod tests {
             info.nodes >= info.leaves,
             "every play-out generates placements"
         );
+    }
+
+    #[test]
+    fn a_time_budget_binds_and_an_empty_or_depth_budget_gets_the_default_time() {
+        let g = middle_game(3, 8);
+        let mut bot = MonteCarloBot::new();
+        for budget in [
+            Budget::time(std::time::Duration::from_millis(30)),
+            Budget::default(),
+            Budget::depth(3),
+        ] {
+            let allowed = budget.or_default_for_sampling().time.unwrap_or_default();
+            let t = Instant::now();
+            bot.choose(&g, &budget, &mut seeded(1));
+            let took = t.elapsed();
+            // One world past the deadline at most: far under 200 ms more on any machine.
+            assert!(took >= allowed, "{budget:?}: stopped early, {took:?}");
+            assert!(
+                took < allowed + std::time::Duration::from_millis(200),
+                "{budget:?}: {took:?}"
+            );
+            assert!(bot.last_info().unwrap_or_default().leaves > 0);
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use tessera_azul::AzulState;
 use tessera_azul::eval::{StrongEval, blog_values, state_key};
-use tessera_core::{Game, PerPlayer, PlayerId, Turn, rng::seeded};
+use tessera_core::{Budget, Game, PerPlayer, PlayerId, Seat, Table, Turn, rng::seeded};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchConfig, Searcher, Value};
 
 struct Blog;
@@ -129,32 +129,27 @@ fn print_comparison() {
     }
 }
 
-fn make(spec: &str) -> Box<dyn tessera_core::Agent<AzulState>> {
-    use tessera_search::adversarial::{Limits, SearchAgent};
+/// The agent `spec` (`NAME:MS[:WEIGHT=V...]`) names, and its seat's budget (MS a move).
+fn make(spec: &str) -> (Box<dyn tessera_core::Agent<AzulState>>, Budget) {
+    use tessera_search::adversarial::SearchAgent;
     let parts: Vec<&str> = spec.split(':').collect();
     let ms: u64 = parts[1].parse().unwrap();
-    let limits = Limits {
-        time: Some(std::time::Duration::from_millis(ms)),
-        ..Limits::default()
-    };
-    match parts[0] {
+    let budget = Budget::time(std::time::Duration::from_millis(ms));
+    let agent: Box<dyn tessera_core::Agent<AzulState>> = match parts[0] {
         "presort" => Box::new(SearchAgent::new(
             spec,
             Blog,
             SearchConfig::new(Algorithm::Presort),
-            limits,
         )),
         "alphabeta" => Box::new(SearchAgent::new(
             spec,
             Blog,
             SearchConfig::new(Algorithm::AlphaBeta),
-            limits,
         )),
         "minimax" => Box::new(SearchAgent::new(
             spec,
             Blog,
             SearchConfig::new(Algorithm::Minimax),
-            limits,
         )),
         "strong" => {
             let mut c = SearchConfig::new(Algorithm::Presort);
@@ -174,15 +169,11 @@ fn make(spec: &str) -> Box<dyn tessera_core::Agent<AzulState>> {
                     _ => panic!("{k}"),
                 }
             }
-            Box::new(SearchAgent::new(
-                spec,
-                Strong(StrongEval { weights: w }),
-                c,
-                limits,
-            ))
+            Box::new(SearchAgent::new(spec, Strong(StrongEval { weights: w }), c))
         }
         _ => panic!("{spec}"),
-    }
+    };
+    (agent, budget)
 }
 
 #[test]
@@ -201,23 +192,17 @@ fn experiment_match() {
             sc.spawn(move || {
                 for deal in (t..deals).step_by(threads as usize) {
                     for swap in [false, true] {
-                        let mut x = make(a);
-                        let mut y = make(b);
+                        let (x, bx) = make(a);
+                        let (y, by) = make(b);
                         let init = AzulState::new(2, PlayerId(0));
-                        let mut seats: Vec<&mut dyn tessera_core::Agent<AzulState>> = if swap {
-                            vec![y.as_mut(), x.as_mut()]
+                        let seats = if swap {
+                            vec![Seat::agent(y, by), Seat::agent(x, bx)]
                         } else {
-                            vec![x.as_mut(), y.as_mut()]
+                            vec![Seat::agent(x, bx), Seat::agent(y, by)]
                         };
-                        let (end, _) = tessera_core::play_game(
-                            init,
-                            &mut seats,
-                            &Default::default(),
-                            1000 + deal,
-                            None,
-                            &mut (),
-                        )
-                        .unwrap();
+                        let mut table = Table::new(init, seats, 1000 + deal).unwrap();
+                        table.play_out(None, &mut ()).unwrap();
+                        let end = table.state().clone();
                         let o = end.outcome().unwrap();
                         let ai = if swap { 1 } else { 0 };
                         let r = if o.is_sole_winner(PlayerId(ai)) {

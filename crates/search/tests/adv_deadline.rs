@@ -132,7 +132,6 @@ fn agents_play_whole_games() {
             "presort",
             FnEvaluator(nim_eval),
             SearchConfig::new(Algorithm::Presort),
-            Limits::default(),
         );
         let mut b = tessera_core::RandomAgent::<Nim>::new();
         let budget = Budget::depth(30);
@@ -155,7 +154,6 @@ fn agents_play_whole_games() {
         "presort",
         FnEvaluator(nim_eval),
         SearchConfig::new(Algorithm::Presort),
-        Limits::default(),
     );
     let mut rng = seeded(1);
     let act = a.choose(&s, &Budget::depth(20), &mut rng);

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use tessera_arena::ArenaGame;
-use tessera_arena::registry::{ParamKind, RegistryError};
+use tessera_arena::registry::{ParamKind, RegistryError, Trust};
 use tessera_azul::AzulState;
 use tessera_core::testgame::Nim;
 use tessera_core::{Agent, Budget, Game, RandomAgent};
@@ -75,10 +75,11 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
         .levels()
         .last()
         .map(|l| format!("level:{}", l.number));
-    // The specification is parsed once into its factory and budget; the session clamps the
-    // budget to the server's cap.
+    // The specification is parsed once into its factory and budget, as a remote client's
+    // (no parameter may name a file or a program); the session clamps the budget to the
+    // server's cap.
     let factory: AgentFactory<G> = Arc::new(move |spec: &str| {
-        let plan = registry.parse(spec.trim())?;
+        let plan = registry.parse_from(spec.trim(), Trust::Remote)?;
         Ok((plan.build()?, plan.budget()))
     });
     let kind = Kind::new(factory, agents).with_levels(levels, default_level);

@@ -52,6 +52,9 @@ pub struct Config {
     pub ai_threads: usize,
     /// The tournament database shown on the results page.
     pub db: Option<std::path::PathBuf>,
+    /// The operator's cap on every AI seat's time per move (and on hints), whatever the
+    /// seat's specification or the request asks for.
+    pub max_think: Duration,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
             max_sessions: 1000,
             ai_threads: default_ai_threads(),
             db: None,
+            max_think: session::DEFAULT_MAX_THINK,
         }
     }
 }
@@ -87,7 +91,12 @@ impl App {
     pub fn new(config: &Config) -> Self {
         App {
             kinds: BTreeMap::new(),
-            sessions: Sessions::new(config.master_seed, config.max_sessions, config.ai_threads),
+            sessions: Sessions::new(
+                config.master_seed,
+                config.max_sessions,
+                config.ai_threads,
+                config.max_think,
+            ),
             tiles: tiles::TilesStore::default(),
             db: config.db.clone(),
         }
@@ -178,7 +187,13 @@ async fn new_game(State(app): AppState, body: Bytes) -> Result<Response, ApiErro
     let kind = app.kind(&req.game)?;
     let (id, default_seed) = app.sessions.next_id();
     let seed = req.seed.unwrap_or(default_seed);
-    let session = kind.create(id.clone(), &req, seed, Arc::clone(&app.sessions.ai_pool))?;
+    let session = kind.create(
+        id.clone(),
+        &req,
+        seed,
+        Arc::clone(&app.sessions.ai_pool),
+        app.sessions.cap(),
+    )?;
     app.sessions.insert(id.clone(), Arc::clone(&session))?;
     let first_human = req
         .seats

@@ -56,13 +56,16 @@ pub struct LevelInfo {
 /// Longest time a hint thinks.
 pub const HINT_TIME_MS: u64 = 2_000;
 
-/// The longest thinking time a browser may ask for, and the cap on every AI seat's time per
-/// move whatever its specification says.
-pub const MAX_TIME_MS: u64 = 60_000;
+/// The operator's cap on an AI seat's time per move when `tessera serve --max-think` is not
+/// given: the longest thinking time a browser may ask for, and the most any AI seat thinks
+/// whatever its specification says.
+pub const DEFAULT_MAX_THINK: Duration = Duration::from_secs(60);
 
-/// The server's budget policy: no AI seat thinks longer than [`MAX_TIME_MS`] per move.
-pub fn budget_cap() -> Budget {
-    Budget::time(Duration::from_millis(MAX_TIME_MS))
+/// The server's budget policy for a cap of `max_think`: every AI seat's budget is clamped to
+/// it, so a move never runs much past it whatever limits its specification names (nodes,
+/// samples or depth only: the cap's time is added).
+pub fn budget_cap(max_think: Duration) -> Budget {
+    Budget::time(max_think)
 }
 
 /// A seat in a new-game request.
@@ -86,14 +89,15 @@ pub enum SeatSpec {
     },
 }
 
-/// Checks a budget a request spells out: `time_ms` 1 to [`MAX_TIME_MS`], `depth` and
-/// `nodes` at least 1.
-fn check_request_budget(b: &Budget) -> Result<(), ApiError> {
-    if let Some(t) = b.time {
+/// Checks a budget a request spells out: `time_ms` 1 to the cap, `depth` and `nodes` at
+/// least 1.
+fn check_request_budget(b: &Budget, cap: &Budget) -> Result<(), ApiError> {
+    if let (Some(t), Some(max)) = (b.time, cap.time) {
         let ms = t.as_millis();
-        if !(1..=MAX_TIME_MS as u128).contains(&ms) {
+        if !(1..=max.as_millis()).contains(&ms) {
             return Err(ApiError::BadRequest(format!(
-                "budget.time_ms is {ms}: expected 1 to {MAX_TIME_MS}"
+                "budget.time_ms is {ms}: expected 1 to {} (the server's --max-think)",
+                max.as_millis()
             )));
         }
     }
@@ -106,14 +110,10 @@ fn check_request_budget(b: &Budget) -> Result<(), ApiError> {
 }
 
 /// The budget a seat gets: the specification's, overridden by the request's, within the
-/// server's [`budget_cap`]. An agent with no limit at all keeps its own default.
-pub fn seat_budget(spec: Budget, request: &Budget) -> Budget {
-    let b = spec.overridden_by(request);
-    if b.is_unlimited() {
-        b
-    } else {
-        b.clamp(&budget_cap())
-    }
+/// server's cap. Every AI seat gets the cap's time at most, agents that take no limits too
+/// (the seat's reported budget shows it).
+pub fn seat_budget(spec: Budget, request: &Budget, cap: &Budget) -> Budget {
+    spec.overridden_by(request).clamp(cap)
 }
 
 /// `POST /api/games`.
@@ -233,6 +233,8 @@ pub struct Session<G: WebGame> {
     factory: AgentFactory<G>,
     /// The hint's player (the strongest level), if the game offers hints.
     hint_spec: Option<String>,
+    /// The operator's cap on every AI seat's and hint's budget.
+    cap: Budget,
 }
 
 /// AI players think at a lower scheduling priority than the threads that answer requests, so
@@ -271,6 +273,7 @@ impl<G: WebGame> Session<G> {
         factory: &AgentFactory<G>,
         ai_pool: Arc<Semaphore>,
         hint_spec: Option<String>,
+        cap: Budget,
     ) -> Result<Arc<Self>, ApiError> {
         let n = req.seats.len();
         if !G::INFO.seats_ok(n) {
@@ -299,12 +302,12 @@ impl<G: WebGame> Session<G> {
                     infos.push(SeatInfo { name, ai: None });
                 }
                 SeatSpec::Ai { agent, budget } => {
-                    check_request_budget(budget)
+                    check_request_budget(budget, &cap)
                         .map_err(|e| ApiError::BadRequest(format!("seat {i}: {e}")))?;
                     let (built, spec_budget) = factory(agent).map_err(|e| {
                         ApiError::BadRequest(format!("seat {i}: agent '{agent}': {e}"))
                     })?;
-                    let budget = seat_budget(spec_budget, budget);
+                    let budget = seat_budget(spec_budget, budget, &cap);
                     // A difficulty level is shown as such, with the player behind it.
                     let agent_name = match agent.trim().strip_prefix("level:") {
                         Some(level) => format!("level {level} ({})", built.name()),
@@ -334,6 +337,7 @@ impl<G: WebGame> Session<G> {
             ai_pool,
             factory: Arc::clone(factory),
             hint_spec,
+            cap,
         });
         Ok(session)
     }
@@ -723,7 +727,9 @@ impl<G: WebGame> DynSession for Session<G> {
         let p = PlayerId(req.seat);
         let (agent, budget) = (self.factory)(spec)
             .map_err(|e| ApiError::Internal(format!("the hint's player '{spec}': {e}")))?;
-        let budget = budget.clamp(&Budget::time(Duration::from_millis(HINT_TIME_MS)));
+        let budget = budget
+            .clamp(&Budget::time(Duration::from_millis(HINT_TIME_MS)))
+            .clamp(&self.cap);
         let job = g.table.hint(p, agent, budget).map_err(|e| match e {
             TableError::NotHuman(_) => ApiError::Conflict(format!(
                 "seat {} is played by the AI: hints are for people",
@@ -802,6 +808,7 @@ pub trait GameKind: Send + Sync {
         req: &NewGame,
         seed: u64,
         ai_pool: Arc<Semaphore>,
+        cap: Budget,
     ) -> Result<Arc<dyn DynSession>, ApiError>;
     /// Replays a record: every step with the spectator view after it.
     fn replay(&self, record: Value) -> Result<Value, ApiError>;
@@ -867,6 +874,7 @@ impl<G: WebGame> GameKind for Kind<G> {
         req: &NewGame,
         seed: u64,
         ai_pool: Arc<Semaphore>,
+        cap: Budget,
     ) -> Result<Arc<dyn DynSession>, ApiError> {
         let s = Session::<G>::create(
             id,
@@ -875,6 +883,7 @@ impl<G: WebGame> GameKind for Kind<G> {
             &self.factory,
             ai_pool,
             self.hint_spec.clone(),
+            cap,
         )?;
         s.advance();
         Ok(s)
@@ -941,6 +950,7 @@ pub struct Sessions {
     counter: AtomicU64,
     master_seed: u64,
     max_sessions: usize,
+    max_think: Duration,
     /// Limits how many AI players think at the same time.
     pub ai_pool: Arc<Semaphore>,
 }
@@ -948,19 +958,30 @@ pub struct Sessions {
 impl Sessions {
     /// An empty table. Game seeds and ids derive from `master_seed`; at most `max_sessions`
     /// games are kept (the least recently used finished game is dropped first) and at most
-    /// `ai_threads` AI players think at once.
-    pub fn new(master_seed: u64, max_sessions: usize, ai_threads: usize) -> Self {
+    /// `ai_threads` AI players think at once, each at most `max_think` a move.
+    pub fn new(
+        master_seed: u64,
+        max_sessions: usize,
+        ai_threads: usize,
+        max_think: Duration,
+    ) -> Self {
         Sessions {
             map: Mutex::new(HashMap::new()),
             counter: AtomicU64::new(0),
             master_seed,
             max_sessions: max_sessions.max(1),
+            max_think,
             ai_pool: Arc::new(Semaphore::new(ai_threads.max(1))),
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<dyn DynSession>>> {
         self.map.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The operator's cap on every AI seat's budget (`--max-think`).
+    pub fn cap(&self) -> Budget {
+        budget_cap(self.max_think)
     }
 
     /// A fresh id and the seed a game gets when its request names none.

@@ -8,7 +8,7 @@ use tessera_azul::players::{
 };
 use tessera_core::GameRng;
 
-use super::{AgentEntry, ParamDoc, ParamKind, Registry, random_entry};
+use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
 use crate::games::{ArenaGame, Driver, GameDriver};
 use crate::spec::SpecError;
 
@@ -94,7 +94,7 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
             name: "greedy",
             summary: "thesis 4.1: the most tiles that fit a pattern line, else the least overflow",
             params: GREEDY_PARAMS,
-            build: |spec| {
+            plan: |spec, _| {
                 let bad = |key: &str, value: &str, expected: &str| SpecError::BadValue {
                     agent: spec.name.clone(),
                     key: key.into(),
@@ -132,32 +132,32 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
                     Some("random") => true,
                     Some(other) => return Err(bad("fallback", other, "first or random")),
                 };
-                Ok(Box::new(Greedy::with_reading(GreedyReading {
+                let reading = GreedyReading {
                     random_fallback,
                     least_zero,
                     scope,
                     space,
                     lines,
                     keep_largest_only,
-                })))
+                };
+                Ok(Recipe::new(move || Box::new(Greedy::with_reading(reading))))
             },
         },
         AgentEntry {
             name: "smart",
             summary: "thesis 4.2: the fullest pattern line, then a wall neighbour, then the most tiles",
             params: &[],
-            build: |_| Ok(Box::new(Smart::new())),
+            plan: |_, _| Ok(Recipe::new(|| Box::new(Smart::new()))),
         },
         AgentEntry {
             name: "strategic",
             summary: "thesis 4.3: smart plus the diagonal in round 1 and two wall neighbours (both unless one is named)",
             params: STRATEGIC_PARAMS,
-            build: |spec| {
+            plan: |spec, _| {
                 let d = spec.flag("diagonal")?;
                 let a = spec.flag("adjacent")?;
                 let (diagonal, adjacent) = if d || a { (d, a) } else { (true, true) };
-                let mut agent = Strategic::new(diagonal, adjacent);
-                agent.axis = match spec.value("axis")? {
+                let axis = match spec.value("axis")? {
                     None | Some("main") => Diagonal::Main,
                     Some("anti") => Diagonal::Anti,
                     Some(other) => {
@@ -169,7 +169,11 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
                         });
                     }
                 };
-                Ok(Box::new(agent))
+                Ok(Recipe::new(move || {
+                    let mut agent = Strategic::new(diagonal, adjacent);
+                    agent.axis = axis;
+                    Box::new(agent)
+                }))
             },
         },
     ]

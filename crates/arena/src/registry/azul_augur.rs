@@ -4,15 +4,13 @@
 //! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
 //! `tessera_search::adversarial`.
 
-use std::time::Duration;
-
 use tessera_azul::AzulState;
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, WeightsFile, version_names};
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, PlayerId, Turn};
-use tessera_search::adversarial::{Algorithm, Evaluator, Limits, SearchAgent, SearchConfig, Value};
+use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
 
-use super::{AgentEntry, ParamDoc, ParamKind};
+use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Trust};
 use crate::spec::{AgentSpec, SpecError};
 
 /// [`AugurEval`] as a search evaluator, with state keys for the transposition table. With
@@ -95,14 +93,13 @@ const PARAMS: [ParamDoc; 8] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v5" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play); or a weights file written by `tessera train` (a path ending in .json), used at every table size",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server), used at every table size",
     },
 ];
 
-/// Default time per move when neither the name nor the caller gives a limit.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
-
-fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
+/// The evaluator `weights=` names: a shipped version, or (from a [`Trust::Local`]
+/// specification only) a weights file, read and checked here, when the name is parsed.
+fn weights(spec: &AgentSpec, trust: Trust) -> Result<AugurEval, SpecError> {
     let name = spec.value("weights")?.unwrap_or(DEFAULT_VERSION);
     let bad = |expected: String| SpecError::BadValue {
         agent: spec.name.clone(),
@@ -110,19 +107,27 @@ fn weights(spec: &AgentSpec) -> Result<AugurEval, SpecError> {
         value: name.into(),
         expected,
     };
-    if name.ends_with(".json") {
-        let text = std::fs::read_to_string(name)
-            .map_err(|e| bad(format!("a readable weights file ({e})")))?;
-        let file = WeightsFile::parse(&text)
-            .map_err(|e| bad(format!("a weights file written by `tessera train` ({e})")))?;
-        return Ok(AugurEval::new(&file));
+    if let Some(eval) = AugurEval::version(name) {
+        return Ok(eval);
     }
-    AugurEval::version(name).ok_or_else(|| {
-        bad(format!(
+    if !name.ends_with(".json") {
+        return Err(bad(format!(
             "one of {}, or a weights file (.json)",
             version_names()
-        ))
-    })
+        )));
+    }
+    if trust == Trust::Remote {
+        return Err(SpecError::Refused {
+            agent: spec.name.clone(),
+            key: "weights".into(),
+            expected: format!("one of {}", version_names()),
+        });
+    }
+    let text =
+        std::fs::read_to_string(name).map_err(|e| bad(format!("a readable weights file ({e})")))?;
+    let file = WeightsFile::parse(&text)
+        .map_err(|e| bad(format!("a weights file written by `tessera train` ({e})")))?;
+    Ok(AugurEval::new(&file))
 }
 
 /// Refills sampled at a chance node with `extend` unless the name says otherwise.
@@ -190,11 +195,10 @@ pub struct PastRound {
     pub extend_two_only: bool,
 }
 
-/// The `augur` player with its own limits and its treatment of the round's end.
+/// The `augur` player with its treatment of the round's end and of the opponents' moves.
 pub fn augur_player(
     name: &str,
     eval: AugurEval,
-    limits: Limits,
     past: PastRound,
     narrow: Narrow,
 ) -> SearchAgent<AzulState, AugurEvaluator> {
@@ -214,10 +218,7 @@ pub fn augur_player(
         extend_two_only,
         narrow,
     };
-    SearchAgent::new(name, eval, config, limits).with_default_limits(Limits {
-        time: Some(DEFAULT_TIME),
-        ..Limits::default()
-    })
+    SearchAgent::new(name, eval, config)
 }
 
 /// The `augur` entry.
@@ -226,21 +227,21 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         name: "augur",
         summary: "strong's search valuing positions by a learned chance of winning the game (self-play logistic regression)",
         params: &PARAMS,
-        build: |spec| {
-            Ok(Box::new(augur_player(
-                &spec.text,
-                weights(spec)?,
-                super::spec_budget(spec)?,
-                PastRound {
-                    samples: refills(spec, "samples", 0)?,
-                    extend: refills(spec, "extend", DEFAULT_EXTEND)?,
-                    extend_two_only: spec.value("extend")?.is_none(),
-                },
-                Narrow {
-                    replies: width(spec, "replies", DEFAULT_REPLIES)?,
-                    plausible: width(spec, "plausible", DEFAULT_PLAUSIBLE)?,
-                },
-            )))
+        plan: |spec, trust| {
+            let name = spec.text.clone();
+            let eval = weights(spec, trust)?;
+            let past = PastRound {
+                samples: refills(spec, "samples", 0)?,
+                extend: refills(spec, "extend", DEFAULT_EXTEND)?,
+                extend_two_only: spec.value("extend")?.is_none(),
+            };
+            let narrow = Narrow {
+                replies: width(spec, "replies", DEFAULT_REPLIES)?,
+                plausible: width(spec, "plausible", DEFAULT_PLAUSIBLE)?,
+            };
+            Ok(Recipe::new(move || {
+                Box::new(augur_player(&name, eval.clone(), past, narrow))
+            }))
         },
     }]
 }
@@ -250,6 +251,34 @@ mod tests {
     use tessera_core::{Game, PlayerId, Turn, rng::seeded};
 
     use crate::registry::azul::registry;
+
+    /// An agent with its seat's budget (the plan's), as a table seats it.
+    struct Seated {
+        agent: Box<dyn tessera_core::Agent<tessera_azul::AzulState>>,
+        budget: tessera_core::Budget,
+    }
+
+    impl Seated {
+        fn choose(
+            &mut self,
+            s: &tessera_azul::AzulState,
+            rng: &mut tessera_core::GameRng,
+        ) -> tessera_azul::AzulAction {
+            self.agent.choose(s, &self.budget, rng)
+        }
+
+        fn last_info(&self) -> Option<tessera_core::SearchInfo> {
+            self.agent.last_info()
+        }
+    }
+
+    fn seat(spec: &str) -> Seated {
+        let plan = registry().parse(spec).unwrap();
+        Seated {
+            agent: plan.build().unwrap(),
+            budget: plan.budget(),
+        }
+    }
 
     /// Positions from a seeded game between two random players.
     fn positions() -> Vec<tessera_azul::AzulState> {
@@ -291,88 +320,72 @@ mod tests {
 
     #[test]
     fn augur_plays_legally_and_is_deterministic_under_a_node_budget() {
-        let reg = registry();
         for (i, s) in positions().iter().enumerate().step_by(7) {
-            let mut a = reg.build("augur:nodes=3000").unwrap();
-            let mut b = reg.build("augur:nodes=3000").unwrap();
-            let x = a.choose(s, &Default::default(), &mut seeded(i as u64));
-            let y = b.choose(s, &Default::default(), &mut seeded(99));
+            let mut a = seat("augur:nodes=3000");
+            let mut b = seat("augur:nodes=3000");
+            let x = a.choose(s, &mut seeded(i as u64));
+            let y = b.choose(s, &mut seeded(99));
             s.check_action(x).unwrap();
             assert_eq!(x, y, "position {i}: same position, same move");
             // The same agent asked again (its table now warm) still plays the same move.
-            let z = a.choose(s, &Default::default(), &mut seeded(5));
+            let z = a.choose(s, &mut seeded(5));
             assert_eq!(x, z, "position {i}: repeat");
         }
     }
 
     #[test]
     fn past_the_round_end_the_search_goes_on_and_stays_reproducible() {
-        let reg = registry();
         let all = positions();
         // The last decision of the first round: without samples the round's end is a leaf,
         // so depth 4 sees at most one ply; with samples it goes into the next round.
         let last = &late_first_round(2, 1)[0];
-        let mut plain = reg.build("augur:depth=4:extend=0").unwrap();
-        let mut deep = reg.build("augur:depth=4:samples=2").unwrap();
-        plain.choose(last, &Default::default(), &mut seeded(3));
-        deep.choose(last, &Default::default(), &mut seeded(3));
+        let mut plain = seat("augur:depth=4:extend=0");
+        let mut deep = seat("augur:depth=4:samples=2");
+        plain.choose(last, &mut seeded(3));
+        deep.choose(last, &mut seeded(3));
         let (p, d) = (plain.last_info().unwrap(), deep.last_info().unwrap());
         assert!(d.nodes > 10 * p.nodes, "{p:?} vs {d:?}");
         // Same position, same seed, same node budget: same move.
         for s in all.iter().step_by(11) {
-            let x = reg.build("augur:nodes=4000:samples=2").unwrap().choose(
-                s,
-                &Default::default(),
-                &mut seeded(21),
-            );
-            let y = reg.build("augur:nodes=4000:samples=2").unwrap().choose(
-                s,
-                &Default::default(),
-                &mut seeded(21),
-            );
+            let x = seat("augur:nodes=4000:samples=2").choose(s, &mut seeded(21));
+            let y = seat("augur:nodes=4000:samples=2").choose(s, &mut seeded(21));
             assert_eq!(x, y);
         }
     }
 
     #[test]
     fn an_exhausted_tree_extends_past_the_round_end_only_with_extend() {
-        let reg = registry();
         // Late in the first round the tree to the round's end is small: the plain search
         // exhausts it and stops early; with `extend` it spends the rest of its node budget
         // past the round's end, deeper, and still plays the same move for the same seed.
         for s in &late_first_round(2, 3) {
-            let mut plain = reg.build("augur:nodes=60000:extend=0").unwrap();
-            let mut ext = reg.build("augur:nodes=60000:extend=2").unwrap();
-            let x = plain.choose(s, &Default::default(), &mut seeded(3));
-            let y = ext.choose(s, &Default::default(), &mut seeded(3));
+            let mut plain = seat("augur:nodes=60000:extend=0");
+            let mut ext = seat("augur:nodes=60000:extend=2");
+            let x = plain.choose(s, &mut seeded(3));
+            let y = ext.choose(s, &mut seeded(3));
             s.check_action(x).unwrap();
             s.check_action(y).unwrap();
             let (p, e) = (plain.last_info().unwrap(), ext.last_info().unwrap());
             assert!(p.nodes < 60_000, "the plain search exhausts early: {p:?}");
             assert!(e.nodes > 60_000, "extend uses the whole budget: {e:?}");
             assert!(e.depth > p.depth, "{p:?} vs {e:?}");
-            let again = reg.build("augur:nodes=60000:extend=2").unwrap().choose(
-                s,
-                &Default::default(),
-                &mut seeded(3),
-            );
+            let again = seat("augur:nodes=60000:extend=2").choose(s, &mut seeded(3));
             assert_eq!(y, again, "same position, seed and budget: same move");
             // The default extends too.
-            let mut default = reg.build("augur:nodes=60000").unwrap();
-            default.choose(s, &Default::default(), &mut seeded(3));
+            let mut default = seat("augur:nodes=60000");
+            default.choose(s, &mut seeded(3));
             assert!(default.last_info().unwrap().nodes > 60_000);
         }
     }
 
     #[test]
     fn by_default_only_two_player_tables_extend() {
-        let reg = registry();
         for n in [3usize, 4] {
             let s = &late_first_round(n, 1)[0];
-            let mut default = reg.build("augur:nodes=60000").unwrap();
-            let mut given = reg.build("augur:nodes=60000:extend=3").unwrap();
-            default.choose(s, &Default::default(), &mut seeded(3));
-            given.choose(s, &Default::default(), &mut seeded(3));
+            let mut default = seat("augur:nodes=60000");
+            let mut given = seat("augur:nodes=60000:extend=3");
+            default.choose(s, &mut seeded(3));
+            given.choose(s, &mut seeded(3));
             let (d, g) = (default.last_info().unwrap(), given.last_info().unwrap());
             assert!(d.nodes < 60_000, "{n} players, default: {d:?}");
             assert!(g.nodes > 60_000, "{n} players, extend=3 given: {g:?}");
@@ -381,8 +394,8 @@ mod tests {
 
     /// Searches `spec` from `s` and returns (move, nodes; 0 when a forced move needs no search).
     fn search(spec: &str, s: &tessera_azul::AzulState) -> (String, u64) {
-        let mut a = registry().build(spec).unwrap();
-        let m = a.choose(s, &Default::default(), &mut seeded(3));
+        let mut a = seat(spec);
+        let m = a.choose(s, &mut seeded(3));
         (m.to_string(), a.last_info().map_or(0, |i| i.nodes))
     }
 
@@ -439,9 +452,9 @@ mod tests {
             assert!(reg.build(bad).is_err(), "{bad}");
         }
         assert!(reg.build("augur:weights=v1:nodes=100").is_ok());
-        let mut a = reg.build("augur:depth=2").unwrap();
+        let mut a = seat("augur:depth=2");
         let s = &positions()[0];
-        a.choose(s, &Default::default(), &mut seeded(1));
+        a.choose(s, &mut seeded(1));
         assert_eq!(a.last_info().unwrap().depth, 2);
     }
 
@@ -454,15 +467,9 @@ mod tests {
         let v1 = path("v1.json");
         std::fs::write(&v1, tessera_azul::augur::shipped_weights("v1").unwrap()).unwrap();
         for s in positions().iter().step_by(9) {
-            let from_file = reg
-                .build(&format!("augur:nodes=2000:weights={v1}"))
-                .unwrap()
-                .choose(s, &Default::default(), &mut seeded(4));
-            let shipped = reg.build("augur:nodes=2000:weights=v1").unwrap().choose(
-                s,
-                &Default::default(),
-                &mut seeded(4),
-            );
+            let from_file =
+                seat(&format!("augur:nodes=2000:weights={v1}")).choose(s, &mut seeded(4));
+            let shipped = seat("augur:nodes=2000:weights=v1").choose(s, &mut seeded(4));
             assert_eq!(from_file, shipped);
         }
         let missing = path("missing.json");
@@ -483,5 +490,26 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("written by `tessera train`"), "{err}");
+        // A remote request may name shipped weights but no file: refused before it is read,
+        // and the answer is the same whether the file exists or not.
+        use crate::registry::{RegistryError, Trust};
+        use crate::spec::SpecError;
+        assert!(reg.parse_from("augur:weights=v3", Trust::Remote).is_ok());
+        let refusals: Vec<String> = [&v1, &missing, &broken]
+            .iter()
+            .map(|file| {
+                let e = reg
+                    .parse_from(&format!("augur:weights={file}"), Trust::Remote)
+                    .err()
+                    .unwrap();
+                assert!(
+                    matches!(e, RegistryError::Spec(SpecError::Refused { .. })),
+                    "{e}"
+                );
+                e.to_string().replace(file.as_str(), "FILE")
+            })
+            .collect();
+        assert!(refusals.iter().all(|r| r == &refusals[0]), "{refusals:?}");
+        assert!(refusals[0].contains("v5"), "{}", refusals[0]);
     }
 }

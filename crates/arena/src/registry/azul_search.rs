@@ -9,19 +9,18 @@
 //! | `strong` | presort + Zobrist-keyed transposition table + partial last iteration | [`StrongEval`] |
 //!
 //! Limits: `time=100ms`, `depth=N` or `nodes=N` (several may be combined; the first reached
-//! stops the search). Without any, the budget the caller gives is used, and without that
-//! 100 ms per move. `multi=paranoid|maxn` picks the 3-4 player variant (default paranoid).
-
-use std::time::Duration;
+//! stops the search). They are the seat's budget ([`crate::registry::AgentPlan::budget`]),
+//! [`tessera_core::Budget::DEFAULT`] (100 ms) when none is given; the agents hold none.
+//! `multi=paranoid|maxn` picks the 3-4 player variant (default paranoid).
 
 use tessera_azul::AzulState;
 use tessera_azul::eval::{StrongEval, Weights, blog_values, state_key};
-use tessera_core::{Agent, PerPlayer};
+use tessera_core::PerPlayer;
 use tessera_search::adversarial::{
-    Algorithm, Evaluator, Limits, MultiMode, SearchAgent, SearchConfig, Value,
+    Algorithm, Evaluator, MultiMode, SearchAgent, SearchConfig, Value,
 };
 
-use super::{AgentEntry, ParamDoc, ParamKind};
+use super::{AgentEntry, ParamDoc, ParamKind, Recipe, TIME_PARAM};
 use crate::spec::{AgentSpec, SpecError};
 
 /// The blog's value function as a search evaluator: projected scores; the end of the round
@@ -53,9 +52,8 @@ impl Evaluator<AzulState> for StrongEvaluator {
 /// the first three (`LIMIT_PARAMS[..3]`).
 pub(super) const LIMIT_PARAMS: [ParamDoc; 4] = [
     ParamDoc {
-        name: "time",
-        kind: ParamKind::Value { default: "100ms" },
-        doc: "time per move (iterative deepening; the last completed depth's move); the default applies when no limit is given",
+        doc: "time per move (iterative deepening; the last completed depth's move); 100ms unless a limit is given",
+        ..TIME_PARAM
     },
     ParamDoc {
         name: "depth",
@@ -76,15 +74,6 @@ pub(super) const LIMIT_PARAMS: [ParamDoc; 4] = [
     },
 ];
 
-/// Default time per move when neither the name nor the caller gives a limit.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
-
-/// The agent's own limits, from its specification (used when the caller gives an empty
-/// budget; the registry's [`crate::registry::AgentPlan::budget`] is the same limits).
-fn limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
-    crate::registry::spec_budget(spec)
-}
-
 fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
     match spec.value("multi")? {
         None | Some("paranoid") => Ok(MultiMode::Paranoid),
@@ -98,16 +87,17 @@ fn multi(spec: &AgentSpec) -> Result<MultiMode, SpecError> {
     }
 }
 
-fn blog_player(spec: &AgentSpec, alg: Algorithm) -> Result<Box<dyn Agent<AzulState>>, SpecError> {
+fn blog_player(spec: &AgentSpec, alg: Algorithm) -> Result<Recipe<AzulState>, SpecError> {
     let mut config = SearchConfig::new(alg);
     config.multi = multi(spec)?;
-    Ok(Box::new(
-        SearchAgent::new(spec.text.clone(), BlogEvaluator, config, limits(spec)?)
-            .with_default_limits(Limits {
-                time: Some(DEFAULT_TIME),
-                ..Limits::default()
-            }),
-    ))
+    let name = spec.text.clone();
+    Ok(Recipe::new(move || {
+        Box::new(SearchAgent::new(
+            name.clone(),
+            BlogEvaluator,
+            config.clone(),
+        ))
+    }))
 }
 
 /// The settings of the `strong` player.
@@ -118,22 +108,13 @@ pub fn strong_config() -> SearchConfig {
     config
 }
 
-/// The `strong` player with its own limits.
-pub fn strong_player(
-    name: &str,
-    weights: Weights,
-    limits: Limits,
-) -> SearchAgent<AzulState, StrongEvaluator> {
+/// The `strong` player.
+pub fn strong_player(name: &str, weights: Weights) -> SearchAgent<AzulState, StrongEvaluator> {
     SearchAgent::new(
         name,
         StrongEvaluator(StrongEval { weights }),
         strong_config(),
-        limits,
     )
-    .with_default_limits(Limits {
-        time: Some(DEFAULT_TIME),
-        ..Limits::default()
-    })
 }
 
 /// The search players' entries.
@@ -143,30 +124,29 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
             name: "minimax",
             summary: "the blog's minimax with iterative deepening on the projected score difference",
             params: &LIMIT_PARAMS,
-            build: |spec| blog_player(spec, Algorithm::Minimax),
+            plan: |spec, _| blog_player(spec, Algorithm::Minimax),
         },
         AgentEntry {
             name: "alphabeta",
             summary: "the blog's alpha-beta with iterative deepening on the projected score difference",
             params: &LIMIT_PARAMS,
-            build: |spec| blog_player(spec, Algorithm::AlphaBeta),
+            plan: |spec, _| blog_player(spec, Algorithm::AlphaBeta),
         },
         AgentEntry {
             name: "presort",
             summary: "the blog's alpha-beta sorting moves by the previous iteration's values",
             params: &LIMIT_PARAMS,
-            build: |spec| blog_player(spec, Algorithm::Presort),
+            plan: |spec, _| blog_player(spec, Algorithm::Presort),
         },
         AgentEntry {
             name: "strong",
             summary: "presort + transposition table with an evaluator of bonuses, partial lines, adjacency and the token",
             params: &LIMIT_PARAMS[..3],
-            build: |spec| {
-                Ok(Box::new(strong_player(
-                    &spec.text,
-                    Weights::default(),
-                    limits(spec)?,
-                )))
+            plan: |spec, _| {
+                let name = spec.text.clone();
+                Ok(Recipe::new(move || {
+                    Box::new(strong_player(&name, Weights::default()))
+                }))
             },
         },
     ]
@@ -174,7 +154,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
 
 #[cfg(test)]
 mod tests {
-    use tessera_core::{Game, PlayerId, rng::seeded};
+    use tessera_core::{Budget, Game, PlayerId, rng::seeded};
 
     use super::*;
     use crate::registry::azul::registry;
@@ -197,15 +177,17 @@ mod tests {
             "strong:nodes=5000",
             "presort:depth=2:multi=maxn",
         ] {
-            let mut a = reg.build(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let plan = reg.parse(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let mut a = plan.build().unwrap();
             assert_eq!(a.name(), name);
-            let act = a.choose(&s, &Default::default(), &mut seeded(1));
+            let act = a.choose(&s, &plan.budget(), &mut seeded(1));
             s.check_action(act).unwrap();
             let info = a.last_info().unwrap();
             assert!(info.depth >= 1 && info.nodes > 0, "{name}: {info:?}");
         }
-        let mut a = reg.build("alphabeta:depth=3").unwrap();
-        a.choose(&s, &Default::default(), &mut seeded(1));
+        let plan = reg.parse("alphabeta:depth=3").unwrap();
+        let mut a = plan.build().unwrap();
+        a.choose(&s, &plan.budget(), &mut seeded(1));
         assert_eq!(a.last_info().unwrap().depth, 3);
     }
 
@@ -225,12 +207,25 @@ mod tests {
     }
 
     #[test]
-    fn without_limits_the_default_time_applies() {
+    fn without_limits_the_seat_gets_the_default_budget() {
         let reg = registry();
+        for name in ["minimax", "alphabeta", "presort", "strong"] {
+            assert_eq!(reg.parse(name).unwrap().budget(), Budget::DEFAULT, "{name}");
+        }
+        // The doc's default is the constant's.
+        let time = Budget::DEFAULT.time.unwrap();
+        assert_eq!(
+            crate::spec::parse_duration(match TIME_PARAM.kind {
+                ParamKind::Value { default } => default,
+                _ => "",
+            }),
+            Some(time)
+        );
+        // An agent handed an empty budget thinks for the default time.
         let mut a = reg.build("alphabeta").unwrap();
         let s = first_turn();
         let t = std::time::Instant::now();
         a.choose(&s, &Default::default(), &mut seeded(1));
-        assert!(t.elapsed() >= DEFAULT_TIME);
+        assert!(t.elapsed() >= time);
     }
 }

@@ -14,16 +14,18 @@
 //! | `registry/nim.rs` | the Nim test game |
 //! | `ext.rs` | external engines over the text protocol |
 //!
-//! An entry is a name, a one-line summary, its documented parameters and a constructor:
+//! An entry is a name, a one-line summary, its documented parameters and a planner that
+//! checks a specification into a typed [`Recipe`] (every parameter read and validated there,
+//! nothing built yet):
 //!
 //! ```
-//! use tessera_arena::registry::{AgentEntry, ParamDoc, Registry};
+//! use tessera_arena::registry::{AgentEntry, ParamDoc, Recipe, Registry};
 //! use tessera_core::{RandomAgent, testgame::Nim};
 //! let entries = vec![AgentEntry::<Nim> {
 //!     name: "random",
 //!     summary: "uniformly random legal moves",
 //!     params: &[],
-//!     build: |_spec| Ok(Box::new(RandomAgent::new())),
+//!     plan: |_spec, _trust| Ok(Recipe::new(|| Box::new(RandomAgent::new()))),
 //! }];
 //! let registry = Registry::new(entries);
 //! assert!(registry.build("random").is_ok());
@@ -31,10 +33,12 @@
 //! assert!(err.to_string().contains("known agents: random"));
 //! ```
 
+use std::sync::Arc;
+
 use tessera_core::{Agent, Blundering, Budget, Game};
 use thiserror::Error;
 
-use crate::spec::{AgentSpec, SpecError, parse_duration};
+use crate::spec::{AgentSpec, SpecError};
 
 pub mod azul;
 pub mod azul_augur;
@@ -72,8 +76,75 @@ pub struct ParamDoc {
 
 /// The parameters that set a seat's [`Budget`] rather than the agent: an entry that documents
 /// them as [`ParamKind::Value`] parameters gets them parsed into its [`AgentPlan::budget`]
-/// (with the documented default of `time` when no limit is given).
+/// ([`Budget::DEFAULT`] when it documents `time` with a default and no limit is given).
 pub const BUDGET_KEYS: [&str; 3] = ["time", "depth", "nodes"];
+
+/// The `time=` parameter of an agent that thinks: its default is [`Budget::DEFAULT`]'s time
+/// (a test checks the two agree).
+pub const TIME_PARAM: ParamDoc = ParamDoc {
+    name: "time",
+    kind: ParamKind::Value { default: "100ms" },
+    doc: "time per move (100ms unless a limit is given)",
+};
+
+/// Who a specification comes from, and so what it may name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Trust {
+    /// The operator (command line, local Python, a tournament): parameters may name files
+    /// and external programs.
+    #[default]
+    Local,
+    /// A remote client (an HTTP request): parameters that name a file or a program are
+    /// refused before anything is read or started.
+    Remote,
+}
+
+/// Builds one agent from a checked recipe (only an external engine's start can fail).
+pub type Factory<G> = Arc<dyn Fn() -> Result<Box<dyn Agent<G>>, SpecError> + Send + Sync>;
+
+/// What an entry's planner makes of a checked specification: the typed factory (its settings
+/// captured, already validated) and, for entries that read their own limits (an external
+/// engine's `time=`, a sampler's default sample count), the seat's budget.
+pub struct Recipe<G: Game> {
+    build: Factory<G>,
+    budget: Option<Budget>,
+}
+
+impl<G: Game> Clone for Recipe<G> {
+    fn clone(&self) -> Self {
+        Recipe {
+            build: Arc::clone(&self.build),
+            budget: self.budget,
+        }
+    }
+}
+
+impl<G: Game> Recipe<G> {
+    /// A recipe whose agent is always built.
+    pub fn new(build: impl Fn() -> Box<dyn Agent<G>> + Send + Sync + 'static) -> Self {
+        Recipe {
+            build: Arc::new(move || Ok(build())),
+            budget: None,
+        }
+    }
+
+    /// A recipe whose build may fail (an external engine that does not start).
+    pub fn fallible(
+        build: impl Fn() -> Result<Box<dyn Agent<G>>, SpecError> + Send + Sync + 'static,
+    ) -> Self {
+        Recipe {
+            build: Arc::new(build),
+            budget: None,
+        }
+    }
+
+    /// The seat's budget when no limit is given in `time=`, `depth=`, `nodes=` (or for
+    /// entries that parse their limits themselves).
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+}
 
 /// The parameter every agent takes (except external engines): `blunder=P` plays a uniformly
 /// random legal move with probability `P` ([`Blundering`]), to space difficulty levels.
@@ -106,9 +177,10 @@ pub fn spec_budget(spec: &AgentSpec) -> Result<Budget, SpecError> {
     })
 }
 
-/// Builds an agent from its parsed specification. Parameters have already been checked
-/// against the entry's [`ParamDoc`]s (except for [`ParamKind::Rest`] entries).
-pub type BuildFn<G> = fn(&AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError>;
+/// Checks a parsed specification into a [`Recipe`], reading and validating every parameter
+/// (names and keys have already been checked against the entry's [`ParamDoc`]s, except for
+/// [`ParamKind::Rest`] entries). Nothing is built: no engine started, no table allocated.
+pub type PlanFn<G> = fn(&AgentSpec, Trust) -> Result<Recipe<G>, SpecError>;
 
 /// One registered player.
 pub struct AgentEntry<G: Game> {
@@ -118,8 +190,8 @@ pub struct AgentEntry<G: Game> {
     pub summary: &'static str,
     /// Its parameters.
     pub params: &'static [ParamDoc],
-    /// Its constructor.
-    pub build: BuildFn<G>,
+    /// Its planner.
+    pub plan: PlanFn<G>,
 }
 
 impl<G: Game> Clone for AgentEntry<G> {
@@ -128,7 +200,7 @@ impl<G: Game> Clone for AgentEntry<G> {
             name: self.name,
             summary: self.summary,
             params: self.params,
-            build: self.build,
+            plan: self.plan,
         }
     }
 }
@@ -337,11 +409,18 @@ impl<G: Game> Registry<G> {
         Ok((spec, entry, blunder))
     }
 
-    /// Parses `text` once into a plan: the checked specification, its entry (the typed
-    /// factory) and the seat's budget. Nothing is built (no engine started, no table
-    /// allocated); [`AgentPlan::build`] builds as many agents as the caller needs.
+    /// Parses `text` once into a plan: the checked specification, its typed recipe (every
+    /// parameter validated) and the seat's budget. Nothing is built (no engine started, no
+    /// table allocated); [`AgentPlan::build`] builds as many agents as the caller needs.
     pub fn parse(&self, text: &str) -> Result<AgentPlan<G>, RegistryError> {
+        self.parse_from(text, Trust::Local)
+    }
+
+    /// [`Registry::parse`] for a specification from `trust`: a [`Trust::Remote`] one may not
+    /// name a file or a program (refused before anything is read).
+    pub fn parse_from(&self, text: &str, trust: Trust) -> Result<AgentPlan<G>, RegistryError> {
         let (spec, entry, blunder) = self.check_with_blunder(text)?;
+        let recipe = (entry.plan)(&spec, trust)?;
         let takes_budget = |key: &str| {
             entry
                 .params
@@ -351,18 +430,21 @@ impl<G: Game> Registry<G> {
         let mut budget = Budget::default();
         if BUDGET_KEYS.iter().any(|k| takes_budget(k)) {
             budget = spec_budget(&spec)?;
-            if budget.is_unlimited() {
-                let default_time = entry.params.iter().find_map(|p| match p.kind {
-                    ParamKind::Value { default } if p.name == "time" => parse_duration(default),
-                    _ => None,
-                });
-                budget.time = default_time;
-            }
         }
-        let entry = entry.clone();
+        if budget.is_unlimited() {
+            let default_time = entry.params.iter().any(|p| {
+                p.name == "time"
+                    && matches!(p.kind, ParamKind::Value { default } if default != "none")
+            });
+            budget = match recipe.budget {
+                Some(b) => b,
+                None if default_time => Budget::DEFAULT,
+                None => budget,
+            };
+        }
         Ok(AgentPlan {
             spec,
-            entry,
+            recipe,
             budget,
             blunder,
         })
@@ -405,7 +487,7 @@ impl<G: Game> Registry<G> {
 /// `Send + Sync`, so one plan serves every worker of a tournament.
 pub struct AgentPlan<G: Game> {
     spec: AgentSpec,
-    entry: AgentEntry<G>,
+    recipe: Recipe<G>,
     budget: Budget,
     blunder: Option<f64>,
 }
@@ -414,7 +496,7 @@ impl<G: Game> Clone for AgentPlan<G> {
     fn clone(&self) -> Self {
         AgentPlan {
             spec: self.spec.clone(),
-            entry: self.entry.clone(),
+            recipe: self.recipe.clone(),
             budget: self.budget,
             blunder: self.blunder,
         }
@@ -437,15 +519,15 @@ impl<G: Game> AgentPlan<G> {
     }
 
     /// The budget per move the specification asks for (its `time=`, `depth=`, `nodes=`, or
-    /// the entry's default): the seat's budget before the caller's policy
-    /// [`Budget::clamp`]s it. Empty for agents without limits.
+    /// the entry's default, [`Budget::DEFAULT`] for searches): the seat's budget before the
+    /// caller's policy [`Budget::clamp`]s it. Empty for agents that do not think.
     pub fn budget(&self) -> Budget {
         self.budget
     }
 
     /// Builds one agent.
     pub fn build(&self) -> Result<Box<dyn Agent<G>>, RegistryError> {
-        let agent = (self.entry.build)(&self.spec)?;
+        let agent = (self.recipe.build)()?;
         Ok(match self.blunder {
             Some(p) if p > 0.0 => Box::new(Blundering::new(agent, p)),
             _ => agent,
@@ -459,7 +541,11 @@ pub fn random_entry<G: Game>() -> AgentEntry<G> {
         name: "random",
         summary: "picks uniformly among the legal moves (seeded per seat)",
         params: &[],
-        build: |_| Ok(Box::new(tessera_core::RandomAgent::<G>::new())),
+        plan: |_, _| {
+            Ok(Recipe::new(|| {
+                Box::new(tessera_core::RandomAgent::<G>::new())
+            }))
+        },
     }
 }
 
@@ -494,6 +580,20 @@ mod tests {
         assert_eq!(p.budget().time, None);
         assert!(r.parse("greedy").unwrap().budget().is_unlimited());
         assert!(r.parse("presort:depth=0").is_err());
+        // Every parameter is checked when the name is parsed, with the entry's own message,
+        // not later when an agent is built.
+        for (bad, expected) in [
+            ("presort:multi=everyone", "paranoid or maxn"),
+            ("augur:extend=two", "non-negative integer"),
+            ("augur:extend=65", "0-64"),
+            ("augur:weights=v7", "one of v1"),
+            ("greedy:scope=forever", "move, round or game"),
+            ("strategic:axis=left", "main or anti"),
+        ] {
+            let e = r.parse(bad).err().unwrap();
+            assert!(matches!(e, RegistryError::Spec(_)), "{bad}: {e}");
+            assert!(e.to_string().contains(expected), "{bad}: {e}");
+        }
         // Parsing builds nothing: an external engine that does not exist parses.
         assert!(r.parse("ext:/nonexistent/engine").is_ok());
         assert!(r.parse("ext:/nonexistent/engine").unwrap().build().is_err());

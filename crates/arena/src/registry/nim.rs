@@ -7,7 +7,7 @@ use rand::Rng;
 use tessera_core::testgame::Nim;
 use tessera_core::{Agent, Budget, Game, GameRng};
 
-use super::{AgentEntry, ParamDoc, ParamKind, Registry, random_entry};
+use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
 use crate::games::ArenaGame;
 
 impl ArenaGame for Nim {
@@ -33,7 +33,7 @@ pub fn registry() -> Registry<Nim> {
             name: "first",
             summary: "always takes the first legal move (deterministic)",
             params: &[],
-            build: |_| Ok(Box::new(First(Vec::new()))),
+            plan: |_, _| Ok(Recipe::new(|| Box::new(First(Vec::new())))),
         },
         AgentEntry {
             name: "sleepy",
@@ -43,10 +43,13 @@ pub fn registry() -> Registry<Nim> {
                 kind: ParamKind::Value { default: "1" },
                 doc: "milliseconds to sleep per move",
             }],
-            build: |spec| {
-                Ok(Box::new(Sleepy {
-                    pause: Duration::from_millis(spec.u64("ms", 1)?),
-                    inner: tessera_core::RandomAgent::new(),
+            plan: |spec, _| {
+                let pause = Duration::from_millis(spec.u64("ms", 1)?);
+                Ok(Recipe::new(move || {
+                    Box::new(Sleepy {
+                        pause,
+                        inner: tessera_core::RandomAgent::new(),
+                    })
                 }))
             },
         },

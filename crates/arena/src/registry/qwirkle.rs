@@ -6,9 +6,11 @@ use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, LookaheadConfig, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::{MonteCarloBot, MonteCarloConfig};
 
-use super::{AgentEntry, ParamDoc, ParamKind, Registry, random_entry};
+use tessera_core::Budget;
+
+use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
 use crate::games::{ArenaGame, GameDriver};
-use crate::spec::SpecError;
+use crate::spec::{AgentSpec, SpecError};
 
 impl ArenaGame for Qwirkle {
     /// The rules decide who starts (the largest group after the deal), so the generator is
@@ -54,7 +56,15 @@ const LOOKAHEAD_PARAMS: &[ParamDoc] = &[
         kind: ParamKind::Value { default: "0.5" },
         doc: "weight of the bot's own best next placement after the greedy reply (0: skip)",
     },
+    ParamDoc {
+        name: "time",
+        kind: ParamKind::Value { default: "none" },
+        doc: "time per move: sampling stops when it is spent (after one sampled hand at least)",
+    },
 ];
+
+/// The most sampled worlds (or hands) a Qwirkle bot's parameter may ask for per move.
+pub const MAX_SAMPLES: u64 = 10_000;
 
 const MONTECARLO_PARAMS: &[ParamDoc] = &[
     ParamDoc {
@@ -70,7 +80,7 @@ const MONTECARLO_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "worlds",
         kind: ParamKind::Value { default: "32" },
-        doc: "sampled worlds per move when neither time nor nodes is given",
+        doc: "sampled worlds per move when neither time nor nodes is given (at most 10000)",
     },
     ParamDoc {
         name: "time",
@@ -80,32 +90,51 @@ const MONTECARLO_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
-        doc: "exactly this many worlds per move (reproducible)",
+        doc: "exactly this many worlds per move (reproducible; a time limit, such as a server's cap, still stops it)",
     },
 ];
 
-fn montecarlo(spec: &crate::spec::AgentSpec) -> Result<MonteCarloBot, SpecError> {
+/// A whole-number parameter from 1 to `max`, or `default`.
+fn count(spec: &AgentSpec, key: &str, default: usize, max: u64) -> Result<usize, SpecError> {
+    let v = spec.u64(key, default as u64)?;
+    if v == 0 || v > max {
+        return Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: v.to_string(),
+            expected: format!("a whole number from 1 to {max}"),
+        });
+    }
+    Ok(v as usize)
+}
+
+fn montecarlo(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
     let d = MonteCarloConfig::default();
-    let positive = |key: &str, default: usize| -> Result<usize, SpecError> {
-        let v = spec.u64(key, default as u64)?;
-        if v == 0 || v > 10_000 {
-            return Err(SpecError::BadValue {
-                agent: spec.name.clone(),
-                key: key.into(),
-                value: v.to_string(),
-                expected: "a whole number from 1 to 10000".into(),
-            });
-        }
-        Ok(v as usize)
+    let config = MonteCarloConfig {
+        candidates: count(spec, "candidates", d.candidates, MAX_SAMPLES)?,
+        plies: count(spec, "plies", d.plies, MAX_SAMPLES)?,
+        worlds: count(spec, "worlds", d.worlds, MAX_SAMPLES)?,
     };
-    // `time` and `nodes` are the entry's budget parameters: the registry turns them into
-    // the budget every `choose` receives (clamped by whoever seats the bot).
-    let bot = MonteCarloBot::with_config(MonteCarloConfig {
-        candidates: positive("candidates", d.candidates)?,
-        plies: positive("plies", d.plies)?,
-        worlds: positive("worlds", d.worlds)?,
-    });
-    Ok(bot)
+    // `time` and `nodes` are the entry's budget parameters (the seat's budget, clamped by
+    // whoever seats the bot); without either the seat plays `worlds` worlds a move.
+    Ok(
+        Recipe::new(move || Box::new(MonteCarloBot::with_config(config)))
+            .with_budget(Budget::nodes(config.worlds as u64)),
+    )
+}
+
+fn lookahead(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
+    let d = LookaheadConfig::default();
+    let config = LookaheadConfig {
+        candidates: count(spec, "candidates", d.candidates, MAX_SAMPLES)?,
+        samples: count(spec, "samples", d.samples, MAX_SAMPLES)?,
+        reply_weight: spec.f64("reply", d.reply_weight)?,
+        leave_weight: spec.f64("leave", d.leave_weight)?,
+        next_weight: spec.f64("next", d.next_weight)?,
+    };
+    Ok(Recipe::new(move || {
+        Box::new(LookaheadBot::with_config(config))
+    }))
 }
 
 /// The Qwirkle players.
@@ -116,49 +145,25 @@ pub fn registry() -> Registry<Qwirkle> {
             name: "points",
             summary: "the seed's points bot: the highest-scoring placement",
             params: &[],
-            build: |_| Ok(Box::new(PointsBot::new())),
+            plan: |_, _| Ok(Recipe::new(|| Box::new(PointsBot::new()))),
         },
         AgentEntry {
             name: "smarter",
             summary: "the seed's smarter bot: fewest Qwirkle chances, then points, then fewest killed lines",
             params: &[],
-            build: |_| Ok(Box::new(SmarterBot::new())),
+            plan: |_, _| Ok(Recipe::new(|| Box::new(SmarterBot::new()))),
         },
         AgentEntry {
             name: "montecarlo",
             summary: "determinized Monte Carlo: each of the best placements played out 4 turns in sampled worlds, valued by the score margin",
             params: MONTECARLO_PARAMS,
-            build: |spec| Ok(Box::new(montecarlo(spec)?)),
+            plan: |spec, _| montecarlo(spec),
         },
         AgentEntry {
             name: "lookahead",
             summary: "points - 0.5 x next player's best reply + 0.5 x own best next placement (sampled hands) + 0.3 x leave",
             params: LOOKAHEAD_PARAMS,
-            build: |spec| {
-                let d = LookaheadConfig::default();
-                let positive = |key: &str, v: u64| -> Result<usize, SpecError> {
-                    if v == 0 {
-                        return Err(SpecError::BadValue {
-                            agent: spec.name.clone(),
-                            key: key.to_string(),
-                            value: "0".into(),
-                            expected: "a whole number of at least 1".into(),
-                        });
-                    }
-                    Ok(v as usize)
-                };
-                let config = LookaheadConfig {
-                    candidates: positive(
-                        "candidates",
-                        spec.u64("candidates", d.candidates as u64)?,
-                    )?,
-                    samples: positive("samples", spec.u64("samples", d.samples as u64)?)?,
-                    reply_weight: spec.f64("reply", d.reply_weight)?,
-                    leave_weight: spec.f64("leave", d.leave_weight)?,
-                    next_weight: spec.f64("next", d.next_weight)?,
-                };
-                Ok(Box::new(LookaheadBot::with_config(config)))
-            },
+            plan: |spec, _| lookahead(spec),
         },
     ])
     .with_levels(super::levels::QWIRKLE)
@@ -186,6 +191,31 @@ mod tests {
             assert!(r.build(name).is_ok(), "{name}");
         }
         assert!(r.build("lookahead:samples=0").is_err());
+        for bad in [
+            "lookahead:samples=200000",
+            "lookahead:candidates=10001",
+            "montecarlo:worlds=10001",
+            "montecarlo:plies=0",
+            "lookahead:time=soon",
+        ] {
+            let e = r.parse(bad).err().unwrap().to_string();
+            assert!(e.contains("expected"), "{bad}: {e}");
+        }
+        // Seats' budgets: montecarlo's worlds, or its time/nodes; lookahead's time only.
+        assert_eq!(r.parse("montecarlo").unwrap().budget(), Budget::nodes(32));
+        assert_eq!(
+            r.parse("montecarlo:worlds=8").unwrap().budget(),
+            Budget::nodes(8)
+        );
+        assert_eq!(
+            r.parse("montecarlo:nodes=16").unwrap().budget(),
+            Budget::nodes(16)
+        );
+        assert!(r.parse("lookahead").unwrap().budget().is_unlimited());
+        assert_eq!(
+            r.parse("lookahead:time=20ms").unwrap().budget(),
+            Budget::time(std::time::Duration::from_millis(20))
+        );
         assert!(r.build("lookahead:depth=3").is_err());
         assert!(r.build("pointz").is_err());
     }

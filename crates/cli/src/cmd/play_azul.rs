@@ -21,8 +21,8 @@ pub struct Args {
     /// Default: one human, the other seats --opponent.
     #[arg(long, value_delimiter = ',')]
     pub seats: Vec<String>,
-    /// The AI seats' player when --seats is not given: a difficulty level (`level:1` to
-    /// `level:6`, or its name: see `tessera agents azul`) or any agent. Default: the middle
+    /// The AI seats' player when --seats is not given: a difficulty level (`level:N` or its
+    /// name: `tessera agents azul` lists the ladder) or any agent. Default: the middle
     /// level.
     #[arg(long)]
     pub opponent: Option<String>,

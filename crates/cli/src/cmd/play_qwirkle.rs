@@ -13,8 +13,8 @@ use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Comma-separated seats, 2 to 4 of: human or a registry player (a difficulty level
-    /// `level:1` to `level:5`, points, smarter, lookahead, random, with parameters; see
-    /// `tessera agents qwirkle`). Default: you against the middle level.
+    /// `level:N`, or any player with parameters; `tessera agents qwirkle` lists them).
+    /// Default: you against the middle level.
     #[arg(long)]
     seats: Option<String>,
     /// Seed of the bag and the bots (default: from the clock, printed at the start).

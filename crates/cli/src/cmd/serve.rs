@@ -1,7 +1,7 @@
 //! `tessera serve`: the browser UI and JSON API on 127.0.0.1.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 
@@ -23,6 +23,20 @@ pub struct Args {
     /// Tournament database shown on the results page.
     #[arg(long)]
     pub db: Option<std::path::PathBuf>,
+    /// The most any AI seat (or hint) thinks per move, whatever its specification or the
+    /// request asks for, node- and sample-bounded players included (e.g. 60s, 500ms).
+    #[arg(long, default_value = "60s", value_parser = parse_max_think)]
+    pub max_think: Duration,
+}
+
+/// `--max-think`: a duration from 1ms to 1 hour.
+fn parse_max_think(text: &str) -> Result<Duration, String> {
+    match tessera_arena::spec::parse_duration(text) {
+        Some(d) if d >= Duration::from_millis(1) && d <= Duration::from_secs(3600) => Ok(d),
+        _ => Err(format!(
+            "'{text}': expected a duration from 1ms to 60m such as 60s, 2m or 500ms"
+        )),
+    }
 }
 
 /// Runs the server until Ctrl-C.
@@ -42,6 +56,7 @@ pub fn run(args: Args) -> Result<()> {
             args.ai_threads
         },
         db: args.db,
+        max_think: args.max_think,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

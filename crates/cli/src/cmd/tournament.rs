@@ -23,7 +23,7 @@ use tessera_arena::store::Store;
   tessera tournament azul --agents strong:depth=1,greedy --games 20000 --sprt elo0=0,elo1=10
   tessera tournament azul --agents random,greedy,smart,strategic --gauntlet smart --anchor random=0")]
 pub struct Args {
-    /// The game: azul, or nim (a tiny test game); see `tessera agents`.
+    /// The game (`tessera agents` lists every registered game and its players).
     pub game: String,
     /// Comma-separated agents, e.g. smart,greedy or strategic:diagonal,smart. More agents
     /// than seats make a round robin over every table of --players of them.

@@ -3,8 +3,9 @@
 //! Two steps, so self-play scales out like a tournament:
 //! 1. self-play: `--seed S --games N [--shard K/N] --data rows-K.txt` plays the games of
 //!    slice K (game `i` belongs to slice `i mod N + 1`; each game from its own seed
-//!    `derive_seed(S, i)`, a fresh player per game, so a slice's games do not depend on the
-//!    others) and writes one training row per position;
+//!    `derive_seed(S, i)`, on a `Table` with per-seat generators as in a tournament; players
+//!    are reset between games, so a slice's games do not depend on the others) and writes
+//!    one training row per position;
 //! 2. fit: `--fit rows-1.txt,rows-2.txt --out weights.json` reads the slices (in any order:
 //!    rows are sorted by game and position first), fits one logistic regression per game
 //!    stage, prints held-out figures (games with `i mod 10 = 9` left out) and writes the
@@ -17,14 +18,15 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use rand::Rng;
+use tessera_arena::games::ArenaGame;
 use tessera_arena::schedule::Shard;
 use tessera_azul::AzulState;
 use tessera_azul::augur::{
     BASE_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, result_shares,
 };
-use tessera_core::rng::{derive_seed, seeded};
-use tessera_core::{Budget, Game, Turn};
+use tessera_core::record::{Event, GameSeeds, Observer};
+use tessera_core::rng::derive_seed;
+use tessera_core::{Agent, Blundering, Game, Seat, Table};
 use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
 
 /// Arguments of `tessera train`.
@@ -124,16 +126,43 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
+/// Every state of a game, after each event (deal or move).
+struct States(Vec<AzulState>);
+
+impl Observer<AzulState> for States {
+    fn on_event(&mut self, state: &AzulState, _: &Event<<AzulState as Game>::Chance>) {
+        self.0.push(state.clone());
+    }
+}
+
 /// Plays the slice's games, writes their rows to `path` and returns them.
+///
+/// Each game is a [`Table`] as in a tournament: set up from the game's setup stream, its
+/// deals from the chance stream, each seat thinking with its own generator within its
+/// plan's budget. `--epsilon` is the seat's chance of a blunder ([`Blundering`], from the
+/// seat's generator). One agent per spec, reset between games (as tournament workers do).
 fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>> {
     let registry = tessera_arena::registry::azul::registry();
     let specs = seat_specs(&a.player, a.players)?;
-    // Check each spec once, with a clear error.
-    for spec in &specs {
-        registry
-            .build(spec)
-            .with_context(|| format!("--player {spec}"))?;
-    }
+    let plans = specs
+        .iter()
+        .map(|spec| {
+            registry
+                .parse(spec)
+                .with_context(|| format!("--player {spec}"))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut agents = plans
+        .iter()
+        .zip(&specs)
+        .map(|(plan, spec)| {
+            let agent = plan.build().with_context(|| format!("--player {spec}"))?;
+            Ok(match a.epsilon {
+                e if e > 0.0 => Box::new(Blundering::new(agent, e)) as Box<dyn Agent<AzulState>>,
+                _ => agent,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     let file = std::fs::File::create(path)
         .with_context(|| format!("cannot create the rows file {}", path.display()))?;
     let mut w = BufWriter::new(file);
@@ -144,33 +173,24 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
         if game % u64::from(shard.count) != u64::from(shard.index - 1) {
             continue;
         }
-        let mut agents = (0..a.players)
-            .map(|seat| registry.build(&specs[seat_spec(seat, game, a.players)]))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut rng = seeded(derive_seed(a.seed, game));
-        let mut s = AzulState::new_random(a.players, &mut rng);
-        let mut states = Vec::new();
-        let budget = Budget::default();
-        while s.turn() != Turn::Terminal {
-            match s.turn() {
-                Turn::Chance => {
-                    let d = s.sample_chance(&mut rng);
-                    s.apply_chance(&d)
-                        .map_err(|e| anyhow::anyhow!("self-play deal: {e}"))?;
-                }
-                Turn::Player(p) => {
-                    let act = if rng.random::<f64>() < a.epsilon {
-                        s.random_action(&mut rng)
-                            .context("a player to move has a legal action")?
-                    } else {
-                        agents[p.index()].choose(&s, &budget, &mut rng)
-                    };
-                    s.apply(act);
-                }
-                Turn::Terminal => {}
-            }
-            states.push(s.clone());
+        let seed = derive_seed(a.seed, game);
+        let initial = AzulState::new_game(a.players, &mut GameSeeds { seed }.setup_rng());
+        // Spec k sits at seat (k + game) mod players: each spec once per game.
+        let mut free: Vec<Option<&mut Box<dyn Agent<AzulState>>>> =
+            agents.iter_mut().map(Some).collect();
+        let mut seats = Vec::with_capacity(a.players);
+        for seat in 0..a.players {
+            let k = seat_spec(seat, game, a.players);
+            let agent = free[k].take().context("each spec sits once per game")?;
+            agent.reset();
+            seats.push(Seat::agent(Box::new(agent.as_mut()), plans[k].budget()));
         }
+        let mut table = Table::new(initial, seats, seed)?;
+        let mut states = States(Vec::new());
+        table.play_out(Some(AzulState::MAX_ACTIONS), &mut states)?;
+        let s = table.state().clone();
+        drop(table);
+        let states = states.0;
         let shares = result_shares(&s).context("a finished game has a result")?;
         for (ply, st) in states.iter().enumerate() {
             for row in TrainingRow::of(st, game, ply as u32, &shares) {

@@ -7,38 +7,23 @@ use super::{Evaluator, Limits, SearchConfig, SearchResult, Searcher};
 
 /// An [`Agent`] that plays the best move of a search.
 ///
-/// The [`Budget`] it is given takes precedence (whoever seats the agent decides, see
-/// `tessera_core::table`); given no limit at all, it uses its own limits (from its registry
-/// name, for example `depth=3` or `time=100ms`), and without those its default limits
-/// (depth 2 unless set with [`SearchAgent::with_default_limits`]). With a single legal move
-/// it plays it without searching.
+/// It holds no limits: the [`Budget`] it is handed is the search's limits (time, nodes and
+/// depth all bind), and an empty one means [`Budget::DEFAULT`]. With a single legal move it
+/// plays it without searching.
 pub struct SearchAgent<G: Game, E: Evaluator<G>> {
     name: String,
     searcher: Searcher<G, E>,
-    limits: Limits,
-    default: Limits,
     last: Option<SearchResult<G::Action>>,
 }
 
 impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
-    /// A player called `name` with an evaluator, settings and its own limits.
-    pub fn new(name: impl Into<String>, eval: E, config: SearchConfig, limits: Limits) -> Self {
+    /// A player called `name` with an evaluator and settings.
+    pub fn new(name: impl Into<String>, eval: E, config: SearchConfig) -> Self {
         SearchAgent {
             name: name.into(),
             searcher: Searcher::new(eval, config),
-            limits,
-            default: Limits {
-                depth: Some(2),
-                ..Limits::default()
-            },
             last: None,
         }
-    }
-
-    /// Sets the limits used when neither the agent's own limits nor the budget give any.
-    pub fn with_default_limits(mut self, default: Limits) -> Self {
-        self.default = default;
-        self
     }
 
     /// The full result of the last search (per-iteration statistics included).
@@ -52,8 +37,8 @@ impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
     }
 
     /// The limits one decision uses given `budget`.
-    pub fn effective_limits(&self, budget: &Budget) -> Limits {
-        budget.or(self.limits).or(self.default)
+    pub fn effective_limits(budget: &Budget) -> Limits {
+        budget.or_default()
     }
 }
 
@@ -74,7 +59,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
             self.last = None;
             return actions[0];
         }
-        let limits = self.effective_limits(budget);
+        let limits = Self::effective_limits(budget);
         let r = self.searcher.search(state, &limits);
         let best = r.best.unwrap_or(actions[0]);
         self.last = Some(r);
