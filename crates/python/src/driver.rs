@@ -14,10 +14,139 @@
 //! and its loop, so a session replays the table's game for the same seed and actions (tests
 //! below).
 
+use rand::SeedableRng;
 use tessera_core::record::GameSeeds;
 use tessera_core::table::resolve_chance;
 use tessera_core::{Game, GameRng, Turn};
 use thiserror::Error;
+
+/// Where a chance generator is in its stream, portably: ChaCha8's 32-byte key, its stream
+/// number and its word position. Restoring it gives a generator that draws exactly what the
+/// original would have drawn next (pickling a game keeps its future deals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChanceState {
+    /// The key (`ChaCha8Rng::get_seed`).
+    pub key: [u8; 32],
+    /// The stream (`get_stream`).
+    pub stream: u64,
+    /// The position in the stream, in 32-bit words (`get_word_pos`).
+    pub word_pos: u128,
+}
+
+impl ChanceState {
+    /// The position of `rng`.
+    pub fn of(rng: &GameRng) -> Self {
+        ChanceState {
+            key: rng.get_seed(),
+            stream: rng.get_stream(),
+            word_pos: rng.get_word_pos(),
+        }
+    }
+
+    /// A generator at this position.
+    pub fn rng(&self) -> GameRng {
+        let mut rng = GameRng::from_seed(self.key);
+        rng.set_stream(self.stream);
+        rng.set_word_pos(self.word_pos);
+        rng
+    }
+
+    /// As text: the key in hex, the stream and the word position, separated by `:`.
+    pub fn to_text(&self) -> String {
+        let key: String = self.key.iter().map(|b| format!("{b:02x}")).collect();
+        format!("{key}:{}:{}", self.stream, self.word_pos)
+    }
+
+    /// Parses [`ChanceState::to_text`]'s form.
+    pub fn from_text(text: &str) -> Option<Self> {
+        let mut it = text.split(':');
+        let (key, stream, word_pos) = (it.next()?, it.next()?, it.next()?);
+        if it.next().is_some() || key.len() != 64 || !key.is_ascii() {
+            return None;
+        }
+        let mut k = [0u8; 32];
+        for (i, b) in k.iter_mut().enumerate() {
+            *b = u8::from_str_radix(&key[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(ChanceState {
+            key: k,
+            stream: stream.parse().ok()?,
+            word_pos: word_pos.parse().ok()?,
+        })
+    }
+}
+
+/// A pickled handle's text that cannot be read back.
+#[derive(Debug, Error)]
+#[error("not a pickled {kind} game: {why}")]
+pub struct SnapshotError {
+    /// The game expected.
+    pub kind: &'static str,
+    /// What is wrong.
+    pub why: String,
+}
+
+/// A session as a JSON object (its state in notation, the seed, the chance position), the
+/// part of a pickled handle that [`restore`] reads back.
+pub fn snapshot_fields<G: Game + std::fmt::Display>(
+    s: &Session<G>,
+    kind: &str,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("game".into(), kind.into());
+    m.insert("state".into(), s.state().to_string().into());
+    m.insert("seed".into(), s.seed().to_string().into());
+    m.insert("chance".into(), s.chance().to_text().into());
+    m
+}
+
+/// [`snapshot_fields`] as text.
+pub fn snapshot<G: Game + std::fmt::Display>(s: &Session<G>, kind: &str) -> String {
+    serde_json::Value::Object(snapshot_fields(s, kind)).to_string()
+}
+
+/// The session of a JSON object written by [`snapshot_fields`].
+pub fn restore_fields<G: Game + std::str::FromStr>(
+    v: &serde_json::Value,
+    kind: &'static str,
+) -> Result<Session<G>, SnapshotError>
+where
+    G::Err: std::fmt::Display,
+{
+    let bad = |why: String| SnapshotError { kind, why };
+    let field = |name: &str| {
+        v.get(name)
+            .and_then(|x| x.as_str())
+            .ok_or_else(|| bad(format!("no text field '{name}'")))
+    };
+    if field("game")? != kind {
+        return Err(bad(format!("it is a pickled {} game", field("game")?)));
+    }
+    let state: G = field("state")?
+        .parse()
+        .map_err(|e| bad(format!("state: {e}")))?;
+    let seed: u64 = field("seed")?
+        .parse()
+        .map_err(|e| bad(format!("seed: {e}")))?;
+    let chance = ChanceState::from_text(field("chance")?)
+        .ok_or_else(|| bad("chance: expected key:stream:word position".into()))?;
+    Ok(Session::resume(state, &chance, seed))
+}
+
+/// The session of a text written by [`snapshot`].
+pub fn restore<G: Game + std::str::FromStr>(
+    text: &str,
+    kind: &'static str,
+) -> Result<Session<G>, SnapshotError>
+where
+    G::Err: std::fmt::Display,
+{
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| SnapshotError {
+        kind,
+        why: e.to_string(),
+    })?;
+    restore_fields(&v, kind)
+}
 
 /// Why a step was refused. The state is unchanged when this is returned.
 #[derive(Debug, Error)]
@@ -77,6 +206,22 @@ impl<G: Game> Session<G> {
         self.chance = GameSeeds { seed }.chance_rng();
     }
 
+    /// A session resumed exactly: `state` (no chance pending), its chance generator at
+    /// `chance`, and the seed it was started with (the inverse of [`Session::state`],
+    /// [`Session::chance`] and [`Session::seed`]). Nothing is resolved.
+    pub fn resume(state: G, chance: &ChanceState, seed: u64) -> Self {
+        Session {
+            state,
+            chance: chance.rng(),
+            seed,
+        }
+    }
+
+    /// Where the chance generator is.
+    pub fn chance(&self) -> ChanceState {
+        ChanceState::of(&self.chance)
+    }
+
     /// The current state.
     pub fn state(&self) -> &G {
         &self.state
@@ -132,6 +277,48 @@ mod tests {
         let any = first.expect("the game has actions");
         assert!(matches!(s.step(any), Err(StepError::GameOver)));
         assert_eq!(s.state(), &before);
+    }
+
+    #[test]
+    fn a_resumed_session_draws_the_same_future() {
+        let initial = AzulState::new_random(3, &mut GameSeeds { seed: 9 }.setup_rng());
+        let mut a = Session::new(initial, 9).expect("the opening deal");
+        let mut rng = tessera_core::rng::seeded(1);
+        // Into the second round, so the generator has moved.
+        while a.state().round() < 2 {
+            let m = a.state().random_action(&mut rng).expect("a legal action");
+            a.step(m).expect("legal");
+        }
+        let text = a.chance().to_text();
+        let back = ChanceState::from_text(&text).expect("parses");
+        assert_eq!(back, a.chance());
+        assert_ne!(
+            back,
+            Session::new(a.state().clone(), 9).expect("deal").chance()
+        );
+        let mut b = Session::resume(a.state().clone(), &back, a.seed());
+        // The whole session through its text form.
+        let mut c: Session<AzulState> = restore(&snapshot(&a, "azul"), "azul").expect("restores");
+        assert_eq!(c.state(), a.state());
+        assert_eq!((c.seed(), c.chance()), (a.seed(), a.chance()));
+        while !a.state().is_terminal() {
+            let m = a.state().random_action(&mut rng).expect("a legal action");
+            a.step(m).expect("legal");
+            b.step(m).expect("the same action is legal in the copy");
+            c.step(m)
+                .expect("the same action is legal in the restored one");
+            assert_eq!(a.state(), b.state());
+            assert_eq!(a.state(), c.state());
+        }
+        assert!(ChanceState::from_text("00:1:2").is_none());
+        assert!(ChanceState::from_text(&format!("{}:x:0", "0".repeat(64))).is_none());
+        let err = restore::<AzulState>(&snapshot(&a, "azul"), "qwirkle").unwrap_err();
+        assert!(
+            err.to_string().contains("it is a pickled azul game"),
+            "{err}"
+        );
+        assert!(restore::<AzulState>("{}", "azul").is_err());
+        assert!(restore::<AzulState>("not json", "azul").is_err());
     }
 
     #[test]

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1, PyReadwriteArray2,
 };
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyTuple};
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
@@ -31,6 +31,92 @@ use tessera_arena::store::Store;
 
 /// Most legal actions listed in an error message.
 const LIST_MAX: usize = 40;
+
+/// The most games an `AzulBatch` holds (2**20): its arrays alone take about 1.5 KB a game
+/// at 4 players, so this is about 1.6 GB; more is refused before anything is allocated.
+pub const MAX_BATCH: i64 = 1 << 20;
+
+/// What a seed must be, in every error about one.
+const SEED_RANGE: &str = "an integer from 0 to 2**64 - 1";
+
+/// `repr(v)` for an error message.
+fn repr_of(v: &Bound<'_, PyAny>) -> String {
+    v.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// A seed argument: a Python int or a numpy integer from 0 to 2**64 - 1. A bool or a
+/// non-integer is a TypeError, an integer out of range a ValueError, both naming the range
+/// (the same check everywhere a seed enters: handles, agents, the batch, the environments
+/// through `_check_seed`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let obj: &Bound<'py, PyAny> = &obj;
+        if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(format!(
+                "seed {}: expected {SEED_RANGE}, not a bool",
+                repr_of(obj)
+            )));
+        }
+        match obj.extract::<u64>() {
+            Ok(v) => Ok(Seed(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(PyValueError::new_err(
+                format!("seed {}: expected {SEED_RANGE}", repr_of(obj)),
+            )),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "seed {}: expected {SEED_RANGE}, not {}",
+                repr_of(obj),
+                describe_value(obj)
+            ))),
+        }
+    }
+}
+
+/// An action id argument: a Python int or a numpy integer. A bool, a float (Python or
+/// numpy) or anything else that is not an integer is a TypeError: nothing is truncated.
+/// An integer too large for any table is a ValueError (out of range).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ActionId(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ActionId {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let obj: &Bound<'py, PyAny> = &obj;
+        let refuse = |what: &str| {
+            PyTypeError::new_err(format!(
+                "action {}: expected an integer action id, not {what}",
+                repr_of(obj)
+            ))
+        };
+        if obj.is_instance_of::<PyBool>() {
+            return Err(refuse("a bool"));
+        }
+        if obj.is_instance_of::<PyFloat>() {
+            return Err(refuse("a float"));
+        }
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(ActionId(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Err(PyValueError::new_err(
+                format!("action id {} is out of range", repr_of(obj)),
+            )),
+            Err(_) => Err(refuse(&describe_value(obj))),
+        }
+    }
+}
+
+/// Checks a seed as every entry point does and returns it (`tessera.envs` and
+/// `tessera.openspiel` call it on the seeds they are given).
+#[pyfunction]
+fn _check_seed(seed: Seed) -> u64 {
+    seed.0
+}
 
 fn check_players(game: &str, players: i64) -> PyResult<usize> {
     if (2..=4).contains(&players) {
@@ -135,8 +221,9 @@ impl PyAzul {
     /// A new game: `players` 2-4; the starting player and every deal come from `seed`
     /// (the same streams as `tessera play azul --seed`).
     #[new]
-    #[pyo3(signature = (players = 2, seed = 0))]
-    fn new(players: i64, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (players = 2, seed = Seed(0)))]
+    fn new(players: i64, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let players = check_players("Azul", players)?;
         let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
         Ok(PyAzul {
@@ -147,8 +234,9 @@ impl PyAzul {
 
     /// A game resumed from a state in notation (docs/notation.md); later deals from `seed`.
     #[staticmethod]
-    #[pyo3(signature = (text, seed = 0))]
-    fn from_notation(text: &str, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (text, seed = Seed(0)))]
+    fn from_notation(text: &str, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let initial: AzulState = text
             .parse()
             .map_err(|e| PyValueError::new_err(format!("Azul state: {e}")))?;
@@ -159,7 +247,8 @@ impl PyAzul {
     }
 
     /// Starts a new game with the same player count from `seed`.
-    fn reset(&mut self, seed: u64) -> PyResult<()> {
+    fn reset(&mut self, seed: Seed) -> PyResult<()> {
+        let seed = seed.0;
         let players = self.state().num_players();
         let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
         self.session = Self::start(initial, seed)?;
@@ -234,7 +323,8 @@ impl PyAzul {
     /// Plays action `action` (an id) for the player to move, then deals if a round ended.
     /// Returns the seat to move next, or None once the game is over (`current_player`).
     /// Raises ValueError for an id out of range, an illegal action or a finished game.
-    fn step(&mut self, action: i64) -> PyResult<Option<usize>> {
+    fn step(&mut self, action: ActionId) -> PyResult<Option<usize>> {
+        let action = action.0;
         let players = self.players();
         let a = azul::decode(action, players).map_err(|e| PyValueError::new_err(e.to_string()))?;
         match self.session.step(a) {
@@ -308,7 +398,8 @@ impl PyAzul {
     }
 
     /// The notation of action id `action` (`3Y2`).
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
+    fn action_to_string(&self, action: ActionId) -> PyResult<String> {
+        let action = action.0;
         azul::decode(action, self.players())
             .map(|a| a.to_string())
             .map_err(|e| PyValueError::new_err(e.to_string()))
@@ -370,7 +461,8 @@ impl PyAzul {
 
     /// Draws the deals from now on from seed `seed` instead (the state is unchanged): search
     /// over sampled deals reseeds its copies so that they do not all see the same future.
-    fn reseed_chance(&mut self, seed: u64) {
+    fn reseed_chance(&mut self, seed: Seed) {
+        let seed = seed.0;
         self.session.reseed_chance(seed);
     }
 
@@ -385,6 +477,18 @@ impl PyAzul {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         self.clone()
+    }
+
+    /// Pickling: the state in notation, the seed and the chance generator's position
+    /// (`tessera._tessera._restore` rebuilds it: the same state with the same future deals).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((
+            restorer(py)?,
+            ("azul", crate::driver::snapshot(&self.session, "azul")),
+        ))
     }
 
     fn __repr__(&self) -> String {
@@ -429,8 +533,9 @@ fn qwirkle_err(t: &QwirkleTable, e: QwirkleStepError) -> PyErr {
 impl PyQwirkle {
     /// A new game of `players` 2-4; the deal and every draw come from `seed`.
     #[new]
-    #[pyo3(signature = (players = 2, seed = 0))]
-    fn new(players: i64, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (players = 2, seed = Seed(0)))]
+    fn new(players: i64, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let players = check_players("Qwirkle", players)?;
         let table =
             QwirkleTable::new(players, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -439,8 +544,9 @@ impl PyQwirkle {
 
     /// A game resumed from a state in notation; later draws from `seed`.
     #[staticmethod]
-    #[pyo3(signature = (text, seed = 0))]
-    fn from_notation(text: &str, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (text, seed = Seed(0)))]
+    fn from_notation(text: &str, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let s: Qwirkle = text
             .parse()
             .map_err(|e| PyValueError::new_err(format!("Qwirkle state: {e}")))?;
@@ -450,7 +556,8 @@ impl PyQwirkle {
     }
 
     /// Starts a new game with the same player count from `seed`.
-    fn reset(&mut self, seed: u64) -> PyResult<()> {
+    fn reset(&mut self, seed: Seed) -> PyResult<()> {
+        let seed = seed.0;
         let players = self.players();
         self.table =
             QwirkleTable::new(players, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -528,7 +635,8 @@ impl PyQwirkle {
     /// Plays step `action` (an id) for the player to move. Returns the seat to move next,
     /// or None once the game is over (`current_player`). Raises ValueError for an id out of
     /// range, an illegal step or a finished game.
-    fn step(&mut self, action: i64) -> PyResult<Option<usize>> {
+    fn step(&mut self, action: ActionId) -> PyResult<Option<usize>> {
+        let action = action.0;
         self.table
             .step(action)
             .map_err(|e| qwirkle_err(&self.table, e))?;
@@ -536,7 +644,8 @@ impl PyQwirkle {
     }
 
     /// What an id means now, in words.
-    fn describe(&self, action: i64) -> PyResult<String> {
+    fn describe(&self, action: ActionId) -> PyResult<String> {
+        let action = action.0;
         qwirkle::decode(action).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(self.table.describe(action as usize))
     }
@@ -612,7 +721,8 @@ impl PyQwirkle {
     /// is resampled from `seed`, later draws from `seed` too. The seat's hand, the board and
     /// the scores stay; so do the pending tiles when `seat` is to move (otherwise they are
     /// dropped: only the mover sees them). For search over what a seat may know.
-    fn determinize(&self, seat: i64, seed: u64) -> PyResult<Self> {
+    fn determinize(&self, seat: i64, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let p = check_seat(seat, self.players())?;
         let mut rng = tessera_core::rng::seeded(seed);
         self.table
@@ -622,7 +732,8 @@ impl PyQwirkle {
     }
 
     /// Draws the tiles from now on from seed `seed` instead (the position is unchanged).
-    fn reseed_chance(&mut self, seed: u64) {
+    fn reseed_chance(&mut self, seed: Seed) {
+        let seed = seed.0;
         self.table.reseed_chance(seed);
     }
 
@@ -637,6 +748,15 @@ impl PyQwirkle {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         self.clone()
+    }
+
+    /// Pickling: the state in notation, the seed, the chance generator's position, the
+    /// pending tiles and the last move (`tessera._tessera._restore` rebuilds it).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((restorer(py)?, ("qwirkle", self.table.snapshot())))
     }
 
     fn __repr__(&self) -> String {
@@ -661,6 +781,9 @@ pub struct PyAgent {
     spec: String,
     game: &'static str,
     agent: Mutex<AgentKind>,
+    /// The budget per move the spec asks for (`AgentPlan::budget`: its `time=`, `depth=`,
+    /// `nodes=` or the entry's default), given to every `choose`.
+    budget: Budget,
     rng: Mutex<GameRng>,
 }
 
@@ -669,28 +792,35 @@ impl PyAgent {
     /// An agent of `game` (`azul` or `qwirkle`) from its spec (`strong:time=100ms`,
     /// `smart`, `random`); its own random choices come from `seed`.
     #[new]
-    #[pyo3(signature = (spec, game = "azul", seed = 0))]
-    fn new(spec: &str, game: &str, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (spec, game = "azul", seed = Seed(0)))]
+    fn new(spec: &str, game: &str, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("agent '{spec}': {e}"));
-        let (game, agent) = match game {
-            "azul" => (
-                "azul",
-                AgentKind::Azul(
-                    tessera_arena::registry::azul::registry()
-                        .build(spec)
-                        .map_err(|e| bad(&e))?,
-                ),
-            ),
-            "qwirkle" => (
-                "qwirkle",
-                AgentKind::Qwirkle {
-                    agent: tessera_arena::registry::qwirkle::registry()
-                        .build(spec)
-                        .map_err(|e| bad(&e))?,
-                    state: Box::new(None),
-                    plan: Vec::new(),
-                },
-            ),
+        let (game, agent, budget) = match game {
+            "azul" => {
+                let plan = tessera_arena::registry::azul::registry()
+                    .parse(spec)
+                    .map_err(|e| bad(&e))?;
+                (
+                    "azul",
+                    AgentKind::Azul(plan.build().map_err(|e| bad(&e))?),
+                    plan.budget(),
+                )
+            }
+            "qwirkle" => {
+                let plan = tessera_arena::registry::qwirkle::registry()
+                    .parse(spec)
+                    .map_err(|e| bad(&e))?;
+                (
+                    "qwirkle",
+                    AgentKind::Qwirkle {
+                        agent: plan.build().map_err(|e| bad(&e))?,
+                        state: Box::new(None),
+                        plan: Vec::new(),
+                    },
+                    plan.budget(),
+                )
+            }
             other => {
                 return Err(PyValueError::new_err(format!(
                     "game '{other}': expected 'azul' or 'qwirkle'"
@@ -701,6 +831,7 @@ impl PyAgent {
             spec: spec.to_string(),
             game,
             agent: Mutex::new(agent),
+            budget,
             rng: Mutex::new(tessera_core::rng::seeded(seed)),
         })
     }
@@ -745,7 +876,7 @@ impl PyAgent {
                 let chosen = py.detach(|| -> Result<AzulAction, String> {
                     let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
                     let seen = state.determinize(p, &mut rng);
-                    Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+                    Ok(agent.choose(&seen, &self.budget, &mut rng))
                 });
                 let a = chosen.map_err(PyRuntimeError::new_err)?;
                 state.check_action(a).map_err(|e| {
@@ -785,7 +916,7 @@ impl PyAgent {
                 let chosen = py.detach(|| -> Result<tessera_qwirkle::Move, String> {
                     let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
                     let seen = now.determinize(p, &mut rng);
-                    Ok(agent.choose(&seen, &Budget::default(), &mut rng))
+                    Ok(agent.choose(&seen, &self.budget, &mut rng))
                 });
                 let m = chosen.map_err(PyRuntimeError::new_err)?;
                 let ids = t.ids_of(&m).ok_or_else(|| {
@@ -807,6 +938,29 @@ impl PyAgent {
                 Ok(ids[0])
             }
         }
+    }
+
+    /// What the agent reported of its last choice, if it reports anything (searching
+    /// agents do): `{"depth", "nodes", "leaves", "value", "seconds"}`; None otherwise.
+    fn last_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let kind = self
+            .agent
+            .lock()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let info = match &*kind {
+            AgentKind::Azul(a) => a.last_info(),
+            AgentKind::Qwirkle { agent, .. } => agent.last_info(),
+        };
+        let Some(info) = info else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("depth", info.depth)?;
+        d.set_item("nodes", info.nodes)?;
+        d.set_item("leaves", info.leaves)?;
+        d.set_item("value", info.value)?;
+        d.set_item("seconds", info.elapsed.as_secs_f64())?;
+        Ok(Some(d))
     }
 
     fn __repr__(&self) -> String {
@@ -861,14 +1015,15 @@ impl PyTiles {
     /// A square level of `side` cells with `colours` colours (one piece each) and optimum
     /// `optimal`, drawn by the seeded generator from `seed`.
     #[staticmethod]
-    #[pyo3(signature = (side, colours, optimal, seed = 0))]
+    #[pyo3(signature = (side, colours, optimal, seed = Seed(0)))]
     fn generate(
         py: Python<'_>,
         side: usize,
         colours: usize,
         optimal: u32,
-        seed: u64,
+        seed: Seed,
     ) -> PyResult<Self> {
+        let seed = seed.0;
         let cfg = tessera_tiles::generator::GenConfig::new(side, colours, optimal);
         let level = py
             .detach(|| {
@@ -886,7 +1041,8 @@ impl PyTiles {
     }
 
     /// Plays move `action` (0 L, 1 R, 2 U, 3 D); returns whether any piece moved.
-    fn step(&mut self, action: i64) -> PyResult<bool> {
+    fn step(&mut self, action: ActionId) -> PyResult<bool> {
+        let action = action.0;
         self.table
             .step(action)
             .map_err(|e| PyValueError::new_err(e.to_string()))
@@ -934,6 +1090,60 @@ impl PyTiles {
     fn render(&self) -> String {
         self.table.level().render(self.table.state())
     }
+
+    /// An independent copy (same level, same position).
+    fn copy(&self) -> Self {
+        PyTiles {
+            table: self.table.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> Self {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.copy()
+    }
+
+    /// Pickling: the level in the level format and the moves played since its start.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((restorer(py)?, ("tiles", self.table.snapshot())))
+    }
+}
+
+/// `tessera._tessera._restore`, the function pickles call to rebuild a handle.
+fn restorer(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("tessera._tessera")?.getattr("_restore")
+}
+
+/// Rebuilds a pickled handle: `kind` is `azul`, `qwirkle` or `tiles`, `text` what its
+/// `__reduce__` wrote. ValueError if the text is not one.
+#[pyfunction]
+fn _restore(py: Python<'_>, kind: &str, text: &str) -> PyResult<Py<PyAny>> {
+    let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(e.to_string());
+    Ok(match kind {
+        "azul" => {
+            let session = crate::driver::restore::<AzulState>(text, "azul").map_err(|e| bad(&e))?;
+            Py::new(py, PyAzul::from_session(session))?.into_any()
+        }
+        "qwirkle" => {
+            let table = QwirkleTable::restore(text).map_err(|e| bad(&e))?;
+            Py::new(py, PyQwirkle { table })?.into_any()
+        }
+        "tiles" => {
+            let table = TilesTable::restore(text).map_err(|e| bad(&e))?;
+            Py::new(py, PyTiles { table })?.into_any()
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "pickled handle kind '{other}': expected azul, qwirkle or tiles"
+            )));
+        }
+    })
 }
 
 /// Many Azul games stepped in one call (`tessera.batch.AzulBatch`, docs/python.md): numpy
@@ -1023,21 +1233,23 @@ impl PyAzulBatch {
 
 #[pymethods]
 impl PyAzulBatch {
-    /// `n` games of `players` (2-4); game `i`'s episode `e` starts from seed
-    /// `seed + i + e * n`; `threads` (default: the machine's cores) share the work.
+    /// `n` games (1 to `MAX_GAMES`, 2**20) of `players` (2-4); game `i`'s episode `e` starts
+    /// from seed `seed + i + e * n`; `threads` (default: the machine's cores) share the work.
+    /// A larger `n` is a ValueError before anything is allocated.
     #[new]
-    #[pyo3(signature = (n, players = 2, seed = 0, threads = None))]
+    #[pyo3(signature = (n, players = 2, seed = Seed(0), threads = None))]
     fn new(
         py: Python<'_>,
         n: i64,
         players: i64,
-        seed: u64,
+        seed: Seed,
         threads: Option<i64>,
     ) -> PyResult<Self> {
+        let seed = seed.0;
         let players = check_players("Azul", players)?;
-        if n < 1 {
+        if !(1..=MAX_BATCH).contains(&n) {
             return Err(PyValueError::new_err(format!(
-                "n {n}: a batch needs at least one game"
+                "n {n}: a batch holds 1 to {MAX_BATCH} games (tessera.batch.MAX_GAMES)"
             )));
         }
         let threads = match threads {
@@ -1285,6 +1497,9 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTiles>()?;
     m.add_class::<PyAzulBatch>()?;
     m.add_function(wrap_pyfunction!(_tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_seed, m)?)?;
+    m.add("MAX_BATCH", MAX_BATCH)?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;

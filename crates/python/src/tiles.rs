@@ -24,6 +24,8 @@ pub struct TilesTable {
     state: State,
     colours: Vec<Colour>,
     moves: u32,
+    /// The move ids played since the start (what a pickle replays).
+    played: Vec<u8>,
 }
 
 impl TilesTable {
@@ -41,13 +43,50 @@ impl TilesTable {
             level,
             colours,
             moves: 0,
+            played: Vec::new(),
         }
+    }
+
+    /// The table as text for pickling: the level in the level format and the move ids
+    /// played since its start. [`TilesTable::restore`] reads it back.
+    pub fn snapshot(&self) -> String {
+        serde_json::json!({
+            "game": "tiles",
+            "level": self.level.to_string(),
+            "played": self.played,
+        })
+        .to_string()
+    }
+
+    /// The table of a [`TilesTable::snapshot`]: the level, its moves replayed.
+    pub fn restore(text: &str) -> Result<Self, crate::driver::SnapshotError> {
+        let bad = |why: String| crate::driver::SnapshotError { kind: "tiles", why };
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        let level: Level = v
+            .get("level")
+            .and_then(|l| l.as_str())
+            .ok_or_else(|| bad("no text field 'level'".into()))?
+            .parse()
+            .map_err(|e| bad(format!("level: {e}")))?;
+        let played = v
+            .get("played")
+            .and_then(|p| p.as_array())
+            .ok_or_else(|| bad("no list 'played'".into()))?;
+        let mut t = TilesTable::new(level);
+        for id in played {
+            let id = id
+                .as_i64()
+                .ok_or_else(|| bad(format!("move {id}: expected an id")))?;
+            t.step(id).map_err(|e| bad(e.to_string()))?;
+        }
+        Ok(t)
     }
 
     /// Back to the start.
     pub fn reset(&mut self) {
         self.state = self.level.start();
         self.moves = 0;
+        self.played.clear();
     }
 
     /// The level.
@@ -78,6 +117,7 @@ impl TilesTable {
             _ => return Err(MoveIdError(id)),
         };
         self.moves += 1;
+        self.played.push(id as u8);
         match self.level.apply(&self.state, dir) {
             Some(s) => {
                 self.state = s;
@@ -129,6 +169,31 @@ mod tests {
         }
         assert!(t.is_solved());
         assert_eq!(t.moves() as usize, solution.len());
+        // Pickled half way (one move that moves nothing included), restored, finished.
+        t.reset();
+        t.step(0).expect("in range");
+        t.step(0).expect("in range");
+        let half = solution.len() / 2;
+        let mut t2 = t.clone();
+        t2.reset();
+        for d in &solution[..half] {
+            t2.step(Dir::ALL.iter().position(|x| x == d).expect("a direction") as i64)
+                .expect("in range");
+        }
+        let mut back = TilesTable::restore(&t2.snapshot()).expect("restores");
+        assert!(back.state() == t2.state());
+        assert_eq!(back.moves(), t2.moves());
+        assert_eq!(
+            back.level().render(back.state()),
+            t2.level().render(t2.state())
+        );
+        assert_eq!(back.level().known_optimal(), t2.level().known_optimal());
+        for d in &solution[half..] {
+            back.step(Dir::ALL.iter().position(|x| x == d).expect("a direction") as i64)
+                .expect("in range");
+        }
+        assert!(back.is_solved());
+        assert!(TilesTable::restore("{\"level\": 3}").is_err());
         t.reset();
         assert!(!t.is_solved());
         assert_eq!(t.step(4), Err(MoveIdError(4)));

@@ -97,3 +97,29 @@ def test_a_qwirkle_agent_refuses_a_placement_it_did_not_start():
     assert game.pending(), "seed 3's first move places more than one tile"
     with pytest.raises(ValueError, match="did not start"):
         tessera.Agent("points", game="qwirkle").act(game)
+
+
+def test_the_spec_budget_reaches_the_agent():
+    # `montecarlo:nodes=N` plays exactly N worlds per move, each candidate once per world
+    # (leaves = N x candidates): the spec's budget must reach `choose` (issue 28: the
+    # bindings passed an empty budget, so every spec did the bot's default work).
+    g = tessera.QwirkleGame(2, 4)
+    smart = tessera.Agent("smarter", game="qwirkle", seed=1)
+    for _ in range(6):  # six whole moves: past the first move, several candidates
+        g.step(smart.act(g))
+        while g.pending():
+            g.step(smart.act(g))
+    leaves = {}
+    for n in (3, 12):
+        a = tessera.Agent(f"montecarlo:nodes={n}", game="qwirkle", seed=2)
+        assert a.last_info() is None
+        a.act(g.copy())
+        info = a.last_info()
+        assert info is not None and info["nodes"] >= info["leaves"] > 0
+        leaves[n] = info["leaves"]
+    assert leaves[3] % 3 == 0
+    assert leaves[12] == 4 * leaves[3], leaves
+    # An agent that reports nothing says so.
+    r = tessera.Agent("random")
+    r.act(tessera.AzulGame(2, 1))
+    assert r.last_info() is None

@@ -72,7 +72,7 @@ def test_bad_input_is_refused_and_nothing_moves():
     assert [b.notation(i) for i in range(3)] == before
     with pytest.raises(ValueError, match="2 to 4 players, not 5"):
         AzulBatch(2, players=5)
-    with pytest.raises(ValueError, match="at least one game"):
+    with pytest.raises(ValueError, match="n 0: a batch holds 1 to"):
         AzulBatch(0)
     with pytest.raises(ValueError, match="game 3 does not exist"):
         b.notation(3)

@@ -210,7 +210,7 @@ def test_render_ansi_shows_the_table():
     env = azul_v0.env(players=2, render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
-    assert "round 1" in text and "factories: 1:" in text and "P1 score 0" in text
+    assert "round 1" in text and "factories: 1:" in text and "player_0 score 0" in text
     env = qwirkle_v0.env(players=2, render_mode="ansi")
     env.reset(seed=1)
     assert "Qwirkle, scores 0,0, hand sizes 6,6" in env.render()

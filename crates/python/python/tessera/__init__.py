@@ -11,7 +11,7 @@ import json
 import os
 
 from ._tessera import Agent, AzulGame, MatchTiles, QwirkleGame, __version__
-from ._tessera import _tournament
+from ._tessera import _check_seed, _tournament
 
 __all__ = ["Agent", "AzulGame", "MatchTiles", "QwirkleGame", "tournament", "__version__"]
 
@@ -48,7 +48,8 @@ def tournament(
     with its 95% interval/score mean and sd, per table and series rows, Elo ratings,
     "faults": [(label, kind, count)]}``.
     """
-    for name, value in (("games", games), ("seed", seed), ("jobs", jobs), ("players", players), ("series", series)):
+    seed = _check_seed(seed)
+    for name, value in (("games", games), ("jobs", jobs), ("players", players), ("series", series)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"{name} {value!r}: expected a non-negative integer")
     if not isinstance(agents, (list, tuple)):

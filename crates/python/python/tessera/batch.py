@@ -12,6 +12,10 @@ the games on every core, restarts finished games, and writes the outputs into th
 own preallocated arrays (the same objects every call: copy what you keep).
 """
 
-from ._tessera import AzulBatch
+from ._tessera import MAX_BATCH, AzulBatch
 
-__all__ = ["AzulBatch"]
+#: The most games one ``AzulBatch`` holds (2**20); a larger ``n`` is a ValueError raised
+#: before anything is allocated.
+MAX_GAMES = MAX_BATCH
+
+__all__ = ["AzulBatch", "MAX_GAMES"]

@@ -9,17 +9,24 @@ Action ids are the package's (docs/python.md): Azul ``source * 30 + colour * 6 +
 destination``; Qwirkle the step ids of ``QwirkleGame`` and ``tessera.envs.qwirkle_v0`` (a
 placement is several steps, one tile each, then possibly END).
 
-Chance is *sampled* (``ChanceMode.SAMPLED_STOCHASTIC``), not explicit chance nodes: an Azul
-deal fills up to nine factories with four tiles each from a bag of up to 100, a Qwirkle draw
-takes up to six tiles from a bag of up to 108, far beyond a chance node OpenSpiel's tools
-can enumerate. Chance happens inside ``apply_action`` (as in the PettingZoo environments),
-drawn from the state's own chance stream. Each game started takes a fresh seed from the
+Chance lives in the state, not in chance nodes: an Azul deal fills up to nine factories with
+four tiles each from a bag of up to 100, a Qwirkle draw takes up to six tiles from a bag of
+up to 108, far beyond a chance node OpenSpiel's tools can enumerate. Chance happens inside
+``apply_action`` (as in the PettingZoo environments), drawn from the state's own chance
+stream, which is part of the state: ``clone()`` copies it, ``serialize()`` and ``pickle``
+carry its position. The same state and actions therefore always give the same next state,
+and the games are declared ``ChanceMode.DETERMINISTIC`` to OpenSpiel. (They were
+``SAMPLED_STOCHASTIC`` until issue 31: OpenSpiel keeps a sampled-stochastic game's generator
+in the game and serializes it with ``Game::GetRNGState``, which its wrapper of Python games
+does not forward to Python in open-spiel 2.0.2, so such a game could be neither serialized
+nor pickled and ``random_sim_test(serialize=True)`` failed with "GetRNGState
+unimplemented".) Each game started takes a fresh seed from the
 game's generator (seeded by the ``seed`` parameter) when it is first used or cloned, so a
 run of games is reproducible from ``seed``, whatever bots play them: the clones a search
 makes do not take seeds (OpenSpiel builds a clone from ``new_initial_state()`` and then
-copies the state's fields into it). OpenSpiel's contract for sampled chance (checked by
-``pyspiel.random_sim_test``) is that a ``clone()`` given the same actions reaches the same
-state, so the chance stream is copied with the state.
+copies the state's fields into it). ``pyspiel.random_sim_test`` checks that a ``clone()``
+given the same actions reaches the same state, and with ``serialize=True`` that a state
+serialized and read back is the same.
 
 Azul is a perfect-information game here (the bag's order is not part of the state; a search
 that clones states plays its simulations against the deals the real game will see, which
@@ -50,6 +57,7 @@ import numpy as np
 import pyspiel
 
 from . import AzulGame, QwirkleGame
+from ._tessera import _check_seed
 
 SHORT_NAME = "python_tessera_azul"
 MAX_GAME_LENGTH = 2000
@@ -58,7 +66,8 @@ QWIRKLE_MAX_GAME_LENGTH = 3000
 
 
 def _game_type(short_name: str, long_name: str, hidden_hands: bool) -> pyspiel.GameType:
-    """The facts of a Tessera game for OpenSpiel: sequential, sampled chance, constant-sum
+    """The facts of a Tessera game for OpenSpiel: sequential, chance inside the state (module
+    docs: declared deterministic), constant-sum
     terminal rewards for 2-4 players; with hidden hands it is imperfect information and
     provides information-state strings."""
     info = pyspiel.GameType.Information
@@ -66,7 +75,7 @@ def _game_type(short_name: str, long_name: str, hidden_hands: bool) -> pyspiel.G
         short_name=short_name,
         long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=info.IMPERFECT_INFORMATION if hidden_hands else info.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -88,11 +97,9 @@ def _check_params(name: str, params) -> tuple[int, int]:
     params = dict(params or {})
     players = params.get("players", 2)
     seed = params.get("seed", 0)
-    if not isinstance(players, int) or not 2 <= players <= 4:
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
         raise ValueError(f"{name} is for 2 to 4 players, not {players!r}")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed {seed!r}: expected a non-negative integer")
-    return players, seed
+    return players, _check_seed(seed)
 
 
 class _Chance:
@@ -133,6 +140,11 @@ class _Slot:
 
     def __deepcopy__(self, memo):
         return _Slot.holding(self.handle.copy())
+
+    def __reduce__(self):
+        # Pickled (``state.serialize()``, ``pickle``) as the handle it holds, made first if
+        # needed: the handle pickles its state and its chance stream's position.
+        return (_Slot.holding, (self.handle,))
 
 
 def _init_game(game, name, handle_cls, game_type, max_length, params):

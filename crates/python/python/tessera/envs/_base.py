@@ -12,6 +12,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from .._tessera import _check_seed
+
 ILLEGAL_POLICIES = ("terminate", "raise", "random")
 REWARDS = ("outcome", "score")
 
@@ -31,11 +33,48 @@ class _Actions(spaces.Discrete):
         self._n = int(n)
 
 
+def check_action_type(action) -> None:
+    """TypeError unless ``action`` is an integer (a Python int or a numpy integer; None is
+    let through for PettingZoo's dead steps): a float or a bool is never truncated."""
+    if action is None or (
+        isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+    ):
+        return
+    raise TypeError(
+        f"action {action!r}: expected an integer action id, not {type(action).__name__}"
+    )
+
+
+class _Bounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's bounds check, after a type check: a non-integer action is a TypeError
+    (the plain wrapper would raise AssertionError for a float and pass a bool on)."""
+
+    def step(self, action) -> None:
+        if type(action) is not int:
+            check_action_type(action)
+        super().step(action)
+
+
+class _Order(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order check; pickles as the raw environment and the check's flags, and
+    is rebuilt around it by ``wrap`` (so that the wrappers share the bookkeeping again)."""
+
+    def __reduce__(self):
+        flags = {k: v for k, v in self.__dict__.items() if k.startswith("_has_")}
+        return (_rewrap, (self.unwrapped, flags))
+
+
+def _rewrap(raw: "TesseraAECEnv", flags: dict):
+    outer = wrap(raw)
+    outer.__dict__.update(flags)
+    return outer
+
+
 def wrap(raw: TesseraAECEnv):
     """PettingZoo's standard wrappers for a classic game (``AssertOutOfBoundsWrapper`` then
     ``OrderEnforcingWrapper``), sharing the raw environment's bookkeeping with them."""
-    inner = wrappers.AssertOutOfBoundsWrapper(raw)
-    outer = wrappers.OrderEnforcingWrapper(inner)
+    inner = _Bounds(raw)
+    outer = _Order(inner)
     raw.share_with(inner, outer)
     # ``AssertOutOfBoundsWrapper`` checks only ``step``; its ``observe`` and ``action_space``
     # are ``BaseWrapper``'s, which only call the same method of the env inside. Where that is
@@ -164,6 +203,13 @@ class TesseraAECEnv(AECEnv):
         for d in self._view_dicts:
             d["agent_selection"] = agent
 
+    def __getstate__(self):
+        # The wrappers' dicts are not part of the environment: ``_Order`` pickles the raw
+        # environment and ``wrap`` links the wrappers again when it is unpickled.
+        state = dict(self.__dict__)
+        state["_view_dicts"] = ()
+        return state
+
     def observation_space(self, agent):
         return self._observation_spaces[agent]
 
@@ -171,11 +217,8 @@ class TesseraAECEnv(AECEnv):
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is None:
-            seed = _entropy_seed()
-        if not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed {seed!r}: expected a non-negative integer or None")
-        seed = int(seed)
+        """Starts a game from ``seed`` (an integer 0 to 2**64 - 1; None: a fresh one)."""
+        seed = _entropy_seed() if seed is None else _check_seed(seed)
         self.game.reset(seed)
         # The generator of the "random" illegal-action policy, made when first needed.
         self._rng = None
@@ -213,7 +256,8 @@ class TesseraAECEnv(AECEnv):
             self._rewarded = False
         game = self.game
         try:
-            mover = game.step(action if type(action) is int else int(action))
+            # The handle takes ints and numpy integers and refuses the rest (TypeError).
+            mover = game.step(action)
         except ValueError:
             if self.illegal_action == "raise":
                 raise

@@ -54,12 +54,13 @@ def render_azul(notation: str, round_: int) -> str:
     players, phase, mover = int(f[0]), f[2], int(f[4])
     lines = [f"Azul, {players} players, round {round_}, {phase}"]
     if phase == "play":
-        lines[0] += f", P{mover} to move"
+        # The notation numbers seats from 1; the agents are player_0, player_1, ...
+        lines[0] += f", player_{mover - 1} to move"
     lines.append("factories: " + "  ".join(f"{i + 1}:{t}" for i, t in enumerate(f[5].split("/"))))
     lines.append(f"centre: {f[6]}   bag: {f[7]}   lid: {f[8]}")
     for p, board in enumerate(f[9 : 9 + players]):
         score, pattern, wall, floor = board.split(":")
-        lines.append(f"P{p + 1} score {score}  floor {floor}")
+        lines.append(f"player_{p} score {score}  floor {floor}")
         for row, (pl, w) in enumerate(zip(pattern.split(","), wall.split("/"))):
             cells = "." * (row + 1) if pl == "-" else (pl[0] * int(pl[1:])).rjust(row + 1, ".")
             lines.append(f"  {cells.rjust(5)} | {w}")

@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import MatchTiles
+from .._tessera import _check_seed
 
 PLANES = 17
 
@@ -63,6 +64,8 @@ class MatchTilesEnv(gym.Env):
         return self.puzzle.observation().reshape(self.observation_space.shape)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            seed = _check_seed(seed)
         super().reset(seed=seed)
         if self._generate is not None:
             level_seed = int(self.np_random.integers(0, 2**63))
@@ -72,7 +75,8 @@ class MatchTilesEnv(gym.Env):
         return self._obs(), {"moves": 0}
 
     def step(self, action):
-        moved = self.puzzle.step(int(action))
+        # Ints and numpy integers; a float or a bool is a TypeError, never truncated.
+        moved = self.puzzle.step(action)
         solved = self.puzzle.is_solved
         truncated = not solved and self.puzzle.moves >= self.max_steps
         info = {"moves": self.puzzle.moves, "moved": moved}

@@ -65,7 +65,7 @@ def render_qwirkle(game) -> str:
     sizes = [0 if h == "-" else len(h) // 2 for h in hands]
     mover = game.current_player
     head = f"Qwirkle, scores {f['scores']}, hand sizes {','.join(map(str, sizes))}"
-    head += f", P{mover + 1} to move" if mover is not None else ", over"
+    head += f", player_{mover} to move" if mover is not None else ", over"
     lines = [head]
     if cells:
         xs = [x for x, _ in cells]
