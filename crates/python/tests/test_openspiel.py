@@ -4,7 +4,9 @@ playing our random agents."""
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+# A plain import: the suite fails, not skips, when open-spiel is missing (the test
+# command installs it).
+import pyspiel  # noqa: E402
 
 import tessera  # noqa: E402
 import tessera.openspiel  # noqa: E402,F401  (registers python_tessera_azul)

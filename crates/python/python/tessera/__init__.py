@@ -70,7 +70,7 @@ def tournament(
 try:
     import gymnasium as _gym
 except ImportError:  # the environments are optional
-    _gym = None
+    _gym = None  # type: ignore[assignment]
 
 if _gym is not None and "tessera/MatchTiles-v0" not in _gym.registry:
     _gym.register(

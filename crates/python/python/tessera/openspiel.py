@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Optional
 
 import numpy as np
 import pyspiel
@@ -120,7 +121,7 @@ class _Slot:
     state takes no seed until it is used, and a slot being copied fills itself first, so
     the copy and the original play the same game."""
 
-    def __init__(self, make, chance: _Chance):
+    def __init__(self, make, chance: Optional[_Chance]):
         self._make = make
         self._chance = chance
         self._handle = None
@@ -134,6 +135,7 @@ class _Slot:
     @property
     def handle(self):
         if self._handle is None:
+            assert self._make is not None and self._chance is not None
             self._handle = self._make(self._chance.next_seed())
             self._make = self._chance = None
         return self._handle
@@ -278,7 +280,7 @@ class QwirkleSpielState(pyspiel.State):
         super().__init__(game)
         players = game._players
         self._slot = _Slot(lambda seed: QwirkleGame(players, seed), game._chance)
-        self._record_ = None
+        self._record_: Optional[_QwirkleRecord] = None
 
     @property
     def game_handle(self) -> QwirkleGame:
@@ -305,7 +307,9 @@ class QwirkleSpielState(pyspiel.State):
         g.step(int(action))
         if not g.pending():
             # The step completed a move (a placement, a trade or a pass) and drew tiles.
-            seat, public, full = g.last_move()
+            last = g.last_move()
+            assert last is not None, "a move was just completed"
+            seat, public, full = last
             record.log.append((seat, public, full, _hand(g, seat)))
 
     def _action_to_string(self, player, action):

@@ -7,6 +7,8 @@ action id and resolves chance (deals, draws) in the same call, from the seed giv
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
@@ -92,7 +94,8 @@ def wrap(raw: TesseraAECEnv):
 
 
 def _entropy_seed() -> int:
-    return int(np.random.SeedSequence().entropy % (2**63))
+    # A SeedSequence made without entropy draws an int from the OS.
+    return int(cast(int, np.random.SeedSequence().entropy) % (2**63))
 
 
 class TesseraAECEnv(AECEnv):
@@ -113,7 +116,8 @@ class TesseraAECEnv(AECEnv):
             otherwise) or ``"score"`` (each step, the change of every seat's score).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    RENDER_MODES = ("ansi", "human")
+    metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(
         self,
@@ -127,9 +131,10 @@ class TesseraAECEnv(AECEnv):
         obs_low: float = 0.0,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        modes = list(self.RENDER_MODES)
+        if render_mode is not None and render_mode not in modes:
             raise ValueError(
-                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']} or None"
+                f"render_mode {render_mode!r}: expected one of {modes} or None"
             )
         if illegal_action not in ILLEGAL_POLICIES:
             raise ValueError(
@@ -162,7 +167,7 @@ class TesseraAECEnv(AECEnv):
             )
             for a in self.possible_agents
         }
-        self._rng = None
+        self._rng: np.random.Generator | None = None
         self._seed = 0
         self._started = False
         self._view_dicts = ()
@@ -177,7 +182,7 @@ class TesseraAECEnv(AECEnv):
     # agent to move, a string, is re-published by its setter. Nothing is published before
     # ``reset``, so ``OrderEnforcingWrapper`` still refuses these attributes before it.
     _view_dicts: tuple = ()
-    _agent_selection = None
+    _agent_selection: Any = None
     _rewarded = False
     _SHARED = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 
@@ -234,7 +239,7 @@ class TesseraAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._actions = 0
         self._scores = list(self.game.scores())
         self._skip_agent_selection = None
@@ -353,7 +358,7 @@ class TurnBasedParallelEnv(ParallelEnv):
         self.metadata = dict(aec.metadata, is_parallelizable=True)
         self.possible_agents = aec.possible_agents[:]
         self.render_mode = aec.render_mode
-        self.agents = []
+        self.agents: list[str] = []
 
     def observation_space(self, agent):
         return self.aec.observation_space(agent)
