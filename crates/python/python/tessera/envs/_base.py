@@ -103,7 +103,8 @@ class TesseraAECEnv(AECEnv):
 
     Args:
         game: a handle (``AzulGame(players)`` or ``QwirkleGame(players)``).
-        render_mode: ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it) or None.
+        render_mode: ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it), for
+            Azul ``"rgb_array"`` (an ``H x W x 3`` uint8 image, ``tessera.render``) or None.
         max_cycles: truncate the game once ``max_cycles * players`` actions were played (None:
             play to the end).
         illegal_action: what an action outside the mask does: ``"terminate"`` (PettingZoo's
@@ -116,7 +117,7 @@ class TesseraAECEnv(AECEnv):
             otherwise) or ``"score"`` (each step, the change of every seat's score).
     """
 
-    RENDER_MODES = ("ansi", "human")
+    RENDER_MODES: tuple[str, ...] = ("ansi", "human")
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(
@@ -144,7 +145,7 @@ class TesseraAECEnv(AECEnv):
             raise ValueError(f"reward {reward!r}: expected one of {REWARDS}")
         if max_cycles is not None and (not isinstance(max_cycles, int) or max_cycles < 1):
             raise ValueError(f"max_cycles {max_cycles!r}: expected a positive integer or None")
-        self.metadata = dict(self.metadata, name=name)
+        self.metadata = dict(self.metadata, name=name, render_modes=modes)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
@@ -332,6 +333,8 @@ class TesseraAECEnv(AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_rgb()
         text = self.render_text()
         if self.render_mode == "human":
             print(text)
@@ -340,6 +343,9 @@ class TesseraAECEnv(AECEnv):
 
     def render_text(self) -> str:
         return self.game.notation()
+
+    def render_rgb(self):
+        raise NotImplementedError("this game has no rgb_array rendering")
 
     def close(self):
         pass

@@ -12,6 +12,7 @@ seed given to ``reset``.
 from __future__ import annotations
 
 from .. import AzulGame
+from ..render import azul_rgb
 from ._base import TesseraAECEnv, TurnBasedParallelEnv, wrap
 
 COLOURS = "BYRKW"
@@ -26,12 +27,19 @@ def _check_players(players) -> int:
 class raw_env(TesseraAECEnv):
     """The unwrapped environment; ``env()`` adds PettingZoo's standard wrappers."""
 
+    RENDER_MODES = ("ansi", "human", "rgb_array")
+    metadata = dict(TesseraAECEnv.metadata, render_modes=list(RENDER_MODES))
+
     def __init__(self, players: int = 2, render_mode: str | None = None, **kwargs):
         game = AzulGame(_check_players(players), 0)
         super().__init__(game, "tessera_azul_v0", render_mode=render_mode, **kwargs)
 
     def render_text(self) -> str:
         return render_azul(self.game.notation(), self.game.round)
+
+    def render_rgb(self):
+        """The table as an ``H x W x 3`` uint8 image (``tessera.render.azul_rgb``)."""
+        return azul_rgb(self.game)
 
 
 def env(players: int = 2, render_mode: str | None = None, **kwargs):

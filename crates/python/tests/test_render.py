@@ -1,0 +1,80 @@
+"""The ``rgb_array`` picture of Azul (tessera.render, issue 31): a stored reference image of a
+known position, and pixels checked against that position by hand."""
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from tessera import AzulGame
+from tessera.envs import azul_v0, qwirkle_v0
+from tessera.render import CELL, FRAME, SLOT, TILE_RGB, azul_rgb, png_bytes, read_png
+
+# Three players, round 2, seat 2 (player_2) to move; scores 12, 7, 0. Factory 1 holds
+# Y R K W; board 0 has R on the wall at row 0 column 2 and B on line 3; board 1 has R R on
+# line 5; board 2 has W on the wall at row 1 column 0 and Y Y on line 5.
+POSITION = (
+    "3 2 play 3 3 YRKW/BBBY/BKWW/BRKW/BYKK/YYKW/YRRW 1 9,8,9,7,11 1,3,3,7,1 "
+    "12:-,-,B1,B2,Y1:..R../...../...../...../.....:- "
+    "7:-,W1,-,-,R2:..R../...../...../...../.....:- "
+    "0:-,-,-,B1,Y2:...../W..../...../...../.....:-"
+)
+REFERENCE = pathlib.Path(__file__).parent / "data" / "azul_rgb_3p.png"
+B, Y, R, K, W = range(5)
+
+
+def cell(img, row, col):
+    """The colour at the middle of cell (row, col)."""
+    return tuple(img[row * CELL + CELL // 2, col * CELL + CELL // 2])
+
+
+def test_the_picture_of_a_known_position_matches_the_reference():
+    img = azul_rgb(AzulGame.from_notation(POSITION))
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    np.testing.assert_array_equal(img, read_png(REFERENCE.read_bytes()))
+
+
+def test_the_picture_shows_the_position():
+    img = azul_rgb(AzulGame.from_notation(POSITION))
+    # Factory 1 (cells (1,1), (1,2), (2,1), (2,2)): Y R K W.
+    assert [cell(img, 1, 1), cell(img, 1, 2), cell(img, 2, 1), cell(img, 2, 2)] == [
+        tuple(TILE_RGB[c]) for c in (Y, R, K, W)
+    ]
+    # Boards start at columns 1, 15, 29; the wall 6 columns right, rows 8-12.
+    assert cell(img, 8, 1 + 6 + 2) == tuple(TILE_RGB[R]), "board 0: R on the wall"
+    assert cell(img, 8, 1 + 6 + 0) != tuple(TILE_RGB[B]), "an empty wall cell is pale"
+    assert cell(img, 10, 1 + 4) == tuple(TILE_RGB[B]), "board 0, line 3: one B, right"
+    assert cell(img, 10, 1 + 3) == tuple(SLOT), "the rest of line 3 is empty"
+    assert [cell(img, 12, 15 + k) for k in (4, 3, 2)] == [tuple(TILE_RGB[R])] * 2 + [tuple(SLOT)]
+    assert cell(img, 9, 29 + 6) == tuple(TILE_RGB[W]), "board 2: W at row 1, column 0"
+    # The board of the seat to move (2) is framed, the others are not.
+    assert tuple(img[6 * CELL - 3, 29 * CELL]) == tuple(FRAME)
+    assert tuple(img[6 * CELL - 3, 15 * CELL]) != tuple(FRAME)
+    assert tuple(img[6 * CELL - 3, 1 * CELL]) != tuple(FRAME)
+
+
+def test_the_environment_renders_rgb_arrays():
+    env = azul_v0.env(players=2, render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    env.reset(seed=5)
+    first = env.render()
+    np.testing.assert_array_equal(first, azul_rgb(env.unwrapped.game))
+    a = env.agent_selection
+    env.step(int(np.flatnonzero(env.observe(a)["action_mask"])[0]))
+    assert not np.array_equal(env.render(), first), "the picture follows the game"
+    par = azul_v0.parallel_env(render_mode="rgb_array")
+    par.reset(seed=5)
+    np.testing.assert_array_equal(par.render(), first)
+    with pytest.raises(ValueError, match="render_mode 'rgb_array'"):
+        qwirkle_v0.env(render_mode="rgb_array")
+
+
+def test_png_files_round_trip_and_bad_images_are_refused():
+    img = np.random.default_rng(0).integers(0, 256, (7, 5, 3), dtype=np.uint8)
+    data = png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    np.testing.assert_array_equal(read_png(data), img)
+    with pytest.raises(ValueError, match="expected an H x W x 3 uint8 array"):
+        png_bytes(np.zeros((4, 4), np.uint8))
+    with pytest.raises(ValueError, match="not a PNG"):
+        read_png(b"GIF89a")
