@@ -495,6 +495,14 @@ impl PyAzul {
         format!("AzulGame('{}')", self.state())
     }
 
+    /// The table as a PNG picture (`tessera.render.azul_rgb`), which Jupyter shows for a
+    /// handle.
+    fn _repr_png_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let render = slf.py().import("tessera.render")?;
+        let image = render.getattr("azul_rgb")?.call1((slf,))?;
+        render.getattr("png_bytes")?.call1((image,))
+    }
+
     fn __str__(&self) -> String {
         self.state().to_string()
     }

@@ -78,3 +78,10 @@ def test_png_files_round_trip_and_bad_images_are_refused():
         png_bytes(np.zeros((4, 4), np.uint8))
     with pytest.raises(ValueError, match="not a PNG"):
         read_png(b"GIF89a")
+
+
+def test_a_handle_shows_itself_as_png_in_jupyter():
+    g = AzulGame.from_notation(POSITION)
+    data = g._repr_png_()
+    assert isinstance(data, bytes)
+    np.testing.assert_array_equal(read_png(data), azul_rgb(g))
