@@ -85,3 +85,40 @@ def test_a_handle_shows_itself_as_png_in_jupyter():
     data = g._repr_png_()
     assert isinstance(data, bytes)
     np.testing.assert_array_equal(read_png(data), azul_rgb(g))
+
+
+TILES_REFERENCE = pathlib.Path(__file__).parent / "data" / "tiles_rgb_level3.png"
+
+
+def test_the_picture_of_a_match_the_tiles_position_matches_its_text():
+    import gymnasium
+
+    from tessera import MatchTiles
+    from tessera.render import FLOOR, OBSTACLE, TILES_CELL, tiles_rgb
+
+    t = MatchTiles.builtin(3)
+    t.step(1)  # R: the red piece moves onto its target
+    img = tiles_rgb(t)
+    assert img.shape == (t.height * TILES_CELL, t.width * TILES_CELL, 3) and img.dtype == np.uint8
+    np.testing.assert_array_equal(img, read_png(TILES_REFERENCE.read_bytes()))
+    colour_of = {}
+    for y, row in enumerate(t.render().splitlines()):
+        for x, ch in enumerate(row):
+            top, left = y * TILES_CELL, x * TILES_CELL
+            middle = tuple(img[top + TILES_CELL // 2, left + TILES_CELL // 2])
+            ring = tuple(img[top + 2, left + TILES_CELL // 2])
+            if ch == "#":
+                assert middle == ring == tuple(OBSTACLE), (x, y)
+            elif ch == ".":
+                assert middle == ring == tuple(FLOOR), (x, y)
+            elif ch.islower():  # a target alone: its ring, floor inside
+                assert middle == tuple(FLOOR) and ring != tuple(FLOOR), (x, y)
+                assert colour_of.setdefault(ch, ring) == ring
+            else:  # a piece (on its target when the text shows only the piece)
+                assert middle not in (tuple(FLOOR), tuple(OBSTACLE)), (x, y)
+                assert colour_of.setdefault(ch.lower(), middle) == middle
+    assert len(set(colour_of.values())) == len(colour_of), "each colour its own"
+    env = gymnasium.make("tessera/MatchTiles-v0", level=3, render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(1)
+    np.testing.assert_array_equal(env.render(), img)

@@ -1,5 +1,7 @@
 """Pictures of positions, drawn with numpy only: ``azul_rgb(game)`` is an ``H x W x 3`` uint8
-image of an Azul table (the ``rgb_array`` render mode of ``tessera.envs.azul_v0``), and
+image of an Azul table (the ``rgb_array`` render mode of ``tessera.envs.azul_v0``),
+``tiles_rgb(puzzle)`` one of a Match the Tiles position (the ``rgb_array`` render mode of
+``tessera/MatchTiles-v0``), and
 ``png_bytes(image)`` encodes any such image as PNG with the standard library (zlib), e.g.
 to save it or to show it in Jupyter (``IPython.display.Image(png_bytes(...))``).
 
@@ -156,6 +158,51 @@ def azul_rgb(game) -> np.ndarray:
             k += 1
         for k in range(k, 7):
             _tile(img, 14, x0 + k, SLOT)
+    return img
+
+
+#: Pixels per Match the Tiles cell.
+TILES_CELL = 16
+#: The colours of a level's distinct piece colours 0-7 (in the observation's order).
+PIECE_RGB = np.array(
+    [
+        [206, 52, 44],
+        [38, 102, 196],
+        [60, 160, 70],
+        [238, 196, 48],
+        [150, 70, 170],
+        [240, 130, 40],
+        [40, 170, 180],
+        [220, 100, 160],
+    ],
+    np.uint8,
+)
+FLOOR = np.array([232, 232, 226], np.uint8)
+OBSTACLE = np.array([70, 70, 76], np.uint8)
+GRID = np.array([200, 200, 192], np.uint8)
+
+
+def tiles_rgb(puzzle) -> np.ndarray:
+    """A Match the Tiles position (a ``tessera.MatchTiles``) as an ``H x W x 3`` uint8
+    image, drawn from its observation planes: ``TILES_CELL`` pixels a cell, obstacles dark,
+    a target as a ring of its colour, a piece as a square of its colour (a piece on a
+    target inside the target's ring)."""
+    h, w = puzzle.height, puzzle.width
+    planes = np.asarray(puzzle.observation()).reshape(17, h, w)
+    c = TILES_CELL
+    img = np.empty((h * c, w * c, 3), np.uint8)
+    img[:] = GRID
+    for y in range(h):
+        for x in range(w):
+            cell = img[y * c + 1 : (y + 1) * c, x * c + 1 : (x + 1) * c]
+            cell[:] = OBSTACLE if planes[0, y, x] > 0 else FLOOR
+            targets = np.flatnonzero(planes[9:17, y, x])
+            if len(targets):
+                cell[1:-1, 1:-1] = PIECE_RGB[targets[0]]
+                cell[3:-3, 3:-3] = FLOOR
+            pieces = np.flatnonzero(planes[1:9, y, x])
+            if len(pieces):
+                cell[4:-4, 4:-4] = PIECE_RGB[pieces[0]]
     return img
 
 

@@ -17,12 +17,13 @@ from gymnasium import spaces
 
 from .. import MatchTiles
 from .._tessera import _check_seed
+from ..render import tiles_rgb
 
 PLANES = 17
 
 
 class MatchTilesEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -37,7 +38,9 @@ class MatchTilesEnv(gym.Env):
         if sum(sources) > 1:
             raise ValueError("give one level source: level, level_file or generate")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: expected 'ansi' or None")
+            raise ValueError(
+                f"render_mode {render_mode!r}: expected 'ansi', 'rgb_array' or None"
+            )
         if not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps {max_steps!r}: expected a positive integer")
         self.render_mode = render_mode
@@ -85,4 +88,6 @@ class MatchTilesEnv(gym.Env):
     def render(self):
         if self.render_mode == "ansi":
             return self.puzzle.render()
+        if self.render_mode == "rgb_array":
+            return tiles_rgb(self.puzzle)
         return None
