@@ -65,8 +65,8 @@ def test_the_environment_renders_rgb_arrays():
     par = azul_v0.parallel_env(render_mode="rgb_array")
     par.reset(seed=5)
     np.testing.assert_array_equal(par.render(), first)
-    with pytest.raises(ValueError, match="render_mode 'rgb_array'"):
-        qwirkle_v0.env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode 'rgb'"):
+        azul_v0.env(render_mode="rgb")
 
 
 def test_png_files_round_trip_and_bad_images_are_refused():
@@ -122,3 +122,72 @@ def test_the_picture_of_a_match_the_tiles_position_matches_its_text():
     env.reset(seed=0)
     env.step(1)
     np.testing.assert_array_equal(env.render(), img)
+
+
+# Two players, seat 1 to move with O2 (slot 0) pending at (-1, -1); scores 18, 12.
+QWIRKLE_POSITION = (
+    "n=2 phase=play:2 first=- scores=18,12 hands=R4O3Y4Y5Y6G1/O2Y2G1B1B2B5 "
+    "bag=332232321222323222132333123212232222 "
+    "board=G3@1,-3;R3@1,-2;R6@3,-2;O4@0,-1;O3@1,-1;O5@2,-1;O6@3,-1;P4@0,0;P3@1,0;P6@3,0;"
+    "B1@-1,1;B4@0,1;B6@3,1;P5@-2,2;B5@-1,2;P1@-2,3 aside=- end=-"
+)
+QWIRKLE_REFERENCE = pathlib.Path(__file__).parent / "data" / "qwirkle_rgb_2p.png"
+
+
+def qwirkle_position():
+    from tessera import QwirkleGame
+
+    g = QwirkleGame.from_notation(QWIRKLE_POSITION)
+    assert g.frame == (0, 0) and g.current_player == 1
+    g.step(0 * 961 + (14 * 31 + 14))  # slot 0 on (-1, -1)
+    assert g.pending() == [(0, "O2@-1,-1")]
+    return g
+
+
+def test_the_picture_of_a_qwirkle_position_shows_the_board_and_only_the_own_hand():
+    from tessera.render import PENDING, QWIRKLE_RGB, QWIRKLE_TABLE, QWIRKLE_TILE, qwirkle_rgb
+
+    g = qwirkle_position()
+    img = qwirkle_rgb(g)
+    np.testing.assert_array_equal(img, read_png(QWIRKLE_REFERENCE.read_bytes()))
+    colours, top = "ROYGBP", 2
+
+    def centre(row, col):
+        return tuple(img[row * CELL + CELL // 2, col * CELL + CELL // 2])
+
+    def corner(row, col):
+        return tuple(img[row * CELL + 1, col * CELL + 1])
+
+    board = [item.split("@") for item in QWIRKLE_POSITION.split("board=")[1].split()[0].split(";")]
+    occupied = set()
+    for t, xy in board + [["O2", "-1,-1"]]:
+        x, y = map(int, xy.split(","))
+        row, col = top + y + 15, x + 15
+        occupied.add((row, col))
+        assert centre(row, col) == tuple(QWIRKLE_RGB[colours.index(t[0])]), t
+        assert corner(row, col) == tuple(QWIRKLE_TILE), t
+    for row in range(top, top + 31):
+        for col in range(31):
+            if (row, col) not in occupied:
+                assert centre(row, col) == tuple(QWIRKLE_TABLE), (row, col)
+    # The pending tile is framed; a board tile is not.
+    assert tuple(img[(top + 14) * CELL, 14 * CELL + 3]) == tuple(PENDING)
+    assert tuple(img[(top + 15) * CELL, 15 * CELL + 3]) != tuple(PENDING)
+    # The hand row shows seat 1's own hand, O2 Y2 G1 B1 B2 B5, never seat 0's.
+    hand = [centre(top + 32, 1 + k) for k in range(6)]
+    assert hand == [tuple(QWIRKLE_RGB[colours.index(t[0])]) for t in "O2 Y2 G1 B1 B2 B5".split()]
+    seat0 = qwirkle_rgb(g, seat=0)
+    assert [tuple(seat0[(top + 32) * CELL + CELL // 2, (1 + k) * CELL + CELL // 2]) for k in range(6)] == [
+        tuple(QWIRKLE_RGB[colours.index(t[0])]) for t in "R4 O3 Y4 Y5 Y6 G1".split()
+    ]
+    # Seat 0 does not see the mover's pending tile.
+    assert centre(top + 14, 14) != tuple(seat0[(top + 14) * CELL + CELL // 2, 14 * CELL + CELL // 2])
+
+
+def test_the_qwirkle_environment_renders_the_mover_view():
+    from tessera.render import qwirkle_rgb
+
+    env = qwirkle_v0.env(players=2, render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    env.reset(seed=3)
+    np.testing.assert_array_equal(env.render(), qwirkle_rgb(env.unwrapped.game))

@@ -1,7 +1,8 @@
 """Pictures of positions, drawn with numpy only: ``azul_rgb(game)`` is an ``H x W x 3`` uint8
 image of an Azul table (the ``rgb_array`` render mode of ``tessera.envs.azul_v0``),
-``tiles_rgb(puzzle)`` one of a Match the Tiles position (the ``rgb_array`` render mode of
-``tessera/MatchTiles-v0``), and
+``qwirkle_rgb(game)`` what one seat sees of a Qwirkle game (the ``rgb_array`` render mode
+of ``tessera.envs.qwirkle_v0``), ``tiles_rgb(puzzle)`` one of a Match the Tiles position
+(the ``rgb_array`` render mode of ``tessera/MatchTiles-v0``), and
 ``png_bytes(image)`` encodes any such image as PNG with the standard library (zlib), e.g.
 to save it or to show it in Jupyter (``IPython.display.Image(png_bytes(...))``).
 
@@ -203,6 +204,85 @@ def tiles_rgb(puzzle) -> np.ndarray:
             pieces = np.flatnonzero(planes[1:9, y, x])
             if len(pieces):
                 cell[4:-4, 4:-4] = PIECE_RGB[pieces[0]]
+    return img
+
+
+#: Qwirkle's colours R O Y G B P.
+QWIRKLE_RGB = np.array(
+    [[222, 52, 46], [245, 140, 30], [240, 208, 40], [70, 172, 72], [40, 118, 222], [152, 80, 192]],
+    np.uint8,
+)
+QWIRKLE_TILE = np.array([28, 28, 30], np.uint8)
+QWIRKLE_TABLE = np.array([196, 182, 150], np.uint8)
+PENDING = np.array([255, 255, 255], np.uint8)
+_QW = 31  # the observation's window
+_QW_CELLS = _QW * _QW
+
+
+def _shape_masks(size: int) -> np.ndarray:
+    """Six ``size x size`` masks: circle, cross, diamond, square, star, clover (the shape
+    order of ``QwirkleGame``'s observation)."""
+    r = (size - 1) / 2
+    y, x = np.mgrid[0:size, 0:size] - r
+    rad = r * 0.85
+    circle = x * x + y * y <= rad * rad
+    cross = ((np.abs(x - y) <= 1.1) | (np.abs(x + y) <= 1.1)) & (np.maximum(abs(x), abs(y)) <= rad)
+    diamond = np.abs(x) + np.abs(y) <= rad * 1.1
+    square = np.maximum(np.abs(x), np.abs(y)) <= rad * 0.72
+    star = (
+        (np.abs(x) <= 0.9) | (np.abs(y) <= 0.9) | (np.abs(np.abs(x) - np.abs(y)) <= 0.9)
+    ) & (x * x + y * y <= rad * rad)
+    h = rad / 2
+    clover = np.zeros_like(circle)
+    for dx, dy in ((h, 0), (-h, 0), (0, h), (0, -h)):
+        clover |= (x - dx) ** 2 + (y - dy) ** 2 <= (h * 1.05) ** 2
+    return np.stack([circle, cross, diamond, square, star, clover])
+
+
+def qwirkle_rgb(game, seat: int | None = None) -> np.ndarray:
+    """What ``seat`` sees of a Qwirkle game (a ``tessera.QwirkleGame``; default: the seat to
+    move, or seat 0 once the game is over) as an ``H x W x 3`` uint8 image, drawn from that
+    seat's observation vector only: the scores (the seat's first), the board's 31 x 31
+    window (tiles as coloured shapes on black, the pending tiles of a seat to move framed in
+    white), and the seat's hand below (a pending slot underlined in white)."""
+    if seat is None:
+        seat = game.current_player if game.current_player is not None else 0
+    players = game.players
+    obs = np.asarray(game.observation(seat))
+    planes = obs[: 24 * _QW_CELLS].reshape(24, _QW, _QW)
+    feats = obs[24 * _QW_CELLS :]
+    c = CELL
+    masks = _shape_masks(c - 2)
+    img = np.empty(((_QW + 5) * c, _QW * c, 3), np.uint8)
+    img[:] = QWIRKLE_TABLE
+
+    def tile(row: int, col: int, colour: int, shape: int) -> None:
+        y, x = row * c, col * c
+        box = img[y + 1 : y + c - 1, x + 1 : x + c - 1]
+        box[:] = QWIRKLE_TILE
+        box[masks[shape]] = QWIRKLE_RGB[colour]
+
+    for p in range(players):
+        _number(img, 3, 3 + 40 * p, int(feats[84 + p]))
+    top = 2
+    for board, ring in ((0, False), (12, True)):
+        colour = planes[board : board + 6]
+        shape = planes[board + 6 : board + 12]
+        for wy, wx in zip(*np.nonzero(colour.sum(axis=0))):
+            tile(top + wy, wx, int(np.argmax(colour[:, wy, wx])), int(np.argmax(shape[:, wy, wx])))
+            if ring:
+                y, x = (top + wy) * c, wx * c
+                img[y, x : x + c] = PENDING
+                img[y + c - 1, x : x + c] = PENDING
+                img[y : y + c, x] = PENDING
+                img[y : y + c, x + c - 1] = PENDING
+    hand = feats[:78].reshape(6, 13)
+    for k in range(6):
+        if hand[k, 0] > 0:
+            tile(top + _QW + 1, 1 + k, int(np.argmax(hand[k, 1:7])), int(np.argmax(hand[k, 7:13])))
+            if feats[78 + k] > 0:  # the slot's tile is pending on the board
+                y, x = (top + _QW + 1) * c, (1 + k) * c
+                img[y + c - 1, x : x + c] = PENDING
     return img
 
 

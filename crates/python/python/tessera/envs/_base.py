@@ -103,8 +103,8 @@ class TesseraAECEnv(AECEnv):
 
     Args:
         game: a handle (``AzulGame(players)`` or ``QwirkleGame(players)``).
-        render_mode: ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it), for
-            Azul ``"rgb_array"`` (an ``H x W x 3`` uint8 image, ``tessera.render``) or None.
+        render_mode: ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it),
+            ``"rgb_array"`` (an ``H x W x 3`` uint8 image, ``tessera.render``) or None.
         max_cycles: truncate the game once ``max_cycles * players`` actions were played (None:
             play to the end).
         illegal_action: what an action outside the mask does: ``"terminate"`` (PettingZoo's

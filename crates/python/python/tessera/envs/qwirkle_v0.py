@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from .. import QwirkleGame
 from .._tessera import QWIRKLE_WINDOW
+from ..render import qwirkle_rgb
 from ._base import TesseraAECEnv, wrap
 
 PLANES = 24
@@ -29,6 +30,9 @@ def _check_players(players) -> int:
 class raw_env(TesseraAECEnv):
     """The unwrapped environment; ``env()`` adds PettingZoo's standard wrappers."""
 
+    RENDER_MODES = ("ansi", "human", "rgb_array")
+    metadata = dict(TesseraAECEnv.metadata, render_modes=list(RENDER_MODES))
+
     def __init__(self, players: int = 2, render_mode: str | None = None, **kwargs):
         game = QwirkleGame(_check_players(players), 0)
         super().__init__(
@@ -37,6 +41,11 @@ class raw_env(TesseraAECEnv):
 
     def render_text(self) -> str:
         return render_qwirkle(self.game)
+
+    def render_rgb(self):
+        """What the agent to move sees, as an ``H x W x 3`` uint8 image
+        (``tessera.render.qwirkle_rgb``): never another seat's hand."""
+        return qwirkle_rgb(self.game)
 
 
 def env(players: int = 2, render_mode: str | None = None, **kwargs):
