@@ -99,7 +99,9 @@ fi
 NO_RUST_PATH="$FRESH/bin"
 IFS=: read -r -a PATH_DIRS <<<"$PATH"
 for d in "${PATH_DIRS[@]}"; do
-  [ -n "$d" ] && [ ! -e "$d/cargo" ] && [ ! -e "$d/rustc" ] && NO_RUST_PATH="$NO_RUST_PATH:$d"
+  if [ -n "$d" ] && [ ! -e "$d/cargo" ] && [ ! -e "$d/rustc" ]; then
+    NO_RUST_PATH="$NO_RUST_PATH:$d"
+  fi
 done
 ROOT="$PWD"
 RUN_DIR="$(mktemp -d)"
