@@ -114,6 +114,7 @@ fn dfs_respects_its_depth_cap_and_limits_stop_searches() {
         },
     );
     assert_eq!(r.status, Status::NoSolution);
+    let mut timed_out = 0;
     for algo in Algorithm::ALL {
         let r = single::solve(
             level,
@@ -126,7 +127,33 @@ fn dfs_respects_its_depth_cap_and_limits_stop_searches() {
         );
         assert_eq!(r.status, Status::NodeLimit, "{algo}");
         assert!(r.stats.expanded <= 3);
+        // A deadline already past stops every solver at its first look at the clock (after
+        // 64 expansions) when it needs more than that on this level.
+        let free = single::solve(
+            level,
+            algo,
+            |s| Heuristic::Zero.evaluate(level, s),
+            &Options::default(),
+        );
+        let r = single::solve(
+            level,
+            algo,
+            |s| Heuristic::Zero.evaluate(level, s),
+            &Options {
+                deadline: Some(std::time::Instant::now()),
+                ..Options::default()
+            },
+        );
+        // The clock is read when 63 expansions are done.
+        if free.stats.expanded > 63 {
+            assert_eq!(r.status, Status::TimeLimit, "{algo}");
+            assert!(r.stats.expanded <= 64, "{algo}: {}", r.stats.expanded);
+            timed_out += 1;
+        } else if free.stats.expanded < 63 {
+            assert_eq!(r.status, free.status, "{algo}");
+        }
     }
+    assert!(timed_out >= 3, "only {timed_out} solvers reached the clock");
 }
 
 #[test]

@@ -39,4 +39,4 @@ pub use model::{
     Colour, Dir, Level, LevelError, MAX_PIECES, MAX_SIDE, ParseDirError, State, format_moves,
     parse_moves,
 };
-pub use solve::{DEFAULT_STATE_LIMIT, StateLimit};
+pub use solve::{DEFAULT_STATE_LIMIT, SolveStopped, StateLimit};

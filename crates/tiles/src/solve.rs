@@ -3,6 +3,7 @@
 //! solvers live in `tessera-search`; tests check the two against each other.)
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use crate::model::{Dir, Level, State};
 
@@ -10,6 +11,23 @@ use crate::model::{Dir, Level, State};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("more than {0} positions are reachable; raise the limit to search further")]
 pub struct StateLimit(pub usize);
+
+/// Why [`Level::optimal_solution_before`] stopped without an answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveStopped {
+    /// More positions than the limit.
+    #[error(transparent)]
+    Positions(#[from] StateLimit),
+    /// The deadline passed first.
+    #[error("the search ran out of time after {positions} positions")]
+    Time {
+        /// Positions kept when it stopped.
+        positions: usize,
+    },
+}
+
+/// Positions expanded between two looks at the clock.
+const CLOCK_EVERY: usize = 64;
 
 /// Default limit of [`Level::optimal_solution`]: positions kept in memory (about 40 bytes
 /// each with the hash table, so at most some 200 MB).
@@ -29,6 +47,22 @@ impl Level {
         from: &State,
         limit: usize,
     ) -> Result<Option<Vec<Dir>>, StateLimit> {
+        self.optimal_solution_before(from, limit, None)
+            .map_err(|e| match e {
+                SolveStopped::Positions(l) => l,
+                // Without a deadline the clock never stops it.
+                SolveStopped::Time { .. } => StateLimit(limit),
+            })
+    }
+
+    /// [`Level::optimal_solution_within`] that also gives up when `deadline` passes (the
+    /// clock is read every 64 expansions), so a hint honours a time budget.
+    pub fn optimal_solution_before(
+        &self,
+        from: &State,
+        limit: usize,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Vec<Dir>>, SolveStopped> {
         if self.is_solved(from) {
             return Ok(Some(Vec::new()));
         }
@@ -38,6 +72,13 @@ impl Level {
         seen.insert(from.to_u64(), ());
         let mut head = 0;
         while head < nodes.len() {
+            if head % CLOCK_EVERY == CLOCK_EVERY - 1
+                && deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                return Err(SolveStopped::Time {
+                    positions: nodes.len(),
+                });
+            }
             let (s, _, last) = nodes[head];
             for d in Dir::ALL {
                 if last == Some(d.opposite()) {
@@ -48,7 +89,7 @@ impl Level {
                     continue;
                 }
                 if nodes.len() >= limit {
-                    return Err(StateLimit(limit));
+                    return Err(StateLimit(limit).into());
                 }
                 nodes.push((t, head as u32, Some(d)));
                 if self.is_solved(&t) {
@@ -135,5 +176,29 @@ mod tests {
         // Two positions are not enough to find it: the error names the limit given.
         assert_eq!(level.optimal_length_within(2), Err(StateLimit(2)));
         assert!(StateLimit(2).to_string().contains("more than 2 positions"));
+    }
+
+    #[test]
+    fn a_deadline_stops_the_search_and_only_a_deadline() {
+        // With the deadline already past, a search that needs more than 64 expansions
+        // stops with `Time`; one that needs fewer answers as without a deadline.
+        let past = Some(Instant::now());
+        let mut stopped = 0;
+        for n in 1..=crate::levels::NUM_LEVELS {
+            let level = crate::builtin_level(n).unwrap();
+            let start = level.start();
+            let free = level.optimal_solution_before(&start, DEFAULT_STATE_LIMIT, None);
+            match level.optimal_solution_before(&start, DEFAULT_STATE_LIMIT, past) {
+                Err(SolveStopped::Time { positions }) => {
+                    assert!(positions >= CLOCK_EVERY, "level {n}: {positions}");
+                    stopped += 1;
+                }
+                other => assert_eq!(other, free, "level {n}"),
+            }
+        }
+        assert!(
+            stopped > 0,
+            "no shipped level needs more than 64 expansions"
+        );
     }
 }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -12,7 +13,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tessera_search::single::{self, Algorithm, Options};
-use tessera_tiles::{Dir, Heuristic, Level, builtin_levels, format_moves, parse_levels};
+use tessera_tiles::{
+    Dir, Heuristic, Level, SolveStopped, builtin_levels, format_moves, parse_levels,
+};
 
 use crate::App;
 use crate::error::{ApiError, parse_body};
@@ -292,15 +295,20 @@ async fn hint(State(app): AppState, Path(id): Path<String>) -> Result<Json<Value
     if level.is_solved(&state) {
         return Err(ApiError::Conflict("the level is already solved".into()));
     }
+    // The operator's cap binds the hint's search as it binds every AI seat.
+    let deadline = app.sessions.cap().time.map(|t| Instant::now() + t);
     let res = tokio::task::spawn_blocking(move || {
-        level.optimal_solution_within(&state, SEARCH_LIMIT as usize)
+        level.optimal_solution_before(&state, SEARCH_LIMIT as usize, deadline)
     })
     .await
     .map_err(|e| ApiError::Internal(format!("hint search crashed: {e}")))?;
-    let sol = res.map_err(|_| {
-        ApiError::Unavailable(format!(
+    let sol = res.map_err(|e| match e {
+        SolveStopped::Positions(_) => ApiError::Unavailable(format!(
             "the hint search gave up after {SEARCH_LIMIT} positions"
-        ))
+        )),
+        SolveStopped::Time { positions } => ApiError::Unavailable(format!(
+            "the hint search ran out of the server's time per move after {positions} positions"
+        )),
     })?;
     let mut g = lock(&p);
     g.hints += 1;
@@ -335,9 +343,11 @@ async fn solve(
         None => Heuristic::Admissible,
     };
     let level = lock(&p).level.clone();
+    let deadline = app.sessions.cap().time.map(|t| Instant::now() + t);
     let result = tokio::task::spawn_blocking(move || {
         let opts = Options {
             node_limit: Some(SEARCH_LIMIT),
+            deadline,
             ..Options::default()
         };
         single::solve(&level, algorithm, |s| heuristic.evaluate(&level, s), &opts)

@@ -236,6 +236,7 @@ pub fn run(args: Args) -> Result<()> {
         dfs_depth_cap: args.depth_cap,
         max_depth: args.max_depth,
         node_limit: (args.node_limit > 0).then_some(args.node_limit),
+        deadline: None,
     };
     // The optimum of each level: from its header, else from BFS.
     let optima: Vec<Option<usize>> = levels

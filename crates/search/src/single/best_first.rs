@@ -116,8 +116,8 @@ where
             found = Some(e.node);
             break;
         }
-        if over_limit(options, stats.expanded) {
-            status = Status::NodeLimit;
+        if let Some(stop) = over_limit(options, stats.expanded) {
+            status = stop;
             break;
         }
         let state = nodes[id].state.clone();

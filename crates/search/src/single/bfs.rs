@@ -31,8 +31,8 @@ pub fn bfs<P: Puzzle>(puzzle: &P, options: &Options) -> SearchResult<P::Move> {
     let mut status = Status::NoSolution;
     let mut head = 0usize;
     while found.is_none() && head < nodes.len() {
-        if over_limit(options, stats.expanded) {
-            status = Status::NodeLimit;
+        if let Some(stop) = over_limit(options, stats.expanded) {
+            status = stop;
             break;
         }
         let state = nodes[head].state.clone();

@@ -11,7 +11,8 @@ use super::{Options, SearchResult, SearchStats, Status, over_limit};
 enum Flow {
     Found,
     Continue,
-    Limit,
+    /// A node or time limit stopped the search (the status says which).
+    Limit(Status),
 }
 
 /// What limits the depth of one pass.
@@ -65,8 +66,8 @@ impl<P: Puzzle> Ctx<'_, '_, P> {
             }
             _ => {}
         }
-        if over_limit(self.options, self.stats.expanded) {
-            return Flow::Limit;
+        if let Some(stop) = over_limit(self.options, self.stats.expanded) {
+            return Flow::Limit(stop);
         }
         self.stats.expanded += 1;
         let d = depth as usize;
@@ -109,7 +110,7 @@ impl<P: Puzzle> Ctx<'_, '_, P> {
             if track {
                 self.on_path.pop();
             }
-            if flow == Flow::Limit {
+            if matches!(flow, Flow::Limit(_)) {
                 break;
             }
         }
@@ -141,8 +142,8 @@ fn finish<P: Puzzle>(ctx: Ctx<'_, '_, P>, flow: Flow, t0: Instant) -> SearchResu
             solution: Some(ctx.path),
             stats,
         },
-        Flow::Limit => SearchResult {
-            status: Status::NodeLimit,
+        Flow::Limit(stop) => SearchResult {
+            status: stop,
             solution: None,
             stats,
         },

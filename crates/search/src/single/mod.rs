@@ -61,6 +61,10 @@ pub struct Options {
     pub max_depth: u32,
     /// Stop after this many expansions (then the status is [`Status::NodeLimit`]).
     pub node_limit: Option<u64>,
+    /// Stop when this instant passes (the clock is read every 64 expansions; then the
+    /// status is [`Status::TimeLimit`]): a caller's time budget. Not serialized.
+    #[serde(skip)]
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for Options {
@@ -70,6 +74,7 @@ impl Default for Options {
             dfs_depth_cap: 20,
             max_depth: 100,
             node_limit: None,
+            deadline: None,
         }
     }
 }
@@ -84,6 +89,8 @@ pub enum Status {
     NoSolution,
     /// The node limit was reached first.
     NodeLimit,
+    /// The deadline passed first.
+    TimeLimit,
 }
 
 /// What a run measured.
@@ -254,7 +261,16 @@ struct Node<S, M> {
     g: u32,
 }
 
-/// True when `limit` is reached.
-fn over_limit(options: &Options, expanded: u64) -> bool {
-    options.node_limit.is_some_and(|l| expanded >= l)
+/// Why the search must stop now, if it must: the node limit is reached, or the deadline has
+/// passed (read every 64 expansions).
+fn over_limit(options: &Options, expanded: u64) -> Option<Status> {
+    if options.node_limit.is_some_and(|l| expanded >= l) {
+        return Some(Status::NodeLimit);
+    }
+    let look = expanded % 64 == 63;
+    (look
+        && options
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d))
+    .then_some(Status::TimeLimit)
 }
