@@ -515,9 +515,10 @@ impl<'a, G: Game> Table<'a, G> {
         }
     }
 
-    /// A human seat's action, checked with `try_apply`; on error the table is unchanged.
-    /// Returns the index of the new step.
-    pub fn play(&mut self, p: PlayerId, action: G::Action) -> Result<usize, TableError> {
+    /// Whether human seat `p` may act now: the turn is `p`'s and `p` is a human seat (the
+    /// checks [`Table::play`] makes before the rules', for front ends that ask before they
+    /// parse a move).
+    pub fn may_play(&self, p: PlayerId) -> Result<(), TableError> {
         self.player_to_move(p)?;
         if !self.seats[p.index()].human {
             return Err(TableError::WrongSeatKind {
@@ -525,6 +526,13 @@ impl<'a, G: Game> Table<'a, G> {
                 human: false,
             });
         }
+        Ok(())
+    }
+
+    /// A human seat's action, checked with `try_apply`; on error the table is unchanged.
+    /// Returns the index of the new step.
+    pub fn play(&mut self, p: PlayerId, action: G::Action) -> Result<usize, TableError> {
+        self.may_play(p)?;
         self.state
             .try_apply(action)
             .map_err(|e| TableError::Illegal {

@@ -257,6 +257,49 @@ fn lower_thread_priority() {
     }
 }
 
+/// Who the game waits for (the snapshot's `waiting_for`; `null` at the end, during a deal and
+/// after a failure).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Waiting {
+    /// A person's move.
+    Human,
+    /// An AI seat's move.
+    Ai,
+}
+
+/// A table's refusal of a seat's request as an HTTP answer: whose turn, which seat, the game
+/// over are 409; an illegal move is 422 with the rules' reason.
+fn table_refusal(e: TableError, seats: &[SeatInfo], action: &str) -> ApiError {
+    let name = |p: PlayerId| {
+        seats
+            .get(p.index())
+            .map_or("?", |s| s.name.as_str())
+            .to_string()
+    };
+    match e {
+        TableError::Over => ApiError::Conflict("the game is over".into()),
+        TableError::ChanceNext => {
+            ApiError::Conflict("not your turn: the next tiles are being drawn".into())
+        }
+        TableError::NotYourTurn { asked, to_move } => ApiError::Conflict(format!(
+            "not your turn: seat {} ({}) is to move, not seat {}",
+            to_move.0,
+            name(to_move),
+            asked.0
+        )),
+        TableError::WrongSeatKind { seat, human: false } => ApiError::Conflict(format!(
+            "seat {} is played by the AI ({})",
+            seat.0,
+            name(seat)
+        )),
+        TableError::Illegal { source, .. } => {
+            ApiError::Illegal(format!("illegal move '{}': {source}", action.trim()))
+        }
+        other => ApiError::Conflict(other.to_string()),
+    }
+}
+
 fn seat_err(seat: u8, n: usize) -> ApiError {
     ApiError::BadRequest(format!(
         "seat {seat} does not exist: this game has seats 0 to {}",
@@ -486,10 +529,10 @@ impl<G: WebGame> Session<G> {
             _ => None,
         };
         let waiting_for = match to_move {
-            _ if g.failure.is_some() => Value::Null,
-            Some(p) if g.seats[p.index()].ai.is_some() => "ai".into(),
-            Some(_) => "human".into(),
-            None => Value::Null,
+            _ if g.failure.is_some() => None,
+            Some(p) if g.seats[p.index()].ai.is_some() => Some(Waiting::Ai),
+            Some(_) => Some(Waiting::Human),
+            None => None,
         };
         let mut legal = Vec::new();
         if let (Some(v), Some(p)) = (viewer, to_move)
@@ -535,7 +578,7 @@ impl<G: WebGame> Session<G> {
         let can_undo = if human_only {
             g.table.steps().iter().any(|s| s.action.is_some())
         } else {
-            viewer_human && viewer_moved && waiting_for == "human"
+            viewer_human && viewer_moved && waiting_for == Some(Waiting::Human)
         };
         Ok(json!({
             "id": id,
@@ -557,7 +600,7 @@ impl<G: WebGame> Session<G> {
             "step_count": g.table.steps().len(),
             "steps": steps,
             "can_undo": can_undo,
-            "can_hint": self_hint_ok(g, viewer, to_move) && waiting_for == "human",
+            "can_hint": self_hint_ok(g, viewer, to_move) && waiting_for == Some(Waiting::Human),
             "assists": g.table.assists(),
             "record_available": !G::INFO.hidden_info || turn == Turn::Terminal,
         }))
@@ -598,32 +641,10 @@ impl<G: WebGame> DynSession for Session<G> {
             return Err(ApiError::Conflict(format!("the game stopped: {f}")));
         }
         let p = PlayerId(req.seat);
-        match g.table.state().turn() {
-            Turn::Terminal => {
-                return Err(ApiError::Conflict("the game is over".into()));
-            }
-            Turn::Chance => {
-                return Err(ApiError::Conflict(
-                    "not your turn: the next tiles are being drawn".into(),
-                ));
-            }
-            Turn::Player(q) if q != p => {
-                return Err(ApiError::Conflict(format!(
-                    "not your turn: seat {} ({}) is to move, not seat {}",
-                    q.0,
-                    g.seats[q.index()].name,
-                    p.0
-                )));
-            }
-            Turn::Player(_) => {}
-        }
-        if g.seats[p.index()].ai.is_some() {
-            return Err(ApiError::Conflict(format!(
-                "seat {} is played by the AI ({})",
-                p.0,
-                g.seats[p.index()].name
-            )));
-        }
+        // The table decides whose turn it is and which seats are people's; its refusals
+        // become HTTP answers here (409, and 422 for the rules').
+        let refusal = |e: TableError, g: &Inner<G>| table_refusal(e, &g.seats, &req.action);
+        g.table.may_play(p).map_err(|e| refusal(e, &g))?;
         let action: G::Action = req.action.trim().parse().map_err(|e| {
             ApiError::BadRequest(format!(
                 "'{}' is not a {} move: {e}",
@@ -631,12 +652,10 @@ impl<G: WebGame> DynSession for Session<G> {
                 G::INFO.title
             ))
         })?;
-        let index = g.table.play(p, action).map_err(|e| match e {
-            TableError::Illegal { source, .. } => {
-                ApiError::Illegal(format!("illegal move '{}': {source}", req.action.trim()))
-            }
-            other => ApiError::Conflict(other.to_string()),
-        })?;
+        let index = match g.table.play(p, action) {
+            Ok(index) => index,
+            Err(e) => return Err(refusal(e, &g)),
+        };
         self.advance_locked(&mut g);
         Self::snapshot_locked(
             &g,
