@@ -1,8 +1,10 @@
 //! External engines over the Tessera Engine Protocol (docs/protocol.md).
 //!
-//! `ext:PROGRAM` seats a program that speaks the protocol: it is started once per agent,
-//! identified (`tep` / `tepok`, `isready` / `readyok`), and for every move receives
-//! `position state NOTATION` and `go movetime MS`, and answers `bestmove ACTION`.
+//! `ext:PROGRAM` seats a program that speaks the protocol, for any game
+//! ([`EngineGame`]): it is started once per agent, identified (`tep` / `tepok`, `isready` /
+//! `readyok`), and for every move receives `position state NOTATION` (the position as the
+//! seat to move sees it, [`EngineGame::position_text`]: hidden hands stay hidden) and
+//! `go movetime MS`, and answers `bestmove ACTION`.
 //!
 //! Spelling (agent lists forbid spaces and commas):
 //! - `ext:/path/to/engine`: the program, 100 ms per move (the search players' default);
@@ -25,10 +27,10 @@ use std::process::{Child, ChildStdin, Command as ProcessCommand, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use tessera_azul::{AzulAction, AzulState};
 use tessera_core::table::Fault;
-use tessera_core::{Agent, Budget, Game, GameRng, SearchInfo};
+use tessera_core::{Agent, Budget, GameRng, PlayerId, SearchInfo};
 
+use crate::engine::EngineGame;
 use crate::protocol::{Command, Position, Reply};
 use crate::registry::{AgentEntry, ParamDoc, ParamKind, Recipe, Trust};
 use crate::spec::{SpecError, parse_duration};
@@ -334,7 +336,7 @@ impl ExtAgent {
         self.starts
     }
 
-    fn ask(&mut self, state: &AzulState, budget: &Budget) -> Result<AzulAction, Failure> {
+    fn ask<G: EngineGame>(&mut self, state: &G, budget: &Budget) -> Result<G::Action, Failure> {
         if self.process.is_none() {
             match Engine::start(&self.spec.command) {
                 Ok(p) => {
@@ -355,7 +357,11 @@ impl ExtAgent {
             _ => HANDSHAKE + GRACE,
         };
         let started = Instant::now();
-        p.send(&Command::Position(Position::State(state.to_string())))?;
+        // Only what the seat to move may see.
+        let seat = state.current_player().unwrap_or(PlayerId(0));
+        p.send(&Command::Position(Position::State(
+            state.position_text(seat),
+        )))?;
         p.send(&Command::Go(limits))?;
         let replies = p.wait_for("bestmove", timeout)?;
         let mut info = SearchInfo {
@@ -379,14 +385,17 @@ impl ExtAgent {
         let text = best
             .filter(|t| !t.is_empty())
             .ok_or(Failure::EmptyBestMove)?;
-        let action: AzulAction = text.parse().map_err(|e| Failure::BadMove {
+        let action = G::parse_action(&text).map_err(|e| Failure::BadMove {
             text: text.clone(),
             detail: format!("{e}"),
         })?;
-        state.check_action(action).map_err(|e| Failure::Illegal {
-            text: text.clone(),
-            detail: e.to_string(),
-        })?;
+        state
+            .clone()
+            .try_apply(action)
+            .map_err(|e| Failure::Illegal {
+                text: text.clone(),
+                detail: e.to_string(),
+            })?;
         Ok(action)
     }
 }
@@ -408,12 +417,12 @@ fn leak_kind(e: &ExtError) -> &'static str {
     }
 }
 
-impl Agent<AzulState> for ExtAgent {
+impl<G: EngineGame> Agent<G> for ExtAgent {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn choose(&mut self, state: &AzulState, budget: &Budget, _rng: &mut GameRng) -> AzulAction {
+    fn choose(&mut self, state: &G, budget: &Budget, _rng: &mut GameRng) -> G::Action {
         match self.ask(state, budget) {
             Ok(a) => a,
             Err(e) => {
@@ -457,8 +466,8 @@ const EXT_PARAMS: [ParamDoc; 1] = [ParamDoc {
     doc: "an engine speaking docs/protocol.md; `+` separates its arguments; 100ms per move unless a limit is given",
 }];
 
-/// External-engine entries.
-pub fn entries() -> Vec<AgentEntry<AzulState>> {
+/// External-engine entries, for any game that speaks the protocol.
+pub fn entries<G: EngineGame>() -> Vec<AgentEntry<G>> {
     vec![AgentEntry {
         name: "ext",
         summary: "an external program over the Tessera engine protocol (docs/protocol.md)",
@@ -481,7 +490,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
             let budget = ext.limits;
             Ok(Recipe::fallible(move || {
                 let agent = ExtAgent::start(name.clone(), ext.clone()).map_err(engine)?;
-                Ok(Box::new(agent) as Box<dyn Agent<AzulState>>)
+                Ok(Box::new(agent) as Box<dyn Agent<G>>)
             })
             .with_budget(budget))
         },

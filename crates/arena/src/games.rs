@@ -1,7 +1,8 @@
 //! The games the arena can run, behind one object-safe interface.
 //!
 //! A game joins the arena by implementing [`ArenaGame`] (how to set up a table, which
-//! players exist) and adding `Driver::<G>::boxed()` to [`drivers`]. Everything else
+//! players exist) and [`EngineGame`] (its engine-protocol notation), and adding
+//! `Driver::<G>::boxed()` to [`drivers`]. Everything else
 //! (schedule, runner, store, statistics) is game-independent. Games are played on a
 //! [`tessera_core::Table`]; a run's agents are parsed once ([`GameDriver::lineup`]) and built
 //! once per worker thread ([`Lineup::worker`]), then reused from game to game.
@@ -12,6 +13,7 @@ use tessera_core::record::GameSeeds;
 use tessera_core::table::{SeatFault, TableError};
 use tessera_core::{Agent, Budget, Game, GameInfo, GameRecord, GameRng, Seat, Table, play_game};
 
+use crate::engine::EngineGame;
 use crate::error::ArenaError;
 use crate::registry::{AgentInfo, AgentPlan, Registry, RegistryError};
 
@@ -68,6 +70,13 @@ pub trait GameDriver: Send + Sync {
     fn check_agent(&self, spec: &str) -> Result<(), RegistryError>;
     /// Parses a run's agent specifications once, for building the workers that play it.
     fn lineup(&self, agents: &[String]) -> Result<Box<dyn Lineup>, ArenaError>;
+    /// An engine-protocol session of this game ([`crate::engine`]) whose player is `player`
+    /// (a registry name; `None`: the game's default engine player).
+    fn engine(
+        &self,
+        player: Option<&str>,
+        seed: u64,
+    ) -> Result<Box<dyn crate::engine::EngineSession>, RegistryError>;
     /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`,
     /// building the agents for this game only.
     fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError> {
@@ -94,7 +103,7 @@ pub trait Worker: Send {
 /// The [`GameDriver`] of an [`ArenaGame`].
 pub struct Driver<G>(PhantomData<fn() -> G>);
 
-impl<G: ArenaGame> Driver<G> {
+impl<G: EngineGame> Driver<G> {
     /// The driver, boxed for [`drivers`].
     pub fn boxed() -> Box<dyn GameDriver> {
         Box::new(Driver::<G>(PhantomData))
@@ -161,9 +170,17 @@ pub fn play_seeded<G: ArenaGame>(
     Ok((state, record))
 }
 
-impl<G: ArenaGame> GameDriver for Driver<G> {
+impl<G: EngineGame> GameDriver for Driver<G> {
     fn info(&self) -> GameInfo {
         G::INFO
+    }
+
+    fn engine(
+        &self,
+        player: Option<&str>,
+        seed: u64,
+    ) -> Result<Box<dyn crate::engine::EngineSession>, RegistryError> {
+        Ok(Box::new(crate::engine::Session::<G>::new(player, seed)?))
     }
 
     fn agents(&self) -> Vec<AgentInfo> {

@@ -14,8 +14,9 @@
 //!   (docs/statistics.md);
 //! - [`analysis`]: those applied to a stored run (pairs, rotation sets, ratings with an
 //!   anchor, the SPRT's state), as every report prints them;
-//! - [`protocol`]: the engine protocol's commands and replies, shared by the server and
-//!   the external-engine client;
+//! - [`protocol`]: the engine protocol's commands and replies, shared by the server
+//!   ([`engine`], every game through [`engine::EngineGame`]) and the external-engine client
+//!   ([`ext`]);
 //! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts.
 //!
 //! A whole tournament of the Nim test game, stored in a temporary file:
@@ -35,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod engine;
 pub mod error;
 pub mod ext;
 pub mod games;
@@ -51,6 +53,7 @@ pub mod sprt;
 pub mod stats;
 pub mod store;
 
+pub use engine::EngineGame;
 pub use error::{ArenaError, MergeError, ParamsError, RunError};
 pub use games::{ArenaGame, GameDriver, Lineup, Worker, driver, drivers};
 pub use registry::{AgentEntry, Registry};

@@ -42,9 +42,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Regenerate learned weights from self-play (azul-augur).
     Train(cmd::train::Args),
-    /// Speak the engine protocol on stdin/stdout.
-    #[command(subcommand)]
-    Engine(EngineGame),
+    /// Speak the engine protocol on stdin/stdout (docs/protocol.md), for any game.
+    Engine(cmd::engine::Args),
 }
 
 #[derive(Subcommand, Debug)]
@@ -69,12 +68,6 @@ enum Analysis {
 enum SolveGame {
     /// Solve Match the Tiles levels.
     Tiles(cmd::solve_tiles::Args),
-}
-
-#[derive(Subcommand, Debug)]
-enum EngineGame {
-    /// The Azul engine protocol.
-    Azul(cmd::engine::Args),
 }
 
 /// Runs the command. A user error is printed as `error: ...` and one `caused by: ...` line
@@ -123,7 +116,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Solve(SolveGame::Tiles(a)) => cmd::solve_tiles::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Train(a) => cmd::train::run(a),
-        Command::Engine(EngineGame::Azul(a)) => cmd::engine::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
     }
 }
 

@@ -2,13 +2,14 @@
 //! thesis' heuristic players (this file), the search players ([`super::azul_search`]) and
 //! external engines ([`crate::ext`]).
 
-use tessera_azul::AzulState;
 use tessera_azul::players::{
     Diagonal, Greedy, GreedyReading, Lines, Scope, Smart, Space, Strategic,
 };
-use tessera_core::GameRng;
+use tessera_azul::{AzulState, Deal, Tiles};
+use tessera_core::{GameRng, PlayerId};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
+use crate::engine::EngineGame;
 use crate::games::{ArenaGame, Driver, GameDriver};
 use crate::spec::SpecError;
 
@@ -26,13 +27,41 @@ impl ArenaGame for AzulState {
     }
 }
 
+/// Azul over the engine protocol: the state notation (nothing is hidden), actions such as
+/// `3B2`, and a round's deal written `deal:F1/F2/...` (each factory a tile string such as
+/// `BBYR`, `-` for an empty one).
+impl EngineGame for AzulState {
+    const ENGINE_PLAYER: &'static str = "strong";
+    const CHANCE_NAME: &'static str = "a factory deal";
+    const CHANCE_NEEDED: &'static str = "the round needs its deal first (deal:F1/F2/...)";
+
+    fn start(players: usize, first: Option<PlayerId>) -> Option<Self> {
+        Some(AzulState::new(players, first.unwrap_or(PlayerId(0))))
+    }
+
+    fn parse_chance(&self, word: &str) -> Option<Result<Deal, String>> {
+        let spec = word.strip_prefix("deal:")?;
+        let mut deal = Deal::default();
+        for part in spec.split('/') {
+            let t: Tiles = match part.parse() {
+                Ok(t) => t,
+                Err(e) => return Some(Err(format!("{e}"))),
+            };
+            if deal.factories.try_push(t).is_err() {
+                return Some(Err("too many factories".into()));
+            }
+        }
+        Some(Ok(deal))
+    }
+}
+
 /// Every Azul player.
 pub fn registry() -> Registry<AzulState> {
     let mut entries = vec![random_entry()];
     entries.extend(heuristic_entries());
     entries.extend(super::azul_search::entries());
     entries.extend(super::azul_augur::entries());
-    entries.extend(crate::ext::entries());
+    entries.extend(crate::ext::entries::<AzulState>());
     Registry::new(entries).with_levels(super::levels::AZUL)
 }
 

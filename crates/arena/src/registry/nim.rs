@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use rand::Rng;
 use tessera_core::testgame::Nim;
-use tessera_core::{Agent, Budget, Game, GameRng};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
+use crate::engine::EngineGame;
 use crate::games::ArenaGame;
 
 impl ArenaGame for Nim {
@@ -25,9 +26,37 @@ impl ArenaGame for Nim {
     }
 }
 
-/// The Nim players: `random`, `first` and `sleepy`.
+/// Nim over the engine protocol: its state notation (`2 1 3,4 0,0`), moves `PILE:COUNT`,
+/// and the deal written `deal:P1,P2[,P3]` (2 or 3 piles of 1-5 stones).
+impl EngineGame for Nim {
+    const ENGINE_PLAYER: &'static str = "random";
+    const CHANCE_NAME: &'static str = "the deal";
+    const CHANCE_NEEDED: &'static str = "the game needs its deal first (deal:P1,P2[,P3])";
+
+    fn start(players: usize, first: Option<PlayerId>) -> Option<Self> {
+        let mover = first.map_or(1, |p| p.index() + 1);
+        let taken = vec!["0"; players].join(",");
+        format!("{players} {mover} ? {taken}").parse().ok()
+    }
+
+    fn parse_chance(&self, word: &str) -> Option<Result<Vec<u8>, String>> {
+        let piles = word.strip_prefix("deal:")?;
+        Some(
+            piles
+                .split(',')
+                .map(|p| {
+                    p.parse::<u8>().map_err(|_| {
+                        format!("'{p}' is not a pile size; expected deal:P1,P2[,P3] with 1-5 stones each")
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The Nim players: `random`, `first`, `sleepy` and external engines (`ext:`).
 pub fn registry() -> Registry<Nim> {
-    Registry::new(vec![
+    let mut entries = vec![
         random_entry(),
         AgentEntry {
             name: "first",
@@ -53,7 +82,9 @@ pub fn registry() -> Registry<Nim> {
                 }))
             },
         },
-    ])
+    ];
+    entries.extend(crate::ext::entries::<Nim>());
+    Registry::new(entries)
 }
 
 struct First(Vec<<Nim as Game>::Action>);

@@ -1,14 +1,15 @@
-//! Qwirkle in the arena (owned by the qwirkle room): the game's [`ArenaGame`] impl and its
-//! bots `random`, `points`, `smarter` and `lookahead`.
+//! Qwirkle in the arena (owned by the qwirkle room): the game's [`ArenaGame`] impl, its
+//! bots `random`, `points`, `smarter`, `montecarlo` and `lookahead` and external engines
+//! (`ext:`), and its [`EngineGame`] impl: the engine protocol's view notation, which writes
+//! a position as one seat sees it (other hands and the bag as counts only).
 
-use tessera_core::{Game, GameRng};
-use tessera_qwirkle::Qwirkle;
+use tessera_core::{Budget, Game, GameRng, PlayerId};
 use tessera_qwirkle::bots::{LookaheadBot, LookaheadConfig, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::{MonteCarloBot, MonteCarloConfig};
-
-use tessera_core::Budget;
+use tessera_qwirkle::{HAND_SIZE, Move, Phase, Placed, Qwirkle, QwirkleView, Tile, TileCounts};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
+use crate::engine::{BoxError, EngineGame};
 use crate::games::{ArenaGame, GameDriver};
 use crate::spec::{AgentSpec, SpecError};
 
@@ -23,6 +24,340 @@ impl ArenaGame for Qwirkle {
     fn registry() -> Registry<Self> {
         registry()
     }
+}
+
+/// Qwirkle over the engine protocol. A position is written as the view of one seat:
+/// `seat=1 n=2 phase=play:1 first=3 scores=0,0 hands=R1R2R3O4O5Y6/?6 bag=?96 board=- aside=- end=-`
+/// (the state notation's fields, with `seat=P` first, every other hand as `?COUNT`, the bag
+/// as `?COUNT` and another player's traded tiles as `?COUNT`). `position state` also takes a
+/// full state (no `seat=`). Moves are written with `;` for spaces (`R1@0,0;R2@1,0`,
+/// `trade;R1;O4`, `pass`); chance outcomes as `deal:HAND1/HAND2/...` (six tiles per seat)
+/// and `draw:TILES`.
+impl EngineGame for Qwirkle {
+    const ENGINE_PLAYER: &'static str = "montecarlo";
+    const CHANCE_NAME: &'static str = "the deal or a draw";
+    const CHANCE_NEEDED: &'static str =
+        "the deal or a draw comes first (deal:HAND1/HAND2/... or draw:TILES)";
+
+    /// The rules choose who starts (the largest group after the deal).
+    fn start(players: usize, first: Option<PlayerId>) -> Option<Self> {
+        if first.is_some() {
+            return None;
+        }
+        Qwirkle::new(players).ok()
+    }
+
+    fn parse_chance(&self, word: &str) -> Option<Result<Vec<Tile>, String>> {
+        let (kind, tiles) = word.split_once(':')?;
+        if kind != "deal" && kind != "draw" {
+            return None;
+        }
+        Some(qwirkle_chance(self, kind, tiles))
+    }
+
+    fn position_text(&self, seat: PlayerId) -> String {
+        view_text(&self.view(seat))
+    }
+
+    fn parse_position(text: &str) -> Result<(Self, Option<PlayerId>), BoxError> {
+        if !text.split_whitespace().any(|w| w.starts_with("seat=")) {
+            return Ok((text.parse()?, None));
+        }
+        let (state, seat) = state_from_view(text)?;
+        Ok((state, Some(seat)))
+    }
+
+    fn action_word(action: &Move) -> String {
+        action
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+}
+
+/// Why a Qwirkle view (or chance outcome) in the engine protocol does not parse.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    /// A field is missing, unknown, repeated or malformed.
+    #[error("view field '{field}': {detail}")]
+    Field {
+        /// The field.
+        field: &'static str,
+        /// What is wrong and what is expected.
+        detail: String,
+    },
+    /// The filled-in state does not hold together.
+    #[error(transparent)]
+    State(#[from] tessera_qwirkle::ParseError),
+}
+
+fn field(field: &'static str, detail: impl Into<String>) -> ViewError {
+    ViewError::Field {
+        field,
+        detail: detail.into(),
+    }
+}
+
+fn tiles_word(ts: &[Tile]) -> String {
+    if ts.is_empty() {
+        "-".into()
+    } else {
+        ts.iter().map(Tile::to_string).collect()
+    }
+}
+
+fn parse_tile_list(s: &str) -> Result<Vec<Tile>, String> {
+    if s == "-" {
+        return Ok(Vec::new());
+    }
+    let chars: Vec<char> = s.chars().collect();
+    if !chars.len().is_multiple_of(2) {
+        return Err(format!("'{s}' is not a list of tiles such as R1O2Y3"));
+    }
+    chars
+        .chunks(2)
+        .map(|pair| {
+            pair.iter()
+                .collect::<String>()
+                .parse::<Tile>()
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// `deal:HAND1/HAND2/...` while the hands are dealt, `draw:TILES` while a player draws.
+fn qwirkle_chance(state: &Qwirkle, kind: &str, tiles: &str) -> Result<Vec<Tile>, String> {
+    match (kind, state.phase()) {
+        ("deal", Phase::Deal) => {
+            let hands: Vec<&str> = tiles.split('/').collect();
+            if hands.len() != state.num_players() {
+                return Err(format!(
+                    "expected deal:HAND1/HAND2/... with one hand of {HAND_SIZE} tiles per seat ({})",
+                    state.num_players()
+                ));
+            }
+            let mut all = Vec::new();
+            for h in hands {
+                let hand = parse_tile_list(h)?;
+                if hand.len() != HAND_SIZE {
+                    return Err(format!(
+                        "hand '{h}' has {} tiles, not {HAND_SIZE}",
+                        hand.len()
+                    ));
+                }
+                all.extend(hand);
+            }
+            Ok(all)
+        }
+        ("draw", Phase::Draw { .. }) => parse_tile_list(tiles),
+        (_, Phase::Deal) => Err("the hands are dealt now: expected deal:HAND1/HAND2/...".into()),
+        (_, Phase::Draw { count, .. }) => Err(format!(
+            "a player draws now: expected draw: and {count} tiles"
+        )),
+        _ => Err("no chance event is due: expected a move".into()),
+    }
+}
+
+/// The engine protocol's text of one seat's view (see [`EngineGame for Qwirkle`]).
+pub fn view_text(v: &QwirkleView) -> String {
+    let seat = |p: PlayerId| (p.0 + 1).to_string();
+    let phase = match v.phase {
+        Phase::Deal => "deal".to_string(),
+        Phase::Play { player } => format!("play:{}", seat(player)),
+        Phase::Draw { player, count } => format!("draw:{}:{count}", seat(player)),
+        Phase::Over => "over".to_string(),
+    };
+    let first = v.first_move_size.map_or("-".to_string(), |k| k.to_string());
+    let scores: Vec<String> = v.scores.iter().map(i32::to_string).collect();
+    let hands: Vec<String> = v
+        .hand_sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            if i == v.observer.index() {
+                tiles_word(&v.hand)
+            } else {
+                format!("?{n}")
+            }
+        })
+        .collect();
+    let board: Vec<String> = v
+        .board
+        .tiles()
+        .map(|bt| format!("{}@{},{}", bt.tile, bt.x, bt.y))
+        .collect();
+    let board = if board.is_empty() {
+        "-".to_string()
+    } else {
+        board.join(";")
+    };
+    let aside = if !v.set_aside.is_empty() {
+        tiles_word(&v.set_aside)
+    } else if v.set_aside_count > 0 {
+        format!("?{}", v.set_aside_count)
+    } else {
+        "-".to_string()
+    };
+    let end = match v.end {
+        None => "-".to_string(),
+        Some(tessera_qwirkle::End::Out(p)) => format!("out:{}", seat(p)),
+        Some(tessera_qwirkle::End::Blocked) => "blocked".to_string(),
+    };
+    format!(
+        "seat={} n={} phase={phase} first={first} scores={} hands={} bag=?{} board={board} aside={aside} end={end}",
+        seat(v.observer),
+        v.players,
+        scores.join(","),
+        hands.join("/"),
+        v.bag_size,
+    )
+}
+
+/// `?COUNT`: a number of hidden tiles.
+fn hidden(s: &str, name: &'static str) -> Result<usize, ViewError> {
+    s.strip_prefix('?')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| {
+            field(
+                name,
+                format!("'{s}': expected ?COUNT, the number of hidden tiles"),
+            )
+        })
+}
+
+/// A state consistent with a seat's view: the tiles the seat cannot see (other hands, the
+/// bag, another player's traded tiles) are dealt from the unseen ones in tile order. Only
+/// determinized copies of it reach a player.
+fn state_from_view(text: &str) -> Result<(Qwirkle, PlayerId), ViewError> {
+    const KEYS: [&str; 10] = [
+        "seat", "n", "phase", "first", "scores", "hands", "bag", "board", "aside", "end",
+    ];
+    let mut vals: [Option<&str>; 10] = [None; 10];
+    for word in text.split_whitespace() {
+        let (k, v) = word
+            .split_once('=')
+            .ok_or_else(|| field("view", format!("'{word}' is not KEY=VALUE")))?;
+        let i = KEYS.iter().position(|&x| x == k).ok_or_else(|| {
+            field(
+                "view",
+                format!("unknown field '{k}'; expected {}", KEYS.join(", ")),
+            )
+        })?;
+        if vals[i].replace(v).is_some() {
+            return Err(field(KEYS[i], "given twice"));
+        }
+    }
+    let get = |i: usize| vals[i].ok_or_else(|| field(KEYS[i], "missing"));
+    let n: usize = get(1)?
+        .parse()
+        .ok()
+        .filter(|n| (Qwirkle::INFO.min_players..=Qwirkle::INFO.max_players).contains(n))
+        .ok_or_else(|| field("n", "expected 2, 3 or 4 players"))?;
+    let seat_text = get(0)?;
+    let seat = seat_text
+        .parse::<usize>()
+        .ok()
+        .filter(|s| (1..=n).contains(s))
+        .map(|s| PlayerId(s as u8 - 1))
+        .ok_or_else(|| field("seat", format!("'{seat_text}' is not a seat from 1 to {n}")))?;
+    let hands: Vec<&str> = get(5)?.split('/').collect();
+    if hands.len() != n {
+        return Err(field("hands", "one hand per player, separated by '/'"));
+    }
+    let mut unseen = TileCounts::full();
+    let mut see = |ts: &[Tile], name: &'static str| -> Result<(), ViewError> {
+        for &t in ts {
+            if !unseen.remove(t) {
+                return Err(field(name, format!("more copies of {t} than the game has")));
+            }
+        }
+        Ok(())
+    };
+    let own = parse_tile_list(hands[seat.index()]).map_err(|e| field("hands", e))?;
+    see(&own, "hands")?;
+    let board = get(7)?;
+    if board != "-" {
+        for cell in board.split(';') {
+            let p: Placed = cell.parse()?;
+            see(&[p.tile], "board")?;
+        }
+    }
+    let aside = get(8)?;
+    let hidden_aside = if aside.starts_with('?') {
+        hidden(aside, "aside")?
+    } else {
+        let tiles = parse_tile_list(aside).map_err(|e| field("aside", e))?;
+        see(&tiles, "aside")?;
+        0
+    };
+    let bag = hidden(get(6)?, "bag")?;
+    let mut counts = Vec::with_capacity(n);
+    for (i, h) in hands.iter().enumerate() {
+        counts.push(if i == seat.index() {
+            0
+        } else {
+            hidden(h, "hands")?
+        });
+    }
+    let wanted = counts.iter().sum::<usize>() + hidden_aside + bag;
+    if wanted != unseen.total() {
+        return Err(field(
+            "bag",
+            format!(
+                "the view hides {wanted} tiles (other hands, bag, traded tiles) but {} tiles are not on the board or in the seat's hand",
+                unseen.total()
+            ),
+        ));
+    }
+    let mut pool = unseen.tiles();
+    let mut deal = |k: usize| tiles_word(&pool.by_ref().take(k).collect::<Vec<_>>());
+    let hand_words: Vec<String> = hands
+        .iter()
+        .zip(&counts)
+        .enumerate()
+        .map(|(i, (h, &k))| {
+            if i == seat.index() {
+                h.to_string()
+            } else {
+                deal(k)
+            }
+        })
+        .collect();
+    let aside_word = if hidden_aside > 0 {
+        deal(hidden_aside)
+    } else {
+        aside.to_string()
+    };
+    let mut left = unseen;
+    for h in hand_words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != seat.index())
+    {
+        for t in parse_tile_list(h.1).map_err(|e| field("hands", e))? {
+            left.remove(t);
+        }
+    }
+    if hidden_aside > 0 {
+        for t in parse_tile_list(&aside_word).map_err(|e| field("aside", e))? {
+            left.remove(t);
+        }
+    }
+    let bag_digits: String = left
+        .0
+        .iter()
+        .map(|&c| char::from(b'0' + c.min(9)))
+        .collect();
+    let full = format!(
+        "n={n} phase={} first={} scores={} hands={} bag={bag_digits} board={board} aside={aside_word} end={}",
+        get(2)?,
+        get(3)?,
+        get(4)?,
+        hand_words.join("/"),
+        get(9)?,
+    );
+    Ok((full.parse()?, seat))
 }
 
 fn unreachable_game() -> Qwirkle {
@@ -165,7 +500,10 @@ pub fn registry() -> Registry<Qwirkle> {
             params: LOOKAHEAD_PARAMS,
             plan: |spec, _| lookahead(spec),
         },
-    ])
+    ]
+    .into_iter()
+    .chain(crate::ext::entries::<Qwirkle>())
+    .collect())
     .with_levels(super::levels::QWIRKLE)
 }
 

@@ -1,0 +1,690 @@
+//! The server side of the Tessera Engine Protocol (TEP, docs/protocol.md) for every game the
+//! arena knows: `tessera engine GAME` is a [`Session`] of that game on stdin/stdout.
+//!
+//! A game speaks the protocol through [`EngineGame`], declared once next to its
+//! [`ArenaGame`] impl: how a new game starts, how chance outcomes of `position start ...
+//! moves` are written, and (only where its notation needs it) how a position is written as
+//! one seat's view and how actions are written without spaces. Everything else (the
+//! commands, options, searching with the registry's players) is generic here, and the
+//! client side ([`crate::ext`]) uses the same trait.
+//!
+//! Hidden information: a client gives the engine the view of the seat to move
+//! ([`EngineGame::position_text`]), never the full state. The engine reads it into a state
+//! consistent with that view ([`EngineGame::parse_position`]) and its player sees only a
+//! [`Game::determinize`]d copy of it (the table determinizes for the seat), so the hidden
+//! parts it was filled with do not matter.
+//!
+//! ```
+//! use tessera_arena::engine::{EngineSession, Session};
+//! use tessera_core::testgame::Nim;
+//! let mut s = Session::<Nim>::new(Some("first"), 0).unwrap();
+//! let mut out = Vec::new();
+//! for line in ["tep", "position start players 2 moves deal:3,4 1:2", "go", "quit"] {
+//!     s.handle(line, &mut out).unwrap();
+//! }
+//! let text = String::from_utf8(out).unwrap();
+//! assert!(text.contains("id game nim\n") && text.ends_with("bestmove 1:1\n"), "{text}");
+//! ```
+
+use std::io::{BufRead, Write};
+
+use rand::Rng;
+use tessera_core::table::{Next, TableError};
+use tessera_core::{Agent, Budget, GameRng, PlayerId, Seat, SeatsError, Table, Turn};
+use thiserror::Error;
+
+use crate::games::ArenaGame;
+use crate::protocol::{Command, Position, ProtocolError, Reply, StartPosition};
+use crate::registry::{Registry, RegistryError};
+
+/// Any error, boxed (a game's own typed error behind the protocol's generic one).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// What a game declares once to speak the engine protocol (server and `ext:` client).
+///
+/// The defaults use the game's own notation: `Display`/`FromStr` of the state for
+/// `position state`, of the action for moves. A game overrides [`position_text`] and
+/// [`parse_position`] when it hides information (a seat's view instead of the state), and
+/// [`action_word`] when its action notation has spaces (protocol words have none).
+///
+/// [`position_text`]: EngineGame::position_text
+/// [`parse_position`]: EngineGame::parse_position
+/// [`action_word`]: EngineGame::action_word
+pub trait EngineGame: ArenaGame {
+    /// The registry name of the player that answers `go` unless `setoption name Player`
+    /// or `--player` names another.
+    const ENGINE_PLAYER: &'static str;
+    /// What a position waiting for chance waits for, in an error (`a factory deal`).
+    const CHANCE_NAME: &'static str;
+    /// The error for a move of `position start` given where chance is due, naming the
+    /// notation expected (`the round needs its deal first (deal:F1/F2/...)`).
+    const CHANCE_NEEDED: &'static str;
+
+    /// A new game for `position start players N [first K]`: `first` is the starting seat
+    /// when the client names one. `None` if the game cannot start that way (its rules choose
+    /// the first player); `players` is already checked against the game's range.
+    fn start(players: usize, first: Option<PlayerId>) -> Option<Self>;
+
+    /// Reads one word of `position start ... moves` that is a chance outcome (Azul's
+    /// `deal:BBYR/...`): `None` if the word is not written as one (it is then read as an
+    /// action), `Some(Err(why))` if it is but does not parse here.
+    fn parse_chance(&self, word: &str) -> Option<Result<Self::Chance, String>>;
+
+    /// The position as `seat` may see it, in the notation `position state` reads. The
+    /// default is the state's notation, right for games without hidden information; a game
+    /// with hidden information must write only what `seat`'s [`Game::view`] holds.
+    fn position_text(&self, seat: PlayerId) -> String {
+        let _ = seat;
+        self.to_string()
+    }
+
+    /// Reads `position state NOTATION`: the state, and the seat whose view the text was
+    /// (`None` for a full state). From a view, the hidden parts are filled in any way
+    /// consistent with it: the engine's player only sees determinized copies.
+    fn parse_position(text: &str) -> Result<(Self, Option<PlayerId>), BoxError> {
+        Ok((text.parse().map_err(|e| Box::new(e) as BoxError)?, None))
+    }
+
+    /// An action as one protocol word (`bestmove`, `legal`, `position start ... moves`).
+    fn action_word(action: &Self::Action) -> String {
+        action.to_string()
+    }
+
+    /// Reads an action written by [`EngineGame::action_word`] (or in the game's notation).
+    fn parse_action(word: &str) -> Result<Self::Action, Self::ActionParseError> {
+        word.parse()
+    }
+}
+
+/// Why a command cannot be carried out (answered with one `error` line).
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The line is not a command.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// `go`, `legal` or `show` before `position`.
+    #[error("no position: send 'position state ...' or 'position start ...' first")]
+    NoPosition,
+    /// `go` while chance is due.
+    #[error("the position waits for {0}, not for a player")]
+    WaitingForChance(&'static str),
+    /// `go` after the end.
+    #[error("the game is over")]
+    GameOver,
+    /// `go` or `legal` for a seat other than the one whose view the position is.
+    #[error(
+        "the position is seat {view}'s view and seat {mover} is to move: its hidden parts are unknown here"
+    )]
+    NotTheViewer {
+        /// The seat whose view was given, from 1.
+        view: usize,
+        /// The seat to move, from 1.
+        mover: usize,
+    },
+    /// `position state` with bad notation.
+    #[error("position state: {0}")]
+    State(#[source] BoxError),
+    /// `position start players N` out of range.
+    #[error("players {players}: {source}")]
+    Seats {
+        /// The number given.
+        players: usize,
+        /// The game's range.
+        source: SeatsError,
+    },
+    /// `first K` out of range.
+    #[error("first {first}: expected a seat 1-{players}")]
+    First {
+        /// The seat given.
+        first: usize,
+        /// Seats at the table.
+        players: usize,
+    },
+    /// `first K` for a game whose rules choose the first player.
+    #[error("first {first}: in {title} the rules choose who starts; leave 'first' out")]
+    FirstFixed {
+        /// The seat given.
+        first: usize,
+        /// The game's title.
+        title: &'static str,
+    },
+    /// A move of `position start ... moves` that does not fit.
+    #[error("move {index} '{text}': {reason}")]
+    Move {
+        /// From 1.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// Why.
+        reason: MoveProblem,
+    },
+    /// `setoption name Player` with a bad agent.
+    #[error(transparent)]
+    Player(#[from] RegistryError),
+    /// `setoption name Seed` with a bad value.
+    #[error("Seed '{0}': expected a non-negative integer")]
+    Seed(String),
+    /// An option that does not exist.
+    #[error("unknown option '{0}': options are Player, Seed")]
+    UnknownOption(String),
+    /// The table refused (a bug: the position was checked).
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// Why a move of `position start` does not fit.
+#[derive(Debug, Error)]
+pub enum MoveProblem {
+    /// A chance outcome that does not parse.
+    #[error("{0}")]
+    Chance(String),
+    /// A chance outcome the position cannot take.
+    #[error(transparent)]
+    ChanceRefused(BoxError),
+    /// An action where chance is due.
+    #[error("{0}")]
+    NeedsChance(&'static str),
+    /// An action that does not parse.
+    #[error(transparent)]
+    Notation(BoxError),
+    /// An action the rules forbid.
+    #[error(transparent)]
+    Illegal(BoxError),
+}
+
+/// A session of any game behind one object-safe interface (see
+/// [`crate::GameDriver::engine`]).
+pub trait EngineSession {
+    /// Handles one line; returns false after `quit`. Errors are only I/O errors: protocol
+    /// errors become `error ...` lines.
+    fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<bool>;
+}
+
+/// Serves `session` from `input` to `out` until `quit` or the end of the input.
+pub fn serve(
+    session: &mut dyn EngineSession,
+    input: impl BufRead,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for line in input.lines() {
+        if !session.handle(&line?, out)? {
+            break;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// One engine session: the current position, the player and its settings.
+pub struct Session<G: EngineGame> {
+    registry: Registry<G>,
+    player: String,
+    /// `None` only while it sits at the table of a `go`.
+    agent: Option<Box<dyn Agent<G>>>,
+    seed: u64,
+    rng: GameRng,
+    state: Option<G>,
+    /// The seat whose view `state` was read from (`None`: a full state).
+    observer: Option<PlayerId>,
+}
+
+impl<G: EngineGame> Session<G> {
+    /// A session whose player is `player` (a registry name; `None`: the game's
+    /// [`EngineGame::ENGINE_PLAYER`]).
+    pub fn new(player: Option<&str>, seed: u64) -> Result<Self, RegistryError> {
+        let registry = G::registry();
+        let player = player.unwrap_or(G::ENGINE_PLAYER);
+        let agent = registry.build(player)?;
+        Ok(Session {
+            registry,
+            player: player.to_string(),
+            agent: Some(agent),
+            seed,
+            rng: tessera_core::rng::seeded(seed),
+            state: None,
+            observer: None,
+        })
+    }
+
+    /// The current position, if any.
+    pub fn state(&self) -> Option<&G> {
+        self.state.as_ref()
+    }
+
+    fn command(&mut self, c: Command) -> Result<Vec<Reply>, EngineError> {
+        match c {
+            Command::Tep => Ok(self.identify()),
+            Command::IsReady => Ok(vec![Reply::ReadyOk]),
+            Command::SetOption { name, value } => self.set_option(&name, value).map(|()| vec![]),
+            Command::NewGame => {
+                if let Some(a) = self.agent.as_mut() {
+                    a.reset();
+                }
+                self.rng = tessera_core::rng::seeded(self.seed);
+                self.state = None;
+                self.observer = None;
+                Ok(Vec::new())
+            }
+            Command::Position(Position::State(text)) => {
+                let (state, observer) = G::parse_position(&text).map_err(EngineError::State)?;
+                self.state = Some(state);
+                self.observer = observer;
+                Ok(Vec::new())
+            }
+            Command::Position(Position::Start(start)) => {
+                self.state = Some(start_position::<G>(&start)?);
+                self.observer = None;
+                Ok(Vec::new())
+            }
+            Command::Go(budget) => self.go(budget),
+            Command::Legal => {
+                let s = self.state.as_ref().ok_or(EngineError::NoPosition)?;
+                if let Some(mover) = s.current_player() {
+                    self.check_viewer(mover)?;
+                }
+                let mut v = Vec::new();
+                s.legal_actions(&mut v);
+                Ok(vec![Reply::Legal(v.iter().map(G::action_word).collect())])
+            }
+            Command::Show => {
+                let s = self.state.as_ref().ok_or(EngineError::NoPosition)?;
+                Ok(vec![Reply::State(match self.observer {
+                    Some(seat) => s.position_text(seat),
+                    None => s.to_string(),
+                })])
+            }
+            Command::Quit => Ok(Vec::new()),
+        }
+    }
+
+    /// Only the seat whose view the position is may be searched for.
+    fn check_viewer(&self, mover: PlayerId) -> Result<(), EngineError> {
+        match self.observer {
+            Some(view) if view != mover => Err(EngineError::NotTheViewer {
+                view: view.index() + 1,
+                mover: mover.index() + 1,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn identify(&self) -> Vec<Reply> {
+        let id = |key: &str, value: String| Reply::Id {
+            key: key.into(),
+            value,
+        };
+        vec![
+            id(
+                "name",
+                format!("Tessera {} {}", G::INFO.title, env!("CARGO_PKG_VERSION")),
+            ),
+            id("author", "the Tessera developers".into()),
+            id("game", G::INFO.name.into()),
+            Reply::Option(format!(
+                "name Player type string default {}",
+                G::ENGINE_PLAYER
+            )),
+            Reply::Option("name Seed type spin default 0 min 0 max 18446744073709551615".into()),
+            Reply::TepOk,
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: String) -> Result<(), EngineError> {
+        match name.to_ascii_lowercase().as_str() {
+            "player" => {
+                self.agent = Some(self.registry.build(&value)?);
+                self.player = value;
+                Ok(())
+            }
+            "seed" => {
+                self.seed = value.parse().map_err(|_| EngineError::Seed(value))?;
+                self.rng = tessera_core::rng::seeded(self.seed);
+                Ok(())
+            }
+            _ => Err(EngineError::UnknownOption(name.to_string())),
+        }
+    }
+
+    /// Seats the player at a table resumed from the position (the other seats are people
+    /// the engine does not play) and lets it think within the `go` budget. The table gives
+    /// it the state determinized for its seat when the game hides information.
+    fn go(&mut self, budget: Budget) -> Result<Vec<Reply>, EngineError> {
+        let state = self.state.clone().ok_or(EngineError::NoPosition)?;
+        let me = match state.turn() {
+            Turn::Player(p) => p,
+            Turn::Chance => return Err(EngineError::WaitingForChance(G::CHANCE_NAME)),
+            Turn::Terminal => return Err(EngineError::GameOver),
+        };
+        self.check_viewer(me)?;
+        let agent = self
+            .agent
+            .take()
+            .ok_or(EngineError::Table(TableError::AgentAway(me)))?;
+        let mut agent = Some(agent);
+        let seats = PlayerId::all(state.num_players())
+            .map(|p| match if p == me { agent.take() } else { None } {
+                Some(a) => Seat::agent(a, budget),
+                None => Seat::human("opponent"),
+            })
+            .collect();
+        let mut table = Table::resume(state, seats, self.rng.random::<u64>())?;
+        let outcome = (|| {
+            let next = table.advance()?;
+            if next != Next::Agent(me) {
+                return Err(EngineError::Table(TableError::AgentAway(me)));
+            }
+            let done = table.think()?.run();
+            let action = done.action();
+            table.hand_back(done)?;
+            Ok(action)
+        })();
+        self.agent = table.into_agents().into_iter().nth(me.index()).flatten();
+        if self.agent.is_none() {
+            // Cannot happen (the job came back); rebuild rather than lose the player.
+            self.agent = Some(self.registry.build(&self.player)?);
+        }
+        let action: G::Action = outcome?;
+        let mut lines = Vec::new();
+        if let Some(info) = self.agent.as_ref().and_then(|a| a.last_info()) {
+            lines.push(Reply::Info(info));
+        }
+        lines.push(Reply::BestMove(G::action_word(&action)));
+        Ok(lines)
+    }
+}
+
+impl<G: EngineGame> EngineSession for Session<G> {
+    fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<bool> {
+        if line.trim().is_empty() {
+            return Ok(true);
+        }
+        let reply = match line.parse::<Command>() {
+            Ok(Command::Quit) => return Ok(false),
+            Ok(c) => self.command(c),
+            Err(e) => Err(e.into()),
+        };
+        match reply {
+            Ok(lines) => {
+                for l in lines {
+                    writeln!(out, "{l}")?;
+                }
+            }
+            Err(e) => writeln!(out, "{}", Reply::Error(e.to_string()))?,
+        }
+        Ok(true)
+    }
+}
+
+/// `players N [first K] [moves M...]`: a new game, then moves; a move is an action or a
+/// chance outcome in the game's notation ([`EngineGame::parse_chance`]).
+pub fn start_position<G: EngineGame>(start: &StartPosition) -> Result<G, EngineError> {
+    let players = start.players;
+    G::INFO
+        .check_seats(players)
+        .map_err(|source| EngineError::Seats { players, source })?;
+    if let Some(first) = start.first
+        && (first == 0 || first > players)
+    {
+        return Err(EngineError::First { first, players });
+    }
+    let first = start.first.map(|k| PlayerId(k as u8 - 1));
+    let mut s = G::start(players, first).ok_or(EngineError::FirstFixed {
+        first: start.first.unwrap_or(1),
+        title: G::INFO.title,
+    })?;
+    for (k, m) in start.moves.iter().enumerate() {
+        let bad = |reason: MoveProblem| EngineError::Move {
+            index: k + 1,
+            text: m.clone(),
+            reason,
+        };
+        if let Some(outcome) = s.parse_chance(m) {
+            let outcome = outcome.map_err(|e| bad(MoveProblem::Chance(e)))?;
+            s.apply_chance(&outcome)
+                .map_err(|e| bad(MoveProblem::ChanceRefused(Box::new(e))))?;
+        } else {
+            if s.turn() == Turn::Chance {
+                return Err(bad(MoveProblem::NeedsChance(G::CHANCE_NEEDED)));
+            }
+            let a = G::parse_action(m).map_err(|e| bad(MoveProblem::Notation(Box::new(e))))?;
+            s.try_apply(a)
+                .map_err(|e| bad(MoveProblem::Illegal(Box::new(e))))?;
+        }
+    }
+    Ok(s)
+}
+
+/// Checks a game's protocol notation on random playouts from `G::new_game` (a test helper,
+/// like [`tessera_core::conformance`]): every legal action's word has no whitespace and reads
+/// back as the same action; every position reads back from the text of the seat to move,
+/// gives that seat the same legal moves, and two states that differ only in what the seat
+/// cannot see give it the same text. Returns the first violation.
+pub fn check_notation<G: EngineGame>(players: usize, games: u64) -> Result<(), String> {
+    use tessera_core::rng::seeded;
+    for seed in 0..games {
+        let mut rng = seeded(seed);
+        let mut s = G::new_game(players, &mut rng);
+        let mut actions = Vec::new();
+        for _ in 0..G::MAX_ACTIONS {
+            match s.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let c = s.sample_chance(&mut rng);
+                    s.apply_chance(&c).map_err(|e| format!("chance: {e}"))?;
+                }
+                Turn::Player(p) => {
+                    s.legal_actions(&mut actions);
+                    for a in &actions {
+                        let w = G::action_word(a);
+                        if w.is_empty() || w.contains(char::is_whitespace) {
+                            return Err(format!("action {a:?} is written '{w}'"));
+                        }
+                        let back = G::parse_action(&w).map_err(|e| format!("'{w}': {e}"))?;
+                        if back != *a {
+                            return Err(format!("'{w}' reads back as {back:?}, not {a:?}"));
+                        }
+                    }
+                    let text = s.position_text(p);
+                    let (read, observer) =
+                        G::parse_position(&text).map_err(|e| format!("'{text}': {e}"))?;
+                    if G::INFO.hidden_info && observer != Some(p) {
+                        return Err(format!("'{text}' is not read as seat {}'s view", p.0 + 1));
+                    }
+                    if read.position_text(p) != text {
+                        return Err(format!("'{text}' is written back differently"));
+                    }
+                    let mut again = Vec::new();
+                    read.legal_actions(&mut again);
+                    if again != actions {
+                        return Err(format!("'{text}' gives other legal moves"));
+                    }
+                    let other = s.determinize(p, &mut rng);
+                    if other.position_text(p) != text {
+                        return Err(format!(
+                            "the text of seat {} shows what it cannot see: '{text}' vs '{}'",
+                            p.0 + 1,
+                            other.position_text(p)
+                        ));
+                    }
+                    let a = actions[rng.random_range(0..actions.len())];
+                    s.apply(a);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_azul::AzulState;
+    use tessera_core::Game;
+    use tessera_core::testgame::Nim;
+    use tessera_qwirkle::Qwirkle;
+
+    fn session<G: EngineGame>() -> Session<G> {
+        Session::new(Some("random"), 1).unwrap()
+    }
+
+    fn talk(s: &mut dyn EngineSession, input: &str) -> String {
+        let mut out = Vec::new();
+        for line in input.lines() {
+            s.handle(line, &mut out).unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn handshake_and_search() {
+        let mut s = session::<AzulState>();
+        let out = talk(&mut s, "tep\nisready\n");
+        assert!(
+            out.contains("id game azul") && out.ends_with("tepok\nreadyok\n"),
+            "{out}"
+        );
+        let out = talk(
+            &mut s,
+            "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB 1B1\nlegal\ngo movetime 10\n",
+        );
+        assert!(out.starts_with("legal "), "{out}");
+        let best = out.lines().last().unwrap();
+        let action = best.strip_prefix("bestmove ").expect(best);
+        let mut state = s.state.clone().unwrap();
+        state.try_apply(action.parse().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn the_identification_names_each_game() {
+        for (mut s, name, player) in [
+            (
+                Box::new(session::<AzulState>()) as Box<dyn EngineSession>,
+                "azul",
+                "strong",
+            ),
+            (Box::new(session::<Qwirkle>()), "qwirkle", "montecarlo"),
+            (Box::new(session::<Nim>()), "nim", "random"),
+        ] {
+            let out = talk(s.as_mut(), "tep");
+            assert!(out.contains(&format!("id game {name}\n")), "{out}");
+            assert!(
+                out.contains(&format!(
+                    "option name Player type string default {player}\n"
+                )),
+                "{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_commands_get_error_lines() {
+        let mut s = session::<AzulState>();
+        for bad in [
+            "go",
+            "fly away",
+            "position",
+            "position state nonsense",
+            "position start players 7",
+            "position start players 2 first 3",
+            "position start players 2 moves 1B1",
+            "position start players 2 moves deal:QQQQ",
+            "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB 9Z9",
+            "setoption name Player value nobody",
+            "setoption name Colour value red",
+            "setoption name Seed value -3",
+            "setoption",
+            "legal",
+        ] {
+            let out = talk(&mut s, bad);
+            assert!(out.starts_with("error "), "{bad}: {out}");
+            assert_eq!(out.lines().count(), 1, "{bad}: {out}");
+        }
+        let out = talk(&mut s, "position start players 2\ngo movetime 5\n");
+        assert_eq!(
+            out,
+            "error the position waits for a factory deal, not for a player\n"
+        );
+        let out = talk(&mut s, "position start players 2 moves 1B1");
+        assert_eq!(
+            out,
+            "error move 1 '1B1': the round needs its deal first (deal:F1/F2/...)\n"
+        );
+        let out = talk(
+            &mut s,
+            "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB\ngo depth x\n",
+        );
+        assert!(out.starts_with("error "), "{out}");
+        // Still alive.
+        assert_eq!(talk(&mut s, "isready"), "readyok\n");
+        let mut out = Vec::new();
+        assert!(!s.handle("quit", &mut out).unwrap());
+    }
+
+    #[test]
+    fn state_notation_round_trips_through_show() {
+        let mut s = session::<AzulState>();
+        talk(
+            &mut s,
+            "position start players 3 first 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB/YYYY/KKKK",
+        );
+        let shown = talk(&mut s, "show");
+        let text = shown.trim().strip_prefix("state ").unwrap().to_string();
+        let mut t = session::<AzulState>();
+        assert_eq!(talk(&mut t, &format!("position state {text}")), "");
+        assert_eq!(t.state, s.state);
+    }
+
+    #[test]
+    fn nim_starts_plays_and_refuses() {
+        let mut s = session::<Nim>();
+        assert_eq!(
+            talk(
+                &mut s,
+                "position start players 3 first 2 moves deal:3,4 2:3\nshow"
+            ),
+            "state 3 3 3,1 0,3,0\n"
+        );
+        assert_eq!(talk(&mut s, "legal"), "legal 1:1 1:2 1:3 2:1\n");
+        assert_eq!(
+            talk(&mut s, "position state 2 2 0,1 3,3\ngo"),
+            "bestmove 2:1\n"
+        );
+        for (bad, says) in [
+            (
+                "position start players 2 moves 1:1",
+                "needs its deal first (deal:",
+            ),
+            ("position start players 2 moves deal:3,x", "deal:3,x"),
+            ("position start players 2 moves deal:9", "impossible deal"),
+            (
+                "position start players 2 moves deal:3,4 3:1",
+                "illegal move 3:1",
+            ),
+            (
+                "position start players 2 moves deal:3,4 1-1",
+                "expected PILE:COUNT",
+            ),
+            ("position state 2 1 ?", "expected PLAYERS MOVER PILES TAKEN"),
+        ] {
+            let out = talk(&mut s, bad);
+            assert!(
+                out.starts_with("error ") && out.contains(says),
+                "{bad}: {out}"
+            );
+        }
+        let out = talk(&mut s, "position start players 2\ngo");
+        assert_eq!(
+            out,
+            "error the position waits for the deal, not for a player\n"
+        );
+    }
+
+    #[test]
+    fn every_game_writes_and_reads_its_positions_and_moves() {
+        check_notation::<AzulState>(2, 2).unwrap();
+        check_notation::<AzulState>(4, 1).unwrap();
+        check_notation::<Nim>(3, 5).unwrap();
+        check_notation::<Qwirkle>(2, 2).unwrap();
+        check_notation::<Qwirkle>(4, 1).unwrap();
+    }
+}
