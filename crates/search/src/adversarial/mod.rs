@@ -500,13 +500,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         v[i.min(v.len().saturating_sub(1))]
     }
 
+    /// Counts a node about to be searched; true if the search must stop instead. A node
+    /// limit of N stops at the (N+1)-th node without counting it, so at most N nodes are
+    /// searched and reported (the same nodes as before this was fixed: only the count
+    /// changed, so node-limited games are unchanged).
     #[inline]
     fn tick(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.max_nodes.is_some_and(|m| self.nodes >= m) {
+            self.aborted = true;
+            return true;
+        }
         self.nodes += 1;
         if self.nodes & self.mask == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.aborted = true;
-        }
-        if self.max_nodes.is_some_and(|m| self.nodes > m) {
             self.aborted = true;
         }
         self.aborted
