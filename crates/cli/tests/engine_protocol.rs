@@ -107,3 +107,217 @@ fn bad_ext_specs_are_clear_errors() {
     let e = reg.build("ext:time=fast:/bin/x").err().unwrap().to_string();
     assert!(e.contains("duration"), "{e}");
 }
+
+/// Runs `tessera engine ARGS...` on `input`; returns its output lines.
+fn engine_session(args: &[&str], input: &str) -> Vec<String> {
+    let mut child = Command::new(BIN)
+        .arg("engine")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the engine");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn go_nodes_searches_at_most_that_many_nodes() {
+    let lines = engine_session(
+        &["azul", "--player", "presort"],
+        "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB\ngo nodes 500\nquit\n",
+    );
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info "))
+        .expect("an info line");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let nodes: u64 = words[words.iter().position(|&w| w == "nodes").unwrap() + 1]
+        .parse()
+        .unwrap();
+    // The opening's tree is far larger: the limit stops the search at exactly 500 (it
+    // reported 501 before the search stopped counting the node past the limit).
+    assert_eq!(nodes, 500, "{info}");
+}
+
+#[test]
+fn every_game_answers_tep_position_and_go() {
+    for (game, start, word) in [
+        (
+            "nim",
+            "position start players 3 first 2 moves deal:3,1 2:1",
+            "1:",
+        ),
+        (
+            "qwirkle",
+            "position start players 2 moves deal:R1R2R3R4R5R6/O1O2Y3G4B5P6",
+            "R",
+        ),
+        (
+            "azul",
+            "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB",
+            "",
+        ),
+    ] {
+        let lines = engine_session(
+            &[game],
+            &format!("tep\n{start}\ngo nodes 4\nposition start players 9\nquit\n"),
+        );
+        assert!(
+            lines.contains(&format!("id game {game}")),
+            "{game}: {lines:?}"
+        );
+        let best = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("{game}: {lines:?}"));
+        assert!(best.starts_with(word), "{game}: {best}");
+        assert!(
+            lines.last().unwrap().starts_with("error players 9: "),
+            "{game}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn a_qwirkle_view_hides_the_other_hand_and_the_engine_plays_from_it() {
+    // Seat 1's view after the deal: seat 2's hand is only a count.
+    let view = "seat=1 n=2 phase=play:1 first=6 scores=0,0 hands=R1R2R3R4R5R6/?6 bag=?96 board=- aside=- end=-";
+    let lines = engine_session(
+        &["qwirkle", "--player", "points"],
+        &format!(
+            "position state {view}\nshow\ngo\nsetoption name Player value random\nposition state {view}\nlegal\nquit\n"
+        ),
+    );
+    assert_eq!(lines[0], format!("state {view}"), "{lines:?}");
+    let best = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a move");
+    assert_eq!(best.split(';').count(), 6, "six reds in a line: {best}");
+    assert!(lines.last().unwrap().starts_with("legal R1@"), "{lines:?}");
+    // Seat 2's moves are unknown from seat 1's view.
+    let other = view.replace("phase=play:1", "phase=play:2");
+    let lines = engine_session(&["qwirkle"], &format!("position state {other}\ngo\nquit\n"));
+    assert!(
+        lines[0].starts_with("error ") && lines[0].contains("seat 1's view"),
+        "{lines:?}"
+    );
+}
+
+/// The results file's count of `table` rows (`games`, `faults`).
+fn count(db: &std::path::Path, table: &str) -> i64 {
+    let c = rusqlite::Connection::open(db).unwrap();
+    c.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+        .unwrap()
+}
+
+fn ext_tournament(
+    dir: &std::path::Path,
+    game: &str,
+    ext: &str,
+    other: &str,
+    games: &str,
+) -> std::path::PathBuf {
+    let db = dir.join("ext.sqlite");
+    let out = Command::new(BIN)
+        .args([
+            "tournament",
+            game,
+            "--agents",
+            &format!("{ext},{other}"),
+            "--games",
+            games,
+            "--jobs",
+            "1",
+            "--quiet",
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    db
+}
+
+#[test]
+fn a_qwirkle_tournament_seats_our_engine_and_sends_it_only_views() {
+    // The engine is our binary behind a script that logs what the arena sends it.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("sent.txt");
+    let script = dir.path().join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | '{BIN}' engine qwirkle --player points\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let db = ext_tournament(
+        dir.path(),
+        "qwirkle",
+        &format!("ext:{}", script.display()),
+        "points",
+        "4",
+    );
+    assert_eq!(count(&db, "games"), 4);
+    assert_eq!(count(&db, "faults"), 0);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let positions: Vec<&str> = sent
+        .lines()
+        .filter_map(|l| l.strip_prefix("position state "))
+        .collect();
+    assert!(positions.len() > 20, "{sent}");
+    for p in positions {
+        // The view of the seat to move: its own seat, the other hand and the bag as counts.
+        let seat = p.strip_prefix("seat=").expect(p).split(' ').next().unwrap();
+        assert!(p.contains(&format!("phase=play:{seat} ")), "{p}");
+        let hands = p
+            .split(" hands=")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let hidden = hands.split('/').filter(|h| h.starts_with('?')).count();
+        assert_eq!(hidden, 1, "{p}");
+        assert!(p.contains(" bag=?"), "{p}");
+    }
+}
+
+#[test]
+fn a_nim_tournament_seats_our_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = ext_tournament(
+        dir.path(),
+        "nim",
+        &format!("ext:{BIN}+engine+nim+--player+first"),
+        "random",
+        "10",
+    );
+    assert_eq!(count(&db, "games"), 10);
+    assert_eq!(count(&db, "faults"), 0);
+}
