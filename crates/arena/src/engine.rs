@@ -30,7 +30,7 @@ use std::io::{BufRead, Write};
 
 use rand::Rng;
 use tessera_core::table::{Next, TableError};
-use tessera_core::{Agent, Budget, GameRng, PlayerId, Seat, SeatsError, Table, Turn};
+use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Seat, SeatsError, Table, Turn};
 use thiserror::Error;
 
 use crate::games::ArenaGame;
@@ -41,6 +41,7 @@ use crate::registry::{Registry, RegistryError};
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// What a game declares once to speak the engine protocol (server and `ext:` client).
+/// Every [`ArenaGame`] is one (a supertrait), so every game the arena knows has an engine.
 ///
 /// The defaults use the game's own notation: `Display`/`FromStr` of the state for
 /// `position state`, of the action for moves. A game overrides [`position_text`] and
@@ -50,7 +51,7 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// [`position_text`]: EngineGame::position_text
 /// [`parse_position`]: EngineGame::parse_position
 /// [`action_word`]: EngineGame::action_word
-pub trait EngineGame: ArenaGame {
+pub trait EngineGame: Game {
     /// The registry name of the player that answers `go` unless `setoption name Player`
     /// or `--player` names another.
     const ENGINE_PLAYER: &'static str;
@@ -216,7 +217,7 @@ pub fn serve(
 }
 
 /// One engine session: the current position, the player and its settings.
-pub struct Session<G: EngineGame> {
+pub struct Session<G: ArenaGame> {
     registry: Registry<G>,
     player: String,
     /// `None` only while it sits at the table of a `go`.
@@ -228,7 +229,7 @@ pub struct Session<G: EngineGame> {
     observer: Option<PlayerId>,
 }
 
-impl<G: EngineGame> Session<G> {
+impl<G: ArenaGame> Session<G> {
     /// A session whose player is `player` (a registry name; `None`: the game's
     /// [`EngineGame::ENGINE_PLAYER`]).
     pub fn new(player: Option<&str>, seed: u64) -> Result<Self, RegistryError> {
@@ -393,7 +394,7 @@ impl<G: EngineGame> Session<G> {
     }
 }
 
-impl<G: EngineGame> EngineSession for Session<G> {
+impl<G: ArenaGame> EngineSession for Session<G> {
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<bool> {
         if line.trim().is_empty() {
             return Ok(true);
@@ -459,7 +460,7 @@ pub fn start_position<G: EngineGame>(start: &StartPosition) -> Result<G, EngineE
 /// back as the same action; every position reads back from the text of the seat to move,
 /// gives that seat the same legal moves, and two states that differ only in what the seat
 /// cannot see give it the same text. Returns the first violation.
-pub fn check_notation<G: EngineGame>(players: usize, games: u64) -> Result<(), String> {
+pub fn check_notation<G: ArenaGame>(players: usize, games: u64) -> Result<(), String> {
     use tessera_core::rng::seeded;
     for seed in 0..games {
         let mut rng = seeded(seed);
@@ -519,11 +520,10 @@ pub fn check_notation<G: EngineGame>(players: usize, games: u64) -> Result<(), S
 mod tests {
     use super::*;
     use tessera_azul::AzulState;
-    use tessera_core::Game;
     use tessera_core::testgame::Nim;
     use tessera_qwirkle::Qwirkle;
 
-    fn session<G: EngineGame>() -> Session<G> {
+    fn session<G: ArenaGame>() -> Session<G> {
         Session::new(Some("random"), 1).unwrap()
     }
 

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 
 use tessera_core::record::GameSeeds;
 use tessera_core::table::{SeatFault, TableError};
-use tessera_core::{Agent, Budget, Game, GameInfo, GameRecord, GameRng, Seat, Table, play_game};
+use tessera_core::{Agent, Budget, GameInfo, GameRecord, GameRng, Seat, Table, play_game};
 
 use crate::engine::EngineGame;
 use crate::error::ArenaError;
@@ -19,7 +19,7 @@ use crate::registry::{AgentInfo, AgentPlan, Registry, RegistryError};
 
 /// A game the arena can play. Its facts (name, seat range) are the game's own
 /// [`Game::INFO`](tessera_core::Game::INFO).
-pub trait ArenaGame: Game {
+pub trait ArenaGame: EngineGame {
     /// A guard against agents that never finish: a game longer than this many actions is
     /// an error.
     const MAX_ACTIONS: usize = 100_000;
@@ -71,12 +71,16 @@ pub trait GameDriver: Send + Sync {
     /// Parses a run's agent specifications once, for building the workers that play it.
     fn lineup(&self, agents: &[String]) -> Result<Box<dyn Lineup>, ArenaError>;
     /// An engine-protocol session of this game ([`crate::engine`]) whose player is `player`
-    /// (a registry name; `None`: the game's default engine player).
+    /// (a registry name; `None`: the game's default engine player). The default, for
+    /// drivers that wrap one of [`drivers`], is the session of the arena's driver of the
+    /// same name; [`Driver`] gives its own.
     fn engine(
         &self,
         player: Option<&str>,
         seed: u64,
-    ) -> Result<Box<dyn crate::engine::EngineSession>, RegistryError>;
+    ) -> Result<Box<dyn crate::engine::EngineSession>, ArenaError> {
+        driver(self.name())?.engine(player, seed)
+    }
     /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`,
     /// building the agents for this game only.
     fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError> {
@@ -103,7 +107,7 @@ pub trait Worker: Send {
 /// The [`GameDriver`] of an [`ArenaGame`].
 pub struct Driver<G>(PhantomData<fn() -> G>);
 
-impl<G: EngineGame> Driver<G> {
+impl<G: ArenaGame> Driver<G> {
     /// The driver, boxed for [`drivers`].
     pub fn boxed() -> Box<dyn GameDriver> {
         Box::new(Driver::<G>(PhantomData))
@@ -170,7 +174,7 @@ pub fn play_seeded<G: ArenaGame>(
     Ok((state, record))
 }
 
-impl<G: EngineGame> GameDriver for Driver<G> {
+impl<G: ArenaGame> GameDriver for Driver<G> {
     fn info(&self) -> GameInfo {
         G::INFO
     }
@@ -179,7 +183,7 @@ impl<G: EngineGame> GameDriver for Driver<G> {
         &self,
         player: Option<&str>,
         seed: u64,
-    ) -> Result<Box<dyn crate::engine::EngineSession>, RegistryError> {
+    ) -> Result<Box<dyn crate::engine::EngineSession>, ArenaError> {
         Ok(Box::new(crate::engine::Session::<G>::new(player, seed)?))
     }
 
