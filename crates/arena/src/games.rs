@@ -81,6 +81,18 @@ pub trait GameDriver: Send + Sync {
     ) -> Result<Box<dyn crate::engine::EngineSession>, ArenaError> {
         driver(self.name())?.engine(player, seed)
     }
+    /// Plays one game in the terminal ([`crate::terminal::play`]): `seats[i]` is `human` or
+    /// a player of the game. The default, for drivers that wrap one of [`drivers`], is the
+    /// arena's driver of the same name; [`Driver`] gives its own.
+    fn play_terminal(
+        &self,
+        seats: &[String],
+        seed: u64,
+        input: &mut dyn std::io::BufRead,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::terminal::TerminalError> {
+        driver(self.name())?.play_terminal(seats, seed, input, out)
+    }
     /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`,
     /// building the agents for this game only.
     fn play(&self, seats: &[&str], seed: u64) -> Result<PlayedGame, ArenaError> {
@@ -185,6 +197,16 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
         seed: u64,
     ) -> Result<Box<dyn crate::engine::EngineSession>, ArenaError> {
         Ok(Box::new(crate::engine::Session::<G>::new(player, seed)?))
+    }
+
+    fn play_terminal(
+        &self,
+        seats: &[String],
+        seed: u64,
+        input: &mut dyn std::io::BufRead,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), crate::terminal::TerminalError> {
+        crate::terminal::play::<G>(seats, seed, input, out)
     }
 
     fn agents(&self) -> Vec<AgentInfo> {

@@ -17,7 +17,8 @@
 //! - [`protocol`]: the engine protocol's commands and replies, shared by the server
 //!   ([`engine`], every game through [`engine::EngineGame`]) and the external-engine client
 //!   ([`ext`]);
-//! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts.
+//! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts;
+//! - [`terminal`]: terminal play for any game from its protocol notation (`tessera play nim`).
 //!
 //! A whole tournament of the Nim test game, stored in a temporary file:
 //!
@@ -52,6 +53,7 @@ pub mod spec;
 pub mod sprt;
 pub mod stats;
 pub mod store;
+pub mod terminal;
 
 pub use engine::EngineGame;
 pub use error::{ArenaError, MergeError, ParamsError, RunError};

@@ -17,7 +17,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play a game in the terminal (human or AI seats).
+    /// Play a game in the terminal (human or AI seats). Games without a subcommand here
+    /// (`tessera play nim --seats human,random`) use the generic loop.
     #[command(subcommand)]
     Play(PlayGame),
     /// Run a tournament between agents and store every game in SQLite.
@@ -54,6 +55,10 @@ enum PlayGame {
     Qwirkle(cmd::play_qwirkle::Args),
     /// The Match the Tiles sliding puzzle.
     Tiles(cmd::play_tiles::Args),
+    /// Any other game the arena knows, e.g. `tessera play nim --seats human,random
+    /// [--seed N]`: moves in the game's notation (docs/protocol.md).
+    #[command(external_subcommand)]
+    Other(Vec<String>),
 }
 
 #[derive(Subcommand, Debug)]
@@ -105,6 +110,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(PlayGame::Azul(a)) => cmd::play_azul::run(a),
         Command::Play(PlayGame::Qwirkle(a)) => cmd::play_qwirkle::run(a),
         Command::Play(PlayGame::Tiles(a)) => cmd::play_tiles::run(a),
+        Command::Play(PlayGame::Other(words)) => cmd::play_generic::run(words),
         Command::Tournament(a) => cmd::tournament::run(a),
         Command::Agents(a) => cmd::agents::run(a),
         Command::Merge(a) => cmd::merge::run(a),

@@ -321,3 +321,37 @@ fn a_nim_tournament_seats_our_engine() {
     assert_eq!(count(&db, "games"), 10);
     assert_eq!(count(&db, "faults"), 0);
 }
+
+#[test]
+fn nim_is_played_in_the_terminal_through_the_generic_loop() {
+    let mut child = Command::new(BIN)
+        .args(["play", "nim", "--seats", "human,first", "--seed", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = format!("x\n{}", "1:1\n2:1\n3:1\n".repeat(20));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with("Nim (test game), seed 4: seat 1 human, seat 2 first"),
+        "{text}"
+    );
+    assert!(text.contains("'x' is not a move: "), "{text}");
+    assert!(text.contains("game over: scores "), "{text}");
+    let bad = Command::new(BIN)
+        .args(["play", "nim", "--seats", "human,nobody"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("seat 2 'nobody'"), "{err}");
+}

@@ -8,6 +8,7 @@ pub mod export;
 pub mod games;
 pub mod merge;
 pub mod play_azul;
+pub mod play_generic;
 pub mod play_qwirkle;
 pub mod play_tiles;
 pub mod report;
