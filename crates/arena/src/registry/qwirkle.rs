@@ -516,6 +516,66 @@ pub fn drivers() -> Vec<Box<dyn GameDriver>> {
 mod tests {
     use super::*;
 
+    const VIEW: &str = "seat=1 n=2 phase=play:1 first=- scores=0,3 hands=R1R2O3Y4G5B6/?6 bag=?93 board=Y1@0,0;Y2@1,0;Y3@2,0 aside=- end=-";
+
+    #[test]
+    fn a_view_reads_into_a_state_that_shows_the_same_view() {
+        let (state, seat) = Qwirkle::parse_position(VIEW).unwrap();
+        assert_eq!(seat, Some(PlayerId(0)));
+        assert_eq!(state.position_text(PlayerId(0)), VIEW);
+        assert_eq!(state.hand(PlayerId(1)).len(), 6);
+        assert_eq!(state.bag().total(), 93);
+        // Seat 2's text of the same state hides seat 1's hand instead.
+        let other = state.position_text(PlayerId(1));
+        assert!(
+            other.starts_with("seat=2 ") && other.contains(" hands=?6/"),
+            "{other}"
+        );
+    }
+
+    #[test]
+    fn bad_views_say_what_is_wrong() {
+        for (bad, says) in [
+            (
+                VIEW.replace("bag=?93", "bag=?94"),
+                "the view hides 100 tiles",
+            ),
+            (
+                VIEW.replace("seat=1", "seat=3"),
+                "'3' is not a seat from 1 to 2",
+            ),
+            (VIEW.replace("/?6", "/B1B2"), "expected ?COUNT"),
+            (VIEW.replace(" end=-", ""), "view field 'end': missing"),
+            (VIEW.replace("R1R2", "Y1Y1Y1R2"), "more copies of Y1"),
+            (format!("{VIEW} colour=red"), "unknown field 'colour'"),
+        ] {
+            let e = Qwirkle::parse_position(&bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn chance_words_fit_the_phase() {
+        let g = Qwirkle::new(2).unwrap();
+        assert_eq!(
+            g.parse_chance("deal:R1R2R3R4R5R6/O1O2O3O4O5O6")
+                .unwrap()
+                .unwrap()
+                .len(),
+            12
+        );
+        assert!(g.parse_chance("R1@0,0").is_none());
+        for (bad, says) in [
+            ("deal:R1R2R3/O1O2O3O4O5O6", "has 3 tiles, not 6"),
+            ("deal:R1R2R3R4R5R6", "one hand of 6 tiles per seat (2)"),
+            ("draw:R1", "the hands are dealt now"),
+            ("deal:R1R2R3R4R5R6/O1O2O3O4O5Z6", "colour"),
+        ] {
+            let e = g.parse_chance(bad).unwrap().unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
     #[test]
     fn qwirkle_bots_build_and_bad_params_are_refused() {
         let r = registry();
