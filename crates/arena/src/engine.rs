@@ -222,6 +222,8 @@ pub struct Session<G: ArenaGame> {
     player: String,
     /// `None` only while it sits at the table of a `go`.
     agent: Option<Box<dyn Agent<G>>>,
+    /// The player's specification's budget, for a `go` that names no limit.
+    budget: Budget,
     seed: u64,
     rng: GameRng,
     state: Option<G>,
@@ -235,11 +237,12 @@ impl<G: ArenaGame> Session<G> {
     pub fn new(player: Option<&str>, seed: u64) -> Result<Self, RegistryError> {
         let registry = G::registry();
         let player = player.unwrap_or(G::ENGINE_PLAYER);
-        let agent = registry.build(player)?;
+        let plan = registry.parse(player)?;
         Ok(Session {
             registry,
             player: player.to_string(),
-            agent: Some(agent),
+            agent: Some(plan.build()?),
+            budget: plan.budget(),
             seed,
             rng: tessera_core::rng::seeded(seed),
             state: None,
@@ -333,7 +336,9 @@ impl<G: ArenaGame> Session<G> {
     fn set_option(&mut self, name: &str, value: String) -> Result<(), EngineError> {
         match name.to_ascii_lowercase().as_str() {
             "player" => {
-                self.agent = Some(self.registry.build(&value)?);
+                let plan = self.registry.parse(&value)?;
+                self.agent = Some(plan.build()?);
+                self.budget = plan.budget();
                 self.player = value;
                 Ok(())
             }
@@ -364,7 +369,9 @@ impl<G: ArenaGame> Session<G> {
         let mut agent = Some(agent);
         let seats = PlayerId::all(state.num_players())
             .map(|p| match if p == me { agent.take() } else { None } {
-                Some(a) => Seat::agent(a, budget),
+                // `go`'s limits decide; a `go` without any gets the player's own
+                // specification's budget (`--player strong:depth=3`).
+                Some(a) => Seat::agent(a, budget.or(self.budget)),
                 None => Seat::human("opponent"),
             })
             .collect();

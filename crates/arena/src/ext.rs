@@ -27,7 +27,7 @@ use std::process::{Child, ChildStdin, Command as ProcessCommand, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use tessera_core::table::Fault;
+use tessera_core::table::{Fault, FaultKind};
 use tessera_core::{Agent, Budget, GameRng, PlayerId, SearchInfo};
 
 use crate::engine::EngineGame;
@@ -39,15 +39,15 @@ use crate::spec::{SpecError, parse_duration};
 pub const GRACE: Duration = Duration::from_secs(5);
 /// Time allowed for the handshake and for searches limited by depth or nodes.
 pub const HANDSHAKE: Duration = Duration::from_secs(20);
-/// Move time when the specification gives no limit.
-pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(100);
 
 /// A parsed `ext:` specification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExtSpec {
     /// The program and its arguments.
     pub command: Vec<String>,
-    /// The engine's own limits, sent with `go` when the seat's budget sets none.
+    /// The budget the specification names (`time=`, `depth=`, `nodes=` before the program;
+    /// [`Budget::DEFAULT`] when it names none): the seat's budget, which the registry's plan
+    /// carries. The agent itself holds no limits.
     pub limits: Budget,
 }
 
@@ -131,19 +131,21 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// The fault's kind as stored.
-    fn kind(&self) -> &'static str {
+    /// The fault's kind.
+    fn kind(&self) -> FaultKind {
         match self {
-            Failure::Timeout { .. } => "timeout",
-            Failure::Closed(_) | Failure::Exited(_) | Failure::NoPipes => "crash",
-            Failure::Illegal { .. } => "illegal",
-            Failure::ErrorLine(_) | Failure::EmptyBestMove | Failure::BadMove { .. } => "protocol",
+            Failure::Timeout { .. } => FaultKind::Timeout,
+            Failure::Closed(_) | Failure::Exited(_) | Failure::NoPipes => FaultKind::Crash,
+            Failure::Illegal { .. } => FaultKind::Illegal,
+            Failure::ErrorLine(_) | Failure::EmptyBestMove | Failure::BadMove { .. } => {
+                FaultKind::Protocol
+            }
         }
     }
 
     /// True if the process must be restarted (it died or hangs).
     fn fatal(&self) -> bool {
-        matches!(self.kind(), "timeout" | "crash")
+        matches!(self.kind(), FaultKind::Timeout | FaultKind::Crash)
     }
 }
 
@@ -187,7 +189,7 @@ impl std::str::FromStr for ExtSpec {
             return Err(ExtError::NoProgram);
         }
         if limits.is_unlimited() {
-            limits.time = Some(DEFAULT_MOVETIME);
+            limits = Budget::DEFAULT;
         }
         Ok(ExtSpec { command, limits })
     }
@@ -350,8 +352,8 @@ impl ExtAgent {
         let Some(p) = self.process.as_mut() else {
             return Err(Failure::Exited("a restart"));
         };
-        // The seat's budget decides; the engine's own limits apply when it sets none.
-        let limits = budget.or(self.spec.limits);
+        // The seat's budget decides (the plan's: the specification's limits).
+        let limits = budget.or_default();
         let timeout = match limits.time {
             Some(t) if limits.depth.is_none() && limits.nodes.is_none() => t + GRACE,
             _ => HANDSHAKE + GRACE,
@@ -429,7 +431,7 @@ impl<G: EngineGame> Agent<G> for ExtAgent {
                 self.failures += 1;
                 eprintln!("warning: {}: {e}; playing the first legal move", self.name);
                 self.faults.push(Fault {
-                    kind: e.kind().to_string(),
+                    kind: e.kind(),
                     detail: e.to_string(),
                 });
                 if e.fatal() {
@@ -505,7 +507,7 @@ mod tests {
     fn specs_parse() {
         let s: ExtSpec = "/bin/engine".parse().unwrap();
         assert_eq!(s.command, vec!["/bin/engine"]);
-        assert_eq!(s.limits.time, Some(DEFAULT_MOVETIME));
+        assert_eq!(s.limits, Budget::DEFAULT);
         let s: ExtSpec = "time=250ms:/usr/bin/tessera+engine+azul".parse().unwrap();
         assert_eq!(s.command, vec!["/usr/bin/tessera", "engine", "azul"]);
         assert_eq!(s.limits.time, Some(Duration::from_millis(250)));

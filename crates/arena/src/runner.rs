@@ -91,7 +91,7 @@ pub struct RunReport {
     pub analysis: Analysis,
     /// Agents' faults (external engines' timeouts, illegal answers, restarts) in the run's
     /// stored games, per agent label: (label, kind, count).
-    pub faults: Vec<(String, String, u64)>,
+    pub faults: Vec<(String, tessera_core::table::FaultKind, u64)>,
 }
 
 /// Plays (or completes, with `opts.resume`) the run `params` of `driver`'s game, storing
@@ -363,9 +363,10 @@ fn fault_counts(
     params: &RunParams,
     store: &Store,
     run: i64,
-) -> Result<Vec<(String, String, u64)>, ArenaError> {
+) -> Result<Vec<(String, tessera_core::table::FaultKind, u64)>, ArenaError> {
     let labels = params.labels();
-    let mut counts: std::collections::BTreeMap<(usize, String), u64> = Default::default();
+    let mut counts: std::collections::BTreeMap<(usize, tessera_core::table::FaultKind), u64> =
+        Default::default();
     let seats_of: std::collections::HashMap<u64, Vec<usize>> = store
         .rows(run)?
         .into_iter()
@@ -373,7 +374,7 @@ fn fault_counts(
         .collect();
     for (idx, f) in store.faults(run)? {
         if let Some(&agent) = seats_of.get(&idx).and_then(|s| s.get(f.seat.index())) {
-            *counts.entry((agent, f.fault.kind.clone())).or_default() += 1;
+            *counts.entry((agent, f.fault.kind)).or_default() += 1;
         }
     }
     Ok(counts

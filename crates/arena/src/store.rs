@@ -444,7 +444,7 @@ impl Store {
                             g.slot.index as i64,
                             f.seat.0,
                             f.ply,
-                            f.fault.kind,
+                            f.fault.kind.name(),
                             f.fault.detail,
                         ])
                         .map_err(|e| store_err(&path, format!("cannot be written ({e})")))?;
@@ -637,7 +637,13 @@ impl Store {
                         seat: PlayerId(r.get::<_, u8>(1)?),
                         ply: r.get(2)?,
                         fault: Fault {
-                            kind: r.get(3)?,
+                            kind: r.get::<_, String>(3)?.parse().map_err(|e| {
+                                rusqlite::Error::FromSqlConversionFailure(
+                                    3,
+                                    rusqlite::types::Type::Text,
+                                    Box::new(e),
+                                )
+                            })?,
                             detail: r.get(4)?,
                         },
                     },

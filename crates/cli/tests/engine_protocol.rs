@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 
 use tessera_arena::registry::azul::registry;
 use tessera_azul::AzulState;
-use tessera_core::{Agent, Budget, Game, PlayerId, play_game};
+use tessera_core::{Budget, Game, PlayerId, Seat, Table};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tessera");
 
@@ -64,35 +64,26 @@ fn raw_session_answers_and_survives_bad_input() {
 fn our_engine_plays_itself_through_the_arena() {
     let spec = format!("ext:nodes=2000:{BIN}+engine+azul+--player+presort");
     let reg = registry();
-    let mut a = reg.build(&spec).expect("seat the engine");
-    let mut b = reg.build(&spec).expect("seat the engine");
-    let mut seats: Vec<&mut dyn Agent<AzulState>> = vec![a.as_mut(), b.as_mut()];
-    let (end, record) = play_game(
-        AzulState::new(2, PlayerId(0)),
-        &mut seats,
-        &Budget::default(),
-        7,
-        None,
-        &mut (),
-    )
-    .expect("legal moves only");
+    // The seat's budget is the plan's (the spec's `nodes=2000`); the agent holds none.
+    let plan = reg.parse(&spec).expect("parse the engine's spec");
+    assert_eq!(plan.budget(), Budget::nodes(2000));
+    let seats = (0..2)
+        .map(|_| Seat::agent(plan.build().expect("seat the engine"), plan.budget()))
+        .collect();
+    let mut table = Table::new(AzulState::new(2, PlayerId(0)), seats, 7).unwrap();
+    table.play_out(None, &mut ()).expect("legal moves only");
+    let end = table.state().clone();
     assert!(end.is_terminal());
-    assert!(record.num_actions() > 20);
-    assert!(a.last_info().is_some());
+    assert!(table.record().num_actions() > 20);
+    let agents: Vec<_> = table.into_agents().into_iter().flatten().collect();
+    assert!(agents.iter().all(|a| a.last_info().is_some()));
     // With node limits the engine is deterministic: the same game again.
-    let mut c = reg.build(&spec).unwrap();
-    let mut d = reg.build(&spec).unwrap();
-    let mut seats: Vec<&mut dyn Agent<AzulState>> = vec![c.as_mut(), d.as_mut()];
-    let (end2, _) = play_game(
-        AzulState::new(2, PlayerId(0)),
-        &mut seats,
-        &Budget::default(),
-        7,
-        None,
-        &mut (),
-    )
-    .unwrap();
-    assert_eq!(end.scores(), end2.scores());
+    let seats = (0..2)
+        .map(|_| Seat::agent(plan.build().expect("seat the engine"), plan.budget()))
+        .collect();
+    let mut again = Table::new(AzulState::new(2, PlayerId(0)), seats, 7).unwrap();
+    again.play_out(None, &mut ()).expect("legal moves only");
+    assert_eq!(end.scores(), again.state().scores());
 }
 
 #[test]

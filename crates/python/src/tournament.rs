@@ -22,7 +22,7 @@ use tessera_arena::error::ArenaError;
 use tessera_arena::games::{Driver, GameDriver, Lineup, PlayedGame, Worker, play_table};
 use tessera_arena::registry::{AgentInfo, AgentPlan, RegistryError};
 use tessera_azul::AzulState;
-use tessera_core::table::Fault;
+use tessera_core::table::{Fault, FaultKind};
 use tessera_core::{Agent, Budget, Game, GameInfo, GameRng, Turn};
 use tessera_qwirkle::{HAND_SIZE, Qwirkle};
 
@@ -155,7 +155,7 @@ impl<G: PyGame> Agent<G> for PyFnAgent<G> {
                 // The game must go on (an agent returns a move), so a random legal move is
                 // played and recorded as a fault; the run stops and the error is raised.
                 self.faults.push(Fault {
-                    kind: "python".into(),
+                    kind: FaultKind::Python,
                     detail: e.to_string(),
                 });
                 let mut slot = self.failure.error.lock().unwrap_or_else(|p| p.into_inner());

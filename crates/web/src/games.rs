@@ -3,38 +3,15 @@
 use std::sync::Arc;
 
 use tessera_arena::ArenaGame;
-use tessera_arena::registry::{ParamKind, RegistryError, Trust};
+use tessera_arena::registry::{ParamKind, Trust};
 use tessera_azul::AzulState;
 use tessera_core::testgame::Nim;
-use tessera_core::{Agent, Budget, Game, RandomAgent};
+
 use tessera_qwirkle::Qwirkle;
 
 use crate::game::WebGame;
 use crate::session::{AgentFactory, AgentInfo, Kind, LevelInfo};
 use crate::{App, Config};
-
-/// The agents of the Nim test game: only `random`.
-pub fn nim_kind() -> Kind<Nim> {
-    let factory: AgentFactory<Nim> = Arc::new(|spec: &str| match spec.trim() {
-        "random" => Ok((
-            Box::new(RandomAgent::<Nim>::new()) as Box<dyn Agent<Nim>>,
-            Budget::default(),
-        )),
-        other => Err(RegistryError::UnknownAgent {
-            game: Nim::INFO.name,
-            name: other.to_string(),
-            known: "random".into(),
-        }),
-    });
-    Kind::new(
-        factory,
-        vec![AgentInfo {
-            name: "random".into(),
-            description: "picks uniformly among the legal moves".into(),
-            timed: false,
-        }],
-    )
-}
 
 /// A game's agents from the arena's registry, without the entries that would start a
 /// program (external engines): a browser must not be able to run commands on the server.
@@ -94,10 +71,17 @@ pub fn azul_kind() -> Kind<AzulState> {
     registry_kind::<AzulState>()
 }
 
-/// The server with every game of the toolkit.
+/// The Nim test game with its registry players, hosted (its records replay) but listed in
+/// the catalog only when `listed`.
+pub fn nim_kind(listed: bool) -> Kind<Nim> {
+    registry_kind::<Nim>().listed(listed)
+}
+
+/// The server with every game of the toolkit (the test game listed only with
+/// [`Config::test_games`]).
 pub fn standard_app(config: &Config) -> App {
     App::new(config)
         .with(Box::new(azul_kind()))
         .with(Box::new(registry_kind::<Qwirkle>()))
-        .with(Box::new(nim_kind()))
+        .with(Box::new(nim_kind(config.test_games)))
 }

@@ -55,6 +55,8 @@ pub struct Config {
     /// The operator's cap on every AI seat's time per move (and on hints), whatever the
     /// seat's specification or the request asks for.
     pub max_think: Duration,
+    /// List the test games (Nim) in the catalog, and so on the pages (`--test-games`).
+    pub test_games: bool,
 }
 
 impl Default for Config {
@@ -65,6 +67,7 @@ impl Default for Config {
             ai_threads: default_ai_threads(),
             db: None,
             max_think: session::DEFAULT_MAX_THINK,
+            test_games: false,
         }
     }
 }
@@ -171,7 +174,13 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
 }
 
 async fn catalog(State(app): AppState) -> Json<Value> {
-    let games: Vec<Value> = app.kinds.values().map(|k| k.info()).collect();
+    // Test games are hosted (their records replay) but listed only when the operator asks.
+    let games: Vec<Value> = app
+        .kinds
+        .values()
+        .filter(|k| k.listed())
+        .map(|k| k.info())
+        .collect();
     Json(json!({ "games": games }))
 }
 

@@ -818,6 +818,9 @@ impl<G: WebGame> DynSession for Session<G> {
 pub trait GameKind: Send + Sync {
     /// The game's name (its `INFO.name`).
     fn name(&self) -> &'static str;
+    /// Whether the catalog lists it (a test game is hosted but not listed unless the
+    /// operator asks).
+    fn listed(&self) -> bool;
     /// Name, title, seat range, agents, levels and hints, for the browser's menus.
     fn info(&self) -> Value;
     /// Starts a game.
@@ -840,6 +843,7 @@ pub struct Kind<G: WebGame> {
     levels: Vec<LevelInfo>,
     default_level: Option<u8>,
     hint_spec: Option<String>,
+    listed: bool,
 }
 
 impl<G: WebGame> Kind<G> {
@@ -851,7 +855,15 @@ impl<G: WebGame> Kind<G> {
             levels: Vec::new(),
             default_level: None,
             hint_spec: None,
+            listed: true,
         }
+    }
+
+    /// Whether the catalog lists the game (false: hosted, its records replay, but players
+    /// are not offered it).
+    pub fn listed(mut self, listed: bool) -> Self {
+        self.listed = listed;
+        self
     }
 
     /// The difficulty levels the setup offers (weakest first) and the default one.
@@ -871,6 +883,10 @@ impl<G: WebGame> Kind<G> {
 impl<G: WebGame> GameKind for Kind<G> {
     fn name(&self) -> &'static str {
         G::INFO.name
+    }
+
+    fn listed(&self) -> bool {
+        self.listed
     }
 
     fn info(&self) -> Value {

@@ -24,7 +24,7 @@ fn app() -> Arc<App> {
         master_seed: 42,
         ..Config::default()
     };
-    Arc::new(App::new(&cfg).with_game("nim", Box::new(games::nim_kind())))
+    Arc::new(App::new(&cfg).with_game("nim", Box::new(games::nim_kind(true))))
 }
 
 #[tokio::test]

@@ -108,8 +108,10 @@ impl Agent<Nim> for Sleepy {
     fn name(&self) -> String {
         format!("sleepy:ms={}", self.pause.as_millis())
     }
+    /// Sleeps its pause, or the seat's time limit when that is shorter (a server's cap
+    /// binds it too).
     fn choose(&mut self, state: &Nim, b: &Budget, rng: &mut GameRng) -> <Nim as Game>::Action {
-        std::thread::sleep(self.pause);
+        std::thread::sleep(b.time.map_or(self.pause, |t| t.min(self.pause)));
         self.inner.choose(state, b, rng)
     }
 }

@@ -27,6 +27,10 @@ pub struct Args {
     /// request asks for, node- and sample-bounded players included (e.g. 60s, 500ms).
     #[arg(long, default_value = "60s", value_parser = parse_max_think)]
     pub max_think: Duration,
+    /// List the test games (Nim) on the pages too; without it they are hosted (their records
+    /// replay) but not offered to players.
+    #[arg(long)]
+    pub test_games: bool,
 }
 
 /// `--max-think`: a duration from 1ms to 1 hour.
@@ -57,6 +61,7 @@ pub fn run(args: Args) -> Result<()> {
         },
         db: args.db,
         max_think: args.max_think,
+        test_games: args.test_games,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
