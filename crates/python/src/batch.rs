@@ -9,6 +9,12 @@
 //!
 //! Seeds: game `i`'s episode `e` (from 0) is started from seed `seed + i + e * n`, exactly as
 //! `AzulGame(players, seed + i + e * n)`, so any game of a batch can be replayed alone.
+//!
+//! Auto-reset ([`Autoreset`]): by default a game that ends is restarted in the same step (its
+//! row holds the new game). With [`Autoreset::NextStep`] (Gymnasium's default for vector
+//! environments) the step that ends a game writes the final position instead (seen by the
+//! seat that made the last move, mask all zeros, `to_move` -1), and the game's next step
+//! ignores its action and starts the new game (rewards 0, not done).
 
 use rayon::prelude::*;
 use tessera_azul::{AzulAction, AzulState};
@@ -83,6 +89,19 @@ struct Slot {
     session: Session<AzulState>,
     episode: u64,
     rng: GameRng,
+    /// Under [`Autoreset::NextStep`]: the game ended at the last step and waits for its reset.
+    over: bool,
+}
+
+/// When a batch restarts a game that ended. See the [module](self) documentation.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Autoreset {
+    /// In the step that ended it: the row shows the new game at once.
+    #[default]
+    SameStep,
+    /// In the game's next step, whose action is ignored: the row first shows the final
+    /// position.
+    NextStep,
 }
 
 /// `n` Azul games of the same player count. See the [module](self) documentation.
@@ -91,6 +110,7 @@ pub struct AzulBatch {
     players: usize,
     seed: u64,
     threads: usize,
+    autoreset: Autoreset,
 }
 
 fn start(players: usize, seed: u64) -> Result<Session<AzulState>, String> {
@@ -122,6 +142,7 @@ impl AzulBatch {
                     session: start(players, s)?,
                     episode: 0,
                     rng: tessera_core::rng::seeded(s ^ 0x5eed_ba7c),
+                    over: false,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -130,7 +151,19 @@ impl AzulBatch {
             players,
             seed,
             threads: threads.max(1),
+            autoreset: Autoreset::SameStep,
         })
+    }
+
+    /// The same batch restarting finished games as `mode` says.
+    pub fn with_autoreset(mut self, mode: Autoreset) -> Self {
+        self.autoreset = mode;
+        self
+    }
+
+    /// When finished games restart.
+    pub fn autoreset(&self) -> Autoreset {
+        self.autoreset
     }
 
     /// Games in the batch.
@@ -219,6 +252,10 @@ impl AzulBatch {
         // so that nothing moves when one is refused.
         let check = |(c, (games, acts)): (usize, (&[Slot], &[i64]))| -> Result<(), BatchError> {
             for (k, (g, &id)) in games.iter().zip(acts).enumerate() {
+                if g.over {
+                    // Waits for its reset: the action is ignored.
+                    continue;
+                }
                 let i = c * chunk + k;
                 let a = azul::decode(id, players)
                     .map_err(|source| BatchError::OutOfRange { game: i, source })?;
@@ -260,6 +297,7 @@ impl AzulBatch {
             na,
             seed,
             total,
+            autoreset: self.autoreset,
         };
         let work = self
             .games
@@ -325,6 +363,7 @@ struct Ctx {
     na: usize,
     seed: u64,
     total: u64,
+    autoreset: Autoreset,
 }
 
 /// One thread's share of a step: contiguous games and their output rows.
@@ -343,7 +382,7 @@ impl Chunk<'_> {
             na,
             seed,
             total,
-            ..
+            autoreset,
         } = *ctx;
         let Outputs {
             obs,
@@ -354,8 +393,31 @@ impl Chunk<'_> {
         } = self.out;
         for (k, (g, &id)) in self.games.iter_mut().zip(self.acts).enumerate() {
             let i = self.first + k;
+            let r = &mut rewards[k * players..(k + 1) * players];
+            let (o, m) = (
+                &mut obs[k * olen..(k + 1) * olen],
+                &mut mask[k * na..(k + 1) * na],
+            );
+            let restart = |g: &mut Slot| -> Result<(), BatchError> {
+                g.episode += 1;
+                let s = seed
+                    .wrapping_add(i as u64)
+                    .wrapping_add(g.episode.wrapping_mul(total));
+                g.session =
+                    start(players, s).map_err(|reason| BatchError::Internal { game: i, reason })?;
+                g.over = false;
+                Ok(())
+            };
+            if g.over {
+                restart(g)?;
+                r.fill(0.0);
+                dones[k] = false;
+                write_row(g.session.state(), o, m, &mut to_move[k]);
+                continue;
+            }
             let a = azul::decode(id, players)
                 .map_err(|source| BatchError::OutOfRange { game: i, source })?;
+            let last = mover(g.session.state());
             g.session.step(a).map_err(|e| match e {
                 StepError::Chance(e) => BatchError::Internal {
                     game: i,
@@ -368,28 +430,27 @@ impl Chunk<'_> {
                     reason: e.to_string(),
                 },
             })?;
-            let r = &mut rewards[k * players..(k + 1) * players];
-            if let Some(o) = g.session.state().outcome() {
-                for (x, v) in r.iter_mut().zip(o.rewards().as_slice()) {
+            if let Some(outcome) = g.session.state().outcome() {
+                for (x, v) in r.iter_mut().zip(outcome.rewards().as_slice()) {
                     *x = *v as f32;
                 }
                 dones[k] = true;
-                g.episode += 1;
-                let s = seed
-                    .wrapping_add(i as u64)
-                    .wrapping_add(g.episode.wrapping_mul(total));
-                g.session =
-                    start(players, s).map_err(|reason| BatchError::Internal { game: i, reason })?;
+                match autoreset {
+                    Autoreset::SameStep => restart(g)?,
+                    Autoreset::NextStep => {
+                        // The final position, as the seat that ended the game sees it.
+                        g.over = true;
+                        azul::write_observation(g.session.state(), last, o);
+                        m.fill(0);
+                        to_move[k] = -1;
+                        continue;
+                    }
+                }
             } else {
                 r.fill(0.0);
                 dones[k] = false;
             }
-            write_row(
-                g.session.state(),
-                &mut obs[k * olen..(k + 1) * olen],
-                &mut mask[k * na..(k + 1) * na],
-                &mut to_move[k],
-            );
+            write_row(g.session.state(), o, m, &mut to_move[k]);
         }
         Ok(())
     }
@@ -489,6 +550,76 @@ mod tests {
             }
         }
         assert!(finished >= n, "games finished and were reset: {finished}");
+    }
+
+    /// Next-step auto-reset against lone sessions: the step that ends a game shows its final
+    /// position (the last mover's view, an empty mask, `to_move` -1, the returns, done); the
+    /// game's next step ignores its action (here -1, out of range) and shows the new game
+    /// from `seed + i + e * n` with no reward and not done.
+    #[test]
+    fn next_step_autoreset_shows_the_final_position_then_the_new_game() {
+        let (n, players, seed) = (5, 2, 900);
+        let mut b = AzulBatch::new(n, players, seed, 2)
+            .expect("batch")
+            .with_autoreset(Autoreset::NextStep);
+        let mut bufs = Bufs::new(&b);
+        b.observe(bufs.out()).expect("shapes");
+        let mut lone: Vec<Session<AzulState>> = (0..n)
+            .map(|i| start(players, seed + i as u64).expect("start"))
+            .collect();
+        let mut episodes = vec![0u64; n];
+        let mut waiting = vec![false; n];
+        let mut acts = vec![0i64; n];
+        let olen = b.observation_len();
+        let (mut ends, mut resets) = (0, 0);
+        for _ in 0..300 {
+            b.sample_legal(&mut acts).expect("shape");
+            for i in 0..n {
+                if waiting[i] {
+                    assert_eq!(acts[i], -1, "a finished game has no legal action");
+                }
+            }
+            b.step(&acts, bufs.out()).expect("legal actions");
+            for i in 0..n {
+                let r = &bufs.rew[i * players..(i + 1) * players];
+                let row = &bufs.obs[i * olen..(i + 1) * olen];
+                if waiting[i] {
+                    episodes[i] += 1;
+                    lone[i] =
+                        start(players, seed + i as u64 + episodes[i] * n as u64).expect("start");
+                    waiting[i] = false;
+                    resets += 1;
+                    assert!(!bufs.done[i] && r.iter().all(|&x| x == 0.0));
+                } else {
+                    let last = mover(lone[i].state());
+                    let a = azul::decode(acts[i], players).expect("in range");
+                    lone[i].step(a).expect("legal alone");
+                    if let Some(o) = lone[i].state().outcome() {
+                        ends += 1;
+                        waiting[i] = true;
+                        assert!(bufs.done[i]);
+                        let want: Vec<f32> =
+                            o.rewards().as_slice().iter().map(|&x| x as f32).collect();
+                        assert_eq!(r, want.as_slice());
+                        assert_eq!(bufs.tm[i], -1);
+                        assert!(bufs.mask[i * 180..(i + 1) * 180].iter().all(|&m| m == 0));
+                        let mut o = vec![0f32; olen];
+                        azul::write_observation(lone[i].state(), last, &mut o);
+                        assert_eq!(row, o.as_slice());
+                        assert_eq!(b.state(i), Some(lone[i].state()));
+                        continue;
+                    }
+                    assert!(!bufs.done[i] && r.iter().all(|&x| x == 0.0));
+                }
+                assert_eq!(b.state(i), Some(lone[i].state()));
+                let p = mover(lone[i].state());
+                assert_eq!(bufs.tm[i], p.index() as i64);
+                let mut o = vec![0f32; olen];
+                azul::write_observation(lone[i].state(), p, &mut o);
+                assert_eq!(row, o.as_slice());
+            }
+        }
+        assert!(ends >= n && resets >= n, "ends {ends}, resets {resets}");
     }
 
     #[test]

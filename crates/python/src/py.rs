@@ -18,7 +18,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
 use tessera_qwirkle::Qwirkle;
 
 use crate::azul;
-use crate::batch::{AzulBatch, BatchError, Outputs};
+use crate::batch::{Autoreset, AzulBatch, BatchError, Outputs};
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::tiles::TilesTable;
@@ -1243,18 +1243,31 @@ impl PyAzulBatch {
 impl PyAzulBatch {
     /// `n` games (1 to `MAX_GAMES`, 2**20) of `players` (2-4); game `i`'s episode `e` starts
     /// from seed `seed + i + e * n`; `threads` (default: the machine's cores) share the work.
-    /// A larger `n` is a ValueError before anything is allocated.
+    /// A larger `n` is a ValueError before anything is allocated. `autoreset`: `"same_step"`
+    /// (a finished game's row shows the new game at once) or `"next_step"` (it first shows
+    /// the final position, `to_move` -1 and an empty mask; the game's next step ignores its
+    /// action and starts the new game).
     #[new]
-    #[pyo3(signature = (n, players = 2, seed = Seed(0), threads = None))]
+    #[pyo3(signature = (n, players = 2, seed = Seed(0), threads = None, autoreset = "same_step"))]
     fn new(
         py: Python<'_>,
         n: i64,
         players: i64,
         seed: Seed,
         threads: Option<i64>,
+        autoreset: &str,
     ) -> PyResult<Self> {
         let seed = seed.0;
         let players = check_players("Azul", players)?;
+        let mode = match autoreset {
+            "same_step" => Autoreset::SameStep,
+            "next_step" => Autoreset::NextStep,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "autoreset {other:?}: expected \"same_step\" or \"next_step\""
+                )));
+            }
+        };
         if !(1..=MAX_BATCH).contains(&n) {
             return Err(PyValueError::new_err(format!(
                 "n {n}: a batch holds 1 to {MAX_BATCH} games (tessera.batch.MAX_GAMES)"
@@ -1272,7 +1285,8 @@ impl PyAzulBatch {
         let n = n as usize;
         let core = py
             .detach(|| AzulBatch::new(n, players, seed, threads))
-            .map_err(PyValueError::new_err)?;
+            .map_err(PyValueError::new_err)?
+            .with_autoreset(mode);
         let (olen, na) = (core.observation_len(), core.num_actions());
         let mut b = PyAzulBatch {
             obs: PyArray2::zeros(py, [n, olen], false).unbind(),
@@ -1311,6 +1325,15 @@ impl PyAzulBatch {
     #[getter]
     fn observation_len(&self) -> usize {
         self.core.observation_len()
+    }
+
+    /// `"same_step"` or `"next_step"`: when finished games restart.
+    #[getter]
+    fn autoreset(&self) -> &'static str {
+        match self.core.autoreset() {
+            Autoreset::SameStep => "same_step",
+            Autoreset::NextStep => "next_step",
+        }
     }
 
     /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's own

@@ -144,9 +144,16 @@ _BatchArrays = tuple[
 
 class AzulBatch:
     def __init__(
-        self, n: int, players: int = 2, seed: _Seed = 0, threads: Optional[int] = None
+        self,
+        n: int,
+        players: int = 2,
+        seed: _Seed = 0,
+        threads: Optional[int] = None,
+        autoreset: str = "same_step",
     ) -> None: ...
     def __len__(self) -> int: ...
+    @property
+    def autoreset(self) -> str: ...
     @property
     def players(self) -> int: ...
     @property
