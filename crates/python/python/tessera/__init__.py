@@ -2,7 +2,8 @@
 observations (``AzulGame``, ``QwirkleGame``), Match the Tiles (``MatchTiles``), our agents
 (``Agent``), tournaments through the arena (``tournament``), the batch API
 (``tessera.batch``), PettingZoo environments in ``tessera.envs`` (``azul_v0``,
-``qwirkle_v0``), the Gymnasium environment ``tessera/MatchTiles-v0`` and the OpenSpiel games
+``qwirkle_v0``, ``azul_vector``), the Gymnasium environments ``tessera/MatchTiles-v0`` and
+``tessera/AzulVsAgent-v0`` (Azul against one of our agents) and the OpenSpiel games
 ``python_tessera_azul`` and ``python_tessera_qwirkle`` (``import tessera.openspiel``). See docs/python.md."""
 
 from __future__ import annotations
@@ -72,8 +73,10 @@ try:
 except ImportError:  # the environments are optional
     _gym = None  # type: ignore[assignment]
 
-if _gym is not None and "tessera/MatchTiles-v0" not in _gym.registry:
-    _gym.register(
-        id="tessera/MatchTiles-v0",
-        entry_point="tessera.envs.match_tiles:MatchTilesEnv",
-    )
+if _gym is not None:
+    for _id, _entry in (
+        ("tessera/MatchTiles-v0", "tessera.envs.match_tiles:MatchTilesEnv"),
+        ("tessera/AzulVsAgent-v0", "tessera.envs.azul_single_v0:AzulVsAgentEnv"),
+    ):
+        if _id not in _gym.registry:
+            _gym.register(id=_id, entry_point=_entry)
