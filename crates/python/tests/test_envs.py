@@ -90,6 +90,42 @@ def test_azul_parallel_env_passes_the_parallel_api_test():
     parallel_api_test(azul_v0.parallel_env(players=3), num_cycles=300)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_qwirkle_parallel_env_passes_the_parallel_api_test(players):
+    parallel_api_test(qwirkle_v0.parallel_env(players=players), num_cycles=300)
+
+
+def test_qwirkle_parallel_env_plays_the_aec_game_step_for_step():
+    """The same seed and the same masked random ids through the parallel view and the AEC
+    environment: the same observations, rewards and final scores, turns of several tile
+    steps included."""
+    aec = qwirkle_v0.env(players=2)
+    trace = random_masked_game(aec, 5)
+    par = qwirkle_v0.parallel_env(players=2)
+    obs, _ = par.reset(seed=5)
+    rng = np.random.default_rng(5)
+    seen = []
+    multi_step_turns = 0
+    last_mover = None
+    while par.agents:
+        mover = par.aec.agent_selection
+        seen.append((mover, obs[mover]["observation"].tobytes()))
+        for a in par.agents:
+            if a != mover:
+                assert not obs[a]["action_mask"].any()
+        multi_step_turns += mover == last_mover
+        last_mover = mover
+        actions = {a: 0 for a in par.agents}
+        actions[mover] = int(rng.choice(np.flatnonzero(obs[mover]["action_mask"])))
+        obs, rewards, terms, truncs, infos = par.step(actions)
+    live = [(agent, o) for agent, o, _ in trace]
+    assert seen == live[: len(seen)]
+    assert multi_step_turns > 10
+    assert par.aec.game.scores() == aec.unwrapped.game.scores()
+    assert [rewards[a] for a in par.possible_agents] == aec.unwrapped.game.returns()
+    assert sum(rewards.values()) == pytest.approx(1.0)
+
+
 def random_masked_game(env, seed):
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)

@@ -1,7 +1,7 @@
 """Qwirkle (2-4 players) as a PettingZoo AEC environment, placements built tile by tile.
 
     from tessera.envs import qwirkle_v0
-    env = qwirkle_v0.env(players=2)
+    env = qwirkle_v0.env(players=2)          # or qwirkle_v0.parallel_env(players=2)
 
 An agent's turn is one or more steps: put a hand tile on a cell of a 31 x 31 window (id
 ``slot * 961 + cell``), trade (ids 5766-5828), pass (5829) or end the pending placement
@@ -16,7 +16,7 @@ import numpy as np
 from .. import QwirkleGame
 from .._tessera import QWIRKLE_WINDOW
 from ..render import qwirkle_rgb
-from ._base import TesseraAECEnv, wrap
+from ._base import TesseraAECEnv, TurnBasedParallelEnv, wrap
 
 PLANES = 24
 
@@ -52,6 +52,15 @@ def env(players: int = 2, render_mode: str | None = None, **kwargs):
     """Qwirkle wrapped like PettingZoo's classic games (order enforcing, bounds checked)."""
     e = raw_env(players=players, render_mode=render_mode, **kwargs)
     return wrap(e)
+
+
+def parallel_env(players: int = 2, render_mode: str | None = None, max_cycles=None, **kwargs):
+    """A turn-based parallel view: every step takes an action per live agent and plays the one
+    of the agent to move (the others' masks are all zero). A turn of several tile steps is as
+    many parallel steps with the same agent to move; ``max_cycles`` counts these steps."""
+    return TurnBasedParallelEnv(
+        raw_env(players=players, render_mode=render_mode, **kwargs), max_cycles=max_cycles
+    )
 
 
 def split_observation(observation: np.ndarray):
