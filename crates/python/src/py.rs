@@ -26,7 +26,7 @@ use crate::tournament::{Callable, Failure, WithCallables};
 use tessera_arena::error::ArenaError;
 use tessera_arena::games::GameDriver;
 use tessera_arena::runner::{RunOptions, run_tournament};
-use tessera_arena::schedule::RunParams;
+use tessera_arena::schedule::{RunParams, Shard};
 use tessera_arena::store::Store;
 
 /// Most legal actions listed in an error message.
@@ -1430,9 +1430,11 @@ fn arena_err(e: ArenaError) -> PyErr {
 /// callables (an `AzulGame` in, an action id out; in Qwirkle a `QwirkleGame` in, one step
 /// id out per call). Returns `(run id, games
 /// played by this call, summary as JSON, faults as JSON, the run's command line)`. Wrapped
-/// by `tessera.tournament`.
+/// by `tessera.tournament`. `shard` `(k, n)` plays only the `k`-th of `n` slices of whole
+/// deals (`tessera tournament --shard k/n`), as `tessera.tournament(executor="ray")` asks
+/// each task to.
 #[pyfunction]
-#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume))]
+#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume, shard = None))]
 #[allow(clippy::too_many_arguments)]
 fn _tournament(
     py: Python<'_>,
@@ -1446,7 +1448,19 @@ fn _tournament(
     jobs: usize,
     paired: bool,
     resume: bool,
+    shard: Option<(u32, u32)>,
 ) -> PyResult<(i64, u64, String, String, String)> {
+    let shard = match shard {
+        None => Shard::ALL,
+        Some((index, count)) if count >= 1 && (1..=count).contains(&index) => {
+            Shard { index, count }
+        }
+        Some((k, n)) => {
+            return Err(PyValueError::new_err(format!(
+                "shard ({k}, {n}): expected (k, n) with 1 <= k <= n"
+            )));
+        }
+    };
     let mut specs = Vec::with_capacity(agents.len());
     let mut callables: Vec<Callable> = Vec::new();
     for (i, a) in agents.iter().enumerate() {
@@ -1482,6 +1496,7 @@ fn _tournament(
     let opts = RunOptions {
         jobs,
         resume,
+        shard,
         stop: failure.stop.clone(),
         ..RunOptions::default()
     };
@@ -1519,6 +1534,21 @@ fn _tournament(
     ))
 }
 
+/// Merges the runs of the SQLite stores `inputs` into `output` (created if missing;
+/// `tessera merge`): a shard's games join the whole run of the same parameters, a game
+/// stored twice must be identical. Returns the games added.
+#[pyfunction]
+fn _merge(
+    py: Python<'_>,
+    output: std::path::PathBuf,
+    inputs: Vec<std::path::PathBuf>,
+) -> PyResult<u64> {
+    let merged = py
+        .detach(|| tessera_arena::merge::merge(&output, &inputs))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(merged.iter().map(|m| m.added).sum())
+}
+
 /// The extension module.
 #[pymodule]
 fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1528,6 +1558,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTiles>()?;
     m.add_class::<PyAzulBatch>()?;
     m.add_function(wrap_pyfunction!(_tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(_merge, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(_check_seed, m)?)?;
     m.add("MAX_BATCH", MAX_BATCH)?;

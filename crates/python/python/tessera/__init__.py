@@ -28,6 +28,9 @@ def tournament(
     series: int = 1,
     paired: bool = True,
     resume: bool = False,
+    executor: str = "local",
+    shards: int | None = None,
+    max_retries: int = 3,
 ) -> dict:
     """Runs a tournament with the arena's runner: the same schedule (every table of
     ``players`` agents, seats rotated, deals paired), statistics and SQLite store as
@@ -44,10 +47,18 @@ def tournament(
     place (recorded as a fault of kind ``python``), the run stops and the exception is
     raised; the games stored so far stay in ``db`` (``resume=True`` completes the run).
 
+    ``executor="ray"`` plays the run on a Ray cluster (the one ``ray.init()`` connects to,
+    initialised here if it is not yet): ``shards`` tasks (default: twice the cluster's
+    CPUs, at most one per deal) each play a slice of whole deals with the Rust runner, and
+    the driver merges every finished slice into ``db``; a task that fails is retried up to
+    ``max_retries`` times. Same seed, same stored games as a local run. ``jobs`` and
+    ``resume`` are local only; callables must pickle (cloudpickle) to reach the workers.
+
     Returns ``{"run": id, "db": path, "played": games played by this call, "command": the
     equivalent command line, "summary": per agent games/wins/draws/losses/points/win_rate
     with its 95% interval/score mean and sd, per table and series rows, Elo ratings,
-    "faults": [(label, kind, count)]}``.
+    "faults": [(label, kind, count)]}`` (with ``executor="ray"`` also ``"shards"``: the number
+    of tasks).
     """
     seed = _check_seed(seed)
     for name, value in (("games", games), ("jobs", jobs), ("players", players), ("series", series)):
@@ -55,10 +66,25 @@ def tournament(
             raise ValueError(f"{name} {value!r}: expected a non-negative integer")
     if not isinstance(agents, (list, tuple)):
         raise TypeError(f"agents: expected a list of specs and callables, got {type(agents).__name__}")
-    run, played, summary, faults, command = _tournament(
-        list(agents), game, players, games, series, seed, os.fspath(db), jobs, bool(paired), bool(resume)
-    )
-    return {
+    if executor == "ray":
+        if resume:
+            raise ValueError("resume=True is for local runs: a Ray run merges its slices into db")
+        if shards is not None and (not isinstance(shards, int) or isinstance(shards, bool) or shards < 1):
+            raise ValueError(f"shards {shards!r}: expected a positive integer or None")
+        from . import _ray
+
+        run, played, summary, faults, command, shards = _ray.run(
+            list(agents), game, players, games, series, seed, os.fspath(db), bool(paired),
+            shards, max_retries,
+        )
+    elif executor == "local":
+        run, played, summary, faults, command = _tournament(
+            list(agents), game, players, games, series, seed, os.fspath(db), jobs, bool(paired),
+            bool(resume),
+        )
+    else:
+        raise ValueError(f"executor {executor!r}: expected 'local' or 'ray'")
+    result = {
         "run": run,
         "db": os.fspath(db),
         "played": played,
@@ -66,6 +92,9 @@ def tournament(
         "summary": json.loads(summary),
         "faults": [tuple(f) for f in json.loads(faults)],
     }
+    if executor == "ray":
+        result["shards"] = shards
+    return result
 
 
 try:

@@ -179,4 +179,6 @@ def _tournament(
     jobs: int,
     paired: bool,
     resume: bool,
+    shard: Optional[tuple[int, int]] = None,
 ) -> tuple[int, int, str, str, str]: ...
+def _merge(output: str, inputs: list[str]) -> int: ...

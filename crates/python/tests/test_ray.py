@@ -1,0 +1,83 @@
+"""tessera.tournament(executor="ray") on a local Ray cluster started here: the same seed
+gives the same stored games as a local run. Ray comes with the ``test`` extra; this file
+never skips."""
+
+import sqlite3
+
+import pytest
+import ray
+
+import tessera
+
+GAME_COLUMNS = "idx, tbl, series, deal, rotation, seed, seats, scores, winners, actions, record"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    # A local cluster of two worker CPUs; a small object store (the slices are a few KB).
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=100 * 1024 * 1024,
+        _temp_dir=str(tmp_path_factory.mktemp("ray")),
+    )
+    yield
+    ray.shutdown()
+
+
+def stored(db):
+    with sqlite3.connect(db) as c:
+        runs = c.execute("select shard_index, shard_count, total, params from runs").fetchall()
+        games = c.execute(f"select {GAME_COLUMNS} from games order by idx").fetchall()
+    return runs, games
+
+
+def test_a_ray_run_stores_the_games_of_a_local_run(cluster, tmp_path):
+    # Three pairings of 8 games each (4 deals, both seatings): 24 games, 12 deals.
+    agents = ["greedy", "random", "level:2"]
+    local = tessera.tournament(agents, games=8, seed=5, db=tmp_path / "local.sqlite")
+    dist = tessera.tournament(
+        agents, games=8, seed=5, db=tmp_path / "ray.sqlite", executor="ray", shards=4
+    )
+    assert dist["played"] == 24 == local["played"]
+    assert dist["shards"] == 4 and "shards" not in local
+    runs, games = stored(tmp_path / "ray.sqlite")
+    assert stored(tmp_path / "local.sqlite") == (runs, games)
+    # One whole run (not four shards), every game once.
+    assert [r[:3] for r in runs] == [(1, 1, 24)]
+    assert [g[0] for g in games] == list(range(24))
+    assert dist["summary"] == local["summary"]
+    assert dist["command"] == local["command"]
+    # Another seed stores other games.
+    other = tessera.tournament(
+        agents, games=8, seed=6, db=tmp_path / "other.sqlite", executor="ray"
+    )
+    # By default twice the cluster's 2 CPUs.
+    assert other["shards"] == 4
+    assert stored(tmp_path / "other.sqlite")[1] != games
+
+
+def test_a_python_callable_travels_to_the_workers(cluster, tmp_path):
+    def first_legal(game):
+        return game.legal_actions()[0]
+
+    local = tessera.tournament([first_legal, "greedy"], games=6, seed=2, db=tmp_path / "a.sqlite")
+    dist = tessera.tournament(
+        [first_legal, "greedy"], games=6, seed=2, db=tmp_path / "b.sqlite", executor="ray"
+    )
+    assert stored(tmp_path / "a.sqlite") == stored(tmp_path / "b.sqlite")
+    assert dist["summary"] == local["summary"]
+
+
+def test_bad_executor_arguments_are_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match="executor 'dask': expected 'local' or 'ray'"):
+        tessera.tournament(["random", "greedy"], games=2, db=tmp_path / "x.sqlite", executor="dask")
+    with pytest.raises(ValueError, match="resume=True is for local runs"):
+        tessera.tournament(
+            ["random", "greedy"], games=2, db=tmp_path / "x.sqlite", executor="ray", resume=True
+        )
+    with pytest.raises(ValueError, match="shards 0"):
+        tessera.tournament(
+            ["random", "greedy"], games=2, db=tmp_path / "x.sqlite", executor="ray", shards=0
+        )
