@@ -2,6 +2,7 @@
 gives the same stored games as a local run. Ray comes with the ``test`` extra; this file
 never skips."""
 
+import os
 import sqlite3
 
 import pytest
@@ -68,6 +69,29 @@ def test_a_python_callable_travels_to_the_workers(cluster, tmp_path):
     )
     assert stored(tmp_path / "a.sqlite") == stored(tmp_path / "b.sqlite")
     assert dist["summary"] == local["summary"]
+
+
+def test_a_worker_killed_mid_slice_loses_no_game(cluster, tmp_path):
+    """The first move on the cluster kills its worker process (os._exit) in the middle of a
+    slice; Ray runs the task again and the store still holds every game of the local run."""
+    marker = tmp_path / "killed-once"
+
+    def first_legal(game):
+        if not marker.exists():
+            marker.touch()
+            os._exit(1)
+        return game.legal_actions()[0]
+
+    marker.touch()  # the local run must not kill the test's own process
+    local = tessera.tournament([first_legal, "greedy"], games=8, seed=4, db=tmp_path / "a.sqlite")
+    marker.unlink()
+    dist = tessera.tournament(
+        [first_legal, "greedy"], games=8, seed=4, db=tmp_path / "b.sqlite", executor="ray",
+        shards=2,
+    )
+    assert marker.exists(), "no worker was killed"
+    assert dist["played"] == 8 == local["played"]
+    assert stored(tmp_path / "a.sqlite") == stored(tmp_path / "b.sqlite")
 
 
 def test_bad_executor_arguments_are_clear_errors(tmp_path):
