@@ -59,6 +59,14 @@ pub enum BatchError {
         /// The rules' reason.
         reason: String,
     },
+    /// A Qwirkle step id out of range or not legal in its game.
+    #[error("game {game}: {reason}")]
+    Refused {
+        /// The game's index.
+        game: usize,
+        /// Why, with the id.
+        reason: String,
+    },
     /// A game refused a chance outcome it drew itself (a bug).
     #[error("game {game}: internal error: {reason}")]
     Internal {

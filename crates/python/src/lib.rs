@@ -5,6 +5,7 @@
 //!   until a player must act); the place that becomes the one-table driver's call;
 //! - [`azul`]: Azul's fixed action ids, action mask and observation vector;
 //! - [`qwirkle`]: Qwirkle's step-by-step placements with fixed ids, mask and observation.
+//! - [`batch`] and [`qwirkle_batch`]: many games stepped in one call.
 //! - [`tiles`]: Match the Tiles with move ids and observation planes.
 //!
 //! With the `python` feature (set by maturin) it also builds the extension module
@@ -17,6 +18,7 @@ pub mod azul;
 pub mod batch;
 pub mod driver;
 pub mod qwirkle;
+pub mod qwirkle_batch;
 pub mod tiles;
 
 #[cfg(feature = "python")]

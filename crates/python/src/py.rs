@@ -21,6 +21,7 @@ use crate::azul;
 use crate::batch::{Autoreset, AzulBatch, BatchError, Outputs};
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
+use crate::qwirkle_batch::QwirkleBatch;
 use crate::tiles::TilesTable;
 use crate::tournament::{Callable, Failure, WithCallables};
 use tessera_arena::error::ArenaError;
@@ -35,6 +36,11 @@ const LIST_MAX: usize = 40;
 /// The most games an `AzulBatch` holds (2**20): its arrays alone take about 1.5 KB a game
 /// at 4 players, so this is about 1.6 GB; more is refused before anything is allocated.
 pub const MAX_BATCH: i64 = 1 << 20;
+
+/// The most games a `QwirkleBatch` holds (2**14): a game's observation row alone is about
+/// 93 KB, its mask and the game's own mask copy 12 KB, so this is about 1.7 GB; more is
+/// refused before anything is allocated.
+pub const MAX_QWIRKLE_BATCH: i64 = 1 << 14;
 
 /// What a seed must be, in every error about one.
 const SEED_RANGE: &str = "an integer from 0 to 2**64 - 1";
@@ -1415,6 +1421,223 @@ impl PyAzulBatch {
     }
 }
 
+/// Many Qwirkle games stepped in one call (`tessera.batch.QwirkleBatch`, docs/python.md), one step id each: numpy
+/// in, numpy out (preallocated arrays written in place), finished games restarted, the GIL
+/// released and the games split over threads while Rust works.
+#[pyclass(module = "tessera._tessera", name = "QwirkleBatch")]
+pub struct PyQwirkleBatch {
+    core: QwirkleBatch,
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<i8>>,
+    rewards: Py<PyArray2<f32>>,
+    dones: Py<PyArray1<bool>>,
+    to_move: Py<PyArray1<i64>>,
+    sampled: Py<PyArray1<i64>>,
+}
+
+impl PyQwirkleBatch {
+    fn guards<'py>(&self, py: Python<'py>) -> Guards<'py> {
+        Guards {
+            obs: self.obs.bind(py).readwrite(),
+            mask: self.mask.bind(py).readwrite(),
+            rewards: self.rewards.bind(py).readwrite(),
+            dones: self.dones.bind(py).readwrite(),
+            to_move: self.to_move.bind(py).readwrite(),
+        }
+    }
+
+    fn result<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).as_any(),
+                self.mask.bind(py).as_any(),
+                self.rewards.bind(py).as_any(),
+                self.dones.bind(py).as_any(),
+                self.to_move.bind(py).as_any(),
+            ],
+        )
+        .expect("a tuple of five arrays")
+    }
+}
+
+#[pymethods]
+impl PyQwirkleBatch {
+    /// `n` games (1 to `MAX_QWIRKLE_GAMES`, 2**14: a game's arrays and mask copy take about
+    /// 100 KB, so about 1.7 GB) of `players` (2-4); game `i`'s episode `e` starts from seed
+    /// `seed + i + e * n`; `threads` (default: the machine's cores) share the work. A larger
+    /// `n` is a ValueError before anything is allocated. `autoreset`: `"same_step"`
+    /// (a finished game's row shows the new game at once) or `"next_step"` (it first shows
+    /// the final position, `to_move` -1 and an empty mask; the game's next step ignores its
+    /// action and starts the new game).
+    #[new]
+    #[pyo3(signature = (n, players = 2, seed = Seed(0), threads = None, autoreset = "same_step"))]
+    fn new(
+        py: Python<'_>,
+        n: i64,
+        players: i64,
+        seed: Seed,
+        threads: Option<i64>,
+        autoreset: &str,
+    ) -> PyResult<Self> {
+        let seed = seed.0;
+        let players = check_players("Qwirkle", players)?;
+        let mode = match autoreset {
+            "same_step" => Autoreset::SameStep,
+            "next_step" => Autoreset::NextStep,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "autoreset {other:?}: expected \"same_step\" or \"next_step\""
+                )));
+            }
+        };
+        if !(1..=MAX_QWIRKLE_BATCH).contains(&n) {
+            return Err(PyValueError::new_err(format!(
+                "n {n}: a Qwirkle batch holds 1 to {MAX_QWIRKLE_BATCH} games (tessera.batch.MAX_QWIRKLE_GAMES)"
+            )));
+        }
+        let threads = match threads {
+            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
+            Some(t) if t >= 1 => t as usize,
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads {t}: expected a positive number or None"
+                )));
+            }
+        };
+        let n = n as usize;
+        let core = py
+            .detach(|| QwirkleBatch::new(n, players, seed, threads))
+            .map_err(PyValueError::new_err)?
+            .with_autoreset(mode);
+        let (olen, na) = (core.observation_len(), core.num_actions());
+        let mut b = PyQwirkleBatch {
+            obs: PyArray2::zeros(py, [n, olen], false).unbind(),
+            mask: PyArray2::zeros(py, [n, na], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            to_move: PyArray1::zeros(py, [n], false).unbind(),
+            sampled: PyArray1::zeros(py, [n], false).unbind(),
+            core,
+        };
+        {
+            let mut g = b.guards(py);
+            b.core.observe(g.outputs()?).map_err(batch_err)?;
+        }
+        Ok(b)
+    }
+
+    /// Games in the batch.
+    fn __len__(&self) -> usize {
+        self.core.len()
+    }
+
+    /// Players per game.
+    #[getter]
+    fn players(&self) -> usize {
+        self.core.players()
+    }
+
+    /// Step ids per game.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.core.num_actions()
+    }
+
+    /// Observation length per game.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.core.observation_len()
+    }
+
+    /// `"same_step"` or `"next_step"`: when finished games restart.
+    #[getter]
+    fn autoreset(&self) -> &'static str {
+        match self.core.autoreset() {
+            Autoreset::SameStep => "same_step",
+            Autoreset::NextStep => "next_step",
+        }
+    }
+
+    /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's own
+    /// arrays (float32 `(n, observation_len)`, int8 `(n, num_actions)`, float32
+    /// `(n, players)`, bool `(n,)`, int64 `(n,)`), overwritten by every `step`.
+    fn arrays<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        self.result(py)
+    }
+
+    /// Plays `actions[i]` in game `i` (a 1-D int64 numpy array of length `n`), restarts the
+    /// games that ended, and returns `arrays()`: the observation and mask of each game's
+    /// player to move, the returns of games that ended at this step (zeros elsewhere), which
+    /// games ended, and the seat to move. Raises ValueError (nothing moves) for an illegal
+    /// or out-of-range id, naming the game; TypeError for a non-int64 or non-1-D array.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.core.len();
+        let arr = actions.cast::<PyArray1<i64>>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "actions: expected a 1-D numpy int64 array of length {n}, got {}",
+                describe_value(actions)
+            ))
+        })?;
+        let acts = arr.readonly();
+        let acts = acts.as_slice().map_err(|_| {
+            PyValueError::new_err(
+                "actions: expected a C-contiguous array (use np.ascontiguousarray)",
+            )
+        })?;
+        let mut g = self.guards(py);
+        let out = g.outputs()?;
+        let core = &mut self.core;
+        py.detach(|| core.step(acts, out)).map_err(batch_err)?;
+        drop(g);
+        Ok(self.result(py))
+    }
+
+    /// A uniformly random legal id per game (each game's own seeded generator), in the
+    /// batch's own int64 array (overwritten by the next call).
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        {
+            let mut s = self.sampled.bind(py).readwrite();
+            let out = s
+                .as_slice_mut()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            self.core.sample_legal(out).map_err(batch_err)?;
+        }
+        Ok(self.sampled.bind(py).clone())
+    }
+
+    /// Game `i`'s state in notation.
+    fn notation(&self, i: i64) -> PyResult<String> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.core.table(i))
+            .map(|t| t.state().to_string())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {i} does not exist: this batch has games 0 to {}",
+                    self.core.len() - 1
+                ))
+            })
+    }
+
+    /// The seed game `i`'s current game started from (`QwirkleGame(players, seed)` replays it).
+    fn game_seed(&self, i: i64) -> PyResult<u64> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.core.game_seed(i))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {i} does not exist: this batch has games 0 to {}",
+                    self.core.len() - 1
+                ))
+            })
+    }
+}
+
 fn arena_err(e: ArenaError) -> PyErr {
     match e {
         ArenaError::UnknownGame { .. }
@@ -1557,11 +1780,13 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAgent>()?;
     m.add_class::<PyTiles>()?;
     m.add_class::<PyAzulBatch>()?;
+    m.add_class::<PyQwirkleBatch>()?;
     m.add_function(wrap_pyfunction!(_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(_merge, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(_check_seed, m)?)?;
     m.add("MAX_BATCH", MAX_BATCH)?;
+    m.add("MAX_QWIRKLE_BATCH", MAX_QWIRKLE_BATCH)?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;
     m.add("QWIRKLE_TRADE_BASE", qwirkle::TRADE_BASE)?;
     m.add("QWIRKLE_PASS", qwirkle::PASS)?;

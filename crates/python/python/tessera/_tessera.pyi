@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 __version__: str
 MAX_BATCH: int
+MAX_QWIRKLE_BATCH: int
 QWIRKLE_WINDOW: int
 QWIRKLE_TRADE_BASE: int
 QWIRKLE_PASS: int
@@ -143,6 +144,30 @@ _BatchArrays = tuple[
 ]
 
 class AzulBatch:
+    def __init__(
+        self,
+        n: int,
+        players: int = 2,
+        seed: _Seed = 0,
+        threads: Optional[int] = None,
+        autoreset: str = "same_step",
+    ) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def autoreset(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_len(self) -> int: ...
+    def arrays(self) -> _BatchArrays: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> _BatchArrays: ...
+    def sample_actions(self) -> npt.NDArray[np.int64]: ...
+    def notation(self, i: int) -> str: ...
+    def game_seed(self, i: int) -> int: ...
+
+class QwirkleBatch:
     def __init__(
         self,
         n: int,
