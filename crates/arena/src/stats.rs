@@ -60,7 +60,10 @@ pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
     let d = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / d;
     let half = Z95 / d * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave 1e-17 inside.
+    let lo = if p == 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if p == 1.0 { 1.0 } else { (centre + half).min(1.0) };
+    (lo, hi)
 }
 
 /// Mean and sample standard deviation (0 for fewer than two values).
@@ -398,8 +401,12 @@ mod tests {
         close(lo, 0.888250, 1e-6);
         close(hi, 0.978456, 1e-6);
         let (lo, hi) = wilson(0.0, 10);
-        close(lo, 0.0, 1e-12);
+        assert_eq!(lo, 0.0, "exactly 0, not a rounding error above it");
         close(hi, 0.277533, 1e-6);
+        for n in [3, 6, 18, 1000] {
+            assert_eq!(wilson(0.0, n).0, 0.0, "{n}");
+            assert_eq!(wilson(n as f64, n).1, 1.0, "{n}");
+        }
         assert_eq!(wilson(0.0, 0), (0.0, 1.0));
     }
 
