@@ -61,8 +61,16 @@ pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / d;
     let half = Z95 / d * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     // At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave 1e-17 inside.
-    let lo = if p == 0.0 { 0.0 } else { (centre - half).max(0.0) };
-    let hi = if p == 1.0 { 1.0 } else { (centre + half).min(1.0) };
+    let lo = if p == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if p == 1.0 {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     (lo, hi)
 }
 

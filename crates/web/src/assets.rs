@@ -67,7 +67,20 @@ pub const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("../static/qwirkle.js"),
     ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../static/favicon.svg"),
+    ),
 ];
+
+/// The page for an address that names no page: HTML a person can read, with a way home.
+const NOT_FOUND: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>Not found - Tessera</title><link rel=\"icon\" href=\"favicon.svg\">\
+<link rel=\"stylesheet\" href=\"style.css\"></head><body><main>\
+<h1>Page not found</h1><p>There is no page at this address.</p>\
+<p><a href=\"/\">Back to the games</a></p></main></body></html>";
 
 fn file(name: &str) -> Response {
     match FILES.iter().find(|(n, _, _)| *n == name) {
@@ -81,8 +94,8 @@ fn file(name: &str) -> Response {
             .into_response(),
         None => (
             StatusCode::NOT_FOUND,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            format!("no page '{name}'"),
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            NOT_FOUND,
         )
             .into_response(),
     }
@@ -93,6 +106,10 @@ async fn index() -> Response {
 }
 
 async fn page(Path(name): Path<String>) -> Response {
+    // Browsers ask for /favicon.ico on their own: the SVG icon answers.
+    if name == "favicon.ico" {
+        return file("favicon.svg");
+    }
     if name.contains('.') {
         file(&name)
     } else {

@@ -35,9 +35,9 @@ const QwirkleView = {
     const hinted = cellsOf(opts.hint);
     const legal = opts.legal || new Set();
     const has = (list, x, y) => list.some((c) => c.x === x && c.y === y);
-    for (const p of hinted) { x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y); }
+    // The window holds the board, the pending tiles and a hinted placement.
     let [x0, y0, x1, y1] = v.bounds || [0, 0, 0, 0];
-    for (const p of pending) { x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y); }
+    for (const p of [...pending, ...hinted]) { x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y); }
     x0 -= 1; y0 -= 1; x1 += 1; y1 += 1;
     const at = new Map(v.tiles.map((t) => [`${t.x},${t.y}`, t.tile]));
     const pend = new Map(pending.map((t) => [`${t.x},${t.y}`, t.tile]));

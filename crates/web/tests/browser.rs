@@ -938,6 +938,32 @@ fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_plac
                 "nothing was placed"
             );
         }
+        // A hint (issue 29: it threw a ReferenceError, wiped the board and blocked play):
+        // the box names the move, the board is still drawn, and play goes on.
+        click(&c, "#hint").await;
+        wait_js(
+            &c,
+            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
+            "the hint",
+            30,
+        )
+        .await;
+        let board_cells = c.find_all(Locator::Css("#qboard .qcell")).await.unwrap();
+        assert!(board_cells.len() > 9, "the board survives the hint");
+        // Tile 0 selected again if the hint's redraw let it go, then its cells are marked.
+        if c.find(Locator::Css(".hand .qtile.sel[data-slot='0']"))
+            .await
+            .is_err()
+        {
+            click(&c, ".hand .qtile[data-slot='0']").await;
+        }
+        wait_js(
+            &c,
+            "document.querySelector('.qcell.legal')",
+            "the marked cells after the hint",
+            10,
+        )
+        .await;
         // A marked cell takes the tile; the pending placement's score shows before Confirm.
         let (x, y) = marked[0];
         click(&c, &format!(".qcell.legal[data-x='{x}'][data-y='{y}']")).await;

@@ -270,3 +270,29 @@ async fn your_own_tiles_level_is_parsed_solved_or_refused_with_a_reason() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn pages_have_an_icon_and_an_unknown_address_gets_a_page_for_people() {
+    let app = app();
+    for icon in ["/favicon.svg", "/favicon.ico"] {
+        let (st, v) = call(&app, "GET", icon, "").await;
+        assert_eq!(st, StatusCode::OK, "{icon}");
+        assert!(
+            v.as_str().is_some_and(|s| s.starts_with("<svg")),
+            "{icon}: {v}"
+        );
+    }
+    for page in ["/", "/azul", "/qwirkle", "/tiles", "/results", "/replay"] {
+        let (st, v) = call(&app, "GET", page, "").await;
+        assert_eq!(st, StatusCode::OK, "{page}");
+        let html = v.as_str().unwrap_or_default();
+        assert!(html.contains(r#"rel="icon" href="favicon.svg""#), "{page}");
+    }
+    let (st, v) = call(&app, "GET", "/foo", "").await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    let html = v.as_str().unwrap_or_default();
+    assert!(
+        html.contains("Page not found") && html.contains(r#"href="/""#),
+        "{html}"
+    );
+}
