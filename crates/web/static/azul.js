@@ -199,7 +199,18 @@ const AzulPage = {
     document.getElementById("newgame").addEventListener("click", () => location.reload());
   },
 
+  // A double click (or a second click while the first request is out) starts one game.
   async start() {
+    if (this.starting) return;
+    this.starting = true;
+    document.getElementById("start").disabled = true;
+    try { await this.startGame(); } finally {
+      this.starting = false;
+      document.getElementById("start").disabled = false;
+    }
+  },
+
+  async startGame() {
     const seedText = document.getElementById("seed").value.trim();
     const body = { game: "azul", seats: this.readSeats() };
     if (seedText) body.seed = Number(seedText);
@@ -320,7 +331,14 @@ const AzulPage = {
     } finally { this.busy = false; }
   },
 
+  // One undo per click, however fast the clicks come.
   async undo() {
+    if (this.undoing) return;
+    this.undoing = true;
+    try { await this.undoOnce(); } finally { this.undoing = false; }
+  },
+
+  async undoOnce() {
     try {
       const seat = this.snap.to_move ?? this.humanSeats[0] ?? 0;
       const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat });

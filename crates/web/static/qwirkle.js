@@ -93,7 +93,18 @@ const QwirklePage = {
     document.getElementById("pass").addEventListener("click", () => this.send("pass"));
   },
 
+  // A double click (or a second click while the first request is out) starts one game.
   async start() {
+    if (this.starting) return;
+    this.starting = true;
+    document.getElementById("start").disabled = true;
+    try { await this.startGame(); } finally {
+      this.starting = false;
+      document.getElementById("start").disabled = false;
+    }
+  },
+
+  async startGame() {
     const body = { game: "qwirkle", seats: this.readSeats() };
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
@@ -248,7 +259,14 @@ const QwirklePage = {
     } catch (e) { box.textContent = e.message; }
   },
 
+  // One undo per click, however fast the clicks come.
   async undo() {
+    if (this.undoing) return;
+    this.undoing = true;
+    try { await this.undoOnce(); } finally { this.undoing = false; }
+  },
+
+  async undoOnce() {
     try {
       const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat: this.me });
       this.follower.nextStep = snap.step_count;

@@ -510,7 +510,13 @@ async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
         .send_keys(seed)
         .await
         .unwrap();
-    click(c, "#start").await;
+    // Two clicks in one go, as a double click sends them: one game starts.
+    c.execute(
+        "const b = document.querySelector('#start'); b.click(); b.click();",
+        vec![],
+    )
+    .await
+    .unwrap();
 }
 
 async fn click(c: &Client, css: &str) {
@@ -874,6 +880,11 @@ fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_plac
         let c = connect(&driver).await;
         start_qwirkle(&c, addr, "5").await;
         let (_id, snap) = wait_for_human_turn(&c, &app, None).await;
+        assert_eq!(
+            app.sessions.list().len(),
+            1,
+            "a double click started one game"
+        );
         let hand: Vec<String> = snap["view"]["hand"]
             .as_array()
             .unwrap()
