@@ -881,7 +881,7 @@ pub fn elo_svg(run: &RunInfo, a: &Analysis) -> Option<String> {
                 "#e4e4e4"
             },
             bottom + 16.0,
-            t.round()
+            tick_label(t)
         );
         t += step;
     }
@@ -923,6 +923,12 @@ pub fn elo_svg(run: &RunInfo, a: &Analysis) -> Option<String> {
 }
 
 /// 1, 2 or 5 times a power of ten, at least `raw`.
+/// An axis tick's label: the value rounded, with no "-0" for a tick at zero reached from
+/// below (`-0.0 + 0.0` is `+0.0`).
+fn tick_label(t: f64) -> f64 {
+    t.round() + 0.0
+}
+
 fn nice_step(raw: f64) -> f64 {
     if raw.is_nan() || raw <= 0.0 {
         return 1.0;
@@ -933,4 +939,18 @@ fn nice_step(raw: f64) -> f64 {
         .map(|m| m * p)
         .find(|&s| s >= raw)
         .unwrap_or(10.0 * p)
+}
+
+#[cfg(test)]
+mod tick_tests {
+    use super::tick_label;
+
+    #[test]
+    fn a_tick_at_zero_reads_0_not_minus_0() {
+        for t in [-0.0, -1e-13, -0.4, 0.3] {
+            assert_eq!(tick_label(t).to_string(), "0", "{t}");
+        }
+        assert_eq!(tick_label(-50.0).to_string(), "-50");
+        assert_eq!(tick_label(25.2).to_string(), "25");
+    }
 }

@@ -1195,6 +1195,21 @@ fn the_results_page_shows_a_stored_tournament() {
             "{chart}"
         );
         screenshot(&c, "results-page.png").await;
+        // A run the database does not hold is said so, not replaced by another run.
+        c.goto(&format!("http://{addr}/results?run=99"))
+            .await
+            .unwrap();
+        wait_js(
+            &c,
+            "document.querySelector('#status').textContent.includes('no run 99')",
+            "the missing run's message",
+            10,
+        )
+        .await;
+        assert!(
+            c.find(Locator::Css("#detail h2")).await.is_err(),
+            "no other run is shown"
+        );
         c.close().await.unwrap();
     });
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
