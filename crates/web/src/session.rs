@@ -317,6 +317,7 @@ impl<G: WebGame> Session<G> {
         ai_pool: Arc<Semaphore>,
         hint_spec: Option<String>,
         cap: Budget,
+        levels: &[LevelInfo],
     ) -> Result<Arc<Self>, ApiError> {
         let n = req.seats.len();
         if !G::INFO.seats_ok(n) {
@@ -351,14 +352,24 @@ impl<G: WebGame> Session<G> {
                         ApiError::BadRequest(format!("seat {i}: agent '{agent}': {e}"))
                     })?;
                     let budget = seat_budget(spec_budget, budget, &cap);
-                    // A difficulty level is shown as such, with the player behind it.
-                    let agent_name = match agent.trim().strip_prefix("level:") {
-                        Some(level) => format!("level {level} ({})", built.name()),
-                        None => built.name(),
-                    };
+                    // Players see a difficulty level by its number and name; the player
+                    // behind it (its specification) stays in the seat's `agent`.
+                    let agent_name = built.name();
+                    let shown = agent
+                        .trim()
+                        .strip_prefix("level:")
+                        .and_then(|key| {
+                            levels.iter().find(|l| {
+                                l.number.to_string() == key || l.name.eq_ignore_ascii_case(key)
+                            })
+                        })
+                        .map_or_else(
+                            || agent_name.clone(),
+                            |l| format!("Level {} · {}", l.number, l.name),
+                        );
                     seats.push(Seat::agent(built, budget));
                     infos.push(SeatInfo {
-                        name: agent_name.clone(),
+                        name: shown,
                         ai: Some((agent_name, budget)),
                     });
                 }
@@ -919,6 +930,7 @@ impl<G: WebGame> GameKind for Kind<G> {
             ai_pool,
             self.hint_spec.clone(),
             cap,
+            &self.levels,
         )?;
         s.advance();
         Ok(s)

@@ -79,10 +79,12 @@ async fn azul_hint_and_undo_against_the_ai_are_recorded_and_replay_alike() {
     .await;
     let first = wait_for_human(&app, &id, 0).await;
     let level2 = tessera_arena::registry::azul::registry().levels()[1];
+    // Players see the level; the specification behind it is the seat's agent.
     assert_eq!(
         first["seats"][1]["name"],
-        format!("level 2 ({})", level2.spec)
+        format!("Level 2 · {}", level2.name)
     );
+    assert_eq!(first["seats"][1]["agent"], level2.spec);
     assert_eq!(first["can_hint"], true);
     assert_eq!(first["can_undo"], false, "nothing to take back yet");
     // A hint: a legal move of the strongest level, with its projected points and why.
