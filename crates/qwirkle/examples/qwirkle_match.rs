@@ -5,7 +5,7 @@
 //! ```
 //! Deal `i` uses seed `derive_seed(SEED, i)` and is played twice with the seats swapped.
 //! Prints wins (ties count half) with a 95% Wilson interval, mean scores, and the time per
-//! move of each bot over whole games (median, 90th percentile and maximum).
+//! move of each bot over whole games (mean, median, 90th percentile and maximum).
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +14,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Seat, Table};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::MonteCarloBot;
+use tessera_qwirkle::seer::{SeerBot, SeerConfig};
 
 struct Timed {
     inner: Box<dyn Agent<Qwirkle>>,
@@ -24,6 +25,9 @@ impl Agent<Qwirkle> for Timed {
     fn name(&self) -> String {
         self.inner.name()
     }
+    fn reset(&mut self) {
+        self.inner.reset()
+    }
     fn choose(&mut self, s: &Qwirkle, b: &Budget, rng: &mut GameRng) -> tessera_qwirkle::Move {
         let t = Instant::now();
         let m = self.inner.choose(s, b, rng);
@@ -32,10 +36,40 @@ impl Agent<Qwirkle> for Timed {
     }
 }
 
+/// `seer` or `seer:KEY=VALUE,...` (keys: nodes, candidates, plies, trades, infer, floor,
+/// tries, halving), with the node budget it asks for.
+fn make_seer(rest: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
+    let mut c = SeerConfig::default();
+    let mut budget = Budget::default();
+    for kv in rest.split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        let bad = || -> ! {
+            eprintln!("bad seer setting '{kv}'");
+            std::process::exit(2)
+        };
+        let f: f64 = v.parse().unwrap_or_else(|_| bad());
+        match k {
+            "nodes" => budget = Budget::nodes(f as u64),
+            "candidates" => c.candidates = f as usize,
+            "plies" => c.plies = f as usize,
+            "trades" => c.trades = f != 0.0,
+            "infer" => c.infer = f,
+            "floor" => c.floor = f,
+            "tries" => c.tries = f as usize,
+            "halving" => c.halving = f != 0.0,
+            _ => bad(),
+        }
+    }
+    (Box::new(SeerBot::with_config(c)), budget)
+}
+
 /// The bot `name` names and its seat's budget (the worlds of `montecarlo:N`; the bots
 /// hold no limits).
 fn make(name: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
     let free = Budget::default();
+    if let Some(rest) = name.strip_prefix("seer") {
+        return make_seer(rest.trim_start_matches(':'));
+    }
     match name {
         "points" => (Box::new(PointsBot::new()), free),
         "smarter" => (Box::new(SmarterBot::new()), free),
@@ -68,7 +102,7 @@ fn make(name: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
                 }
             }
             eprintln!(
-                "unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N, montecarlo, montecarlo:N"
+                "unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N, montecarlo, montecarlo:N, seer, seer:KEY=VALUE,..."
             );
             std::process::exit(2);
         }
@@ -185,8 +219,10 @@ fn main() {
         let med = quantile(&mut t.times, 0.5);
         let p90 = quantile(&mut t.times, 0.9);
         let max = quantile(&mut t.times, 1.0);
+        let mean = t.times.iter().map(|d| d.as_secs_f64()).sum::<f64>() / moves.max(1) as f64;
         println!(
-            "  {name}: {moves} moves, time per move median {:.1} us, p90 {:.1} us, max {:.1} us",
+            "  {name}: {moves} moves, time per move mean {:.1} us, median {:.1} us, p90 {:.1} us, max {:.1} us",
+            mean * 1e6,
             med.as_secs_f64() * 1e6,
             p90.as_secs_f64() * 1e6,
             max.as_secs_f64() * 1e6

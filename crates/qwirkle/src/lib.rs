@@ -10,6 +10,8 @@
 //!   `trade R1 O4`, `pass`).
 //! - [`movegen`]: the complete generator of legal placements, with scores.
 //! - [`bots`]: the seed's points bot and smarter bot, and a stronger lookahead bot.
+//! - [`mc`]: the determinized Monte Carlo bot; [`seer`]: Monte Carlo with inference of the
+//!   opponents' hands from what they did not play.
 //!
 //! ```
 //! use tessera_core::{Game, record::play_game, Budget};
@@ -29,6 +31,7 @@ pub mod bots;
 pub mod error;
 pub mod mc;
 pub mod movegen;
+pub mod seer;
 pub mod state;
 pub mod tile;
 

@@ -1,11 +1,12 @@
 //! Qwirkle in the arena (owned by the qwirkle room): the game's [`ArenaGame`] impl, its
-//! bots `random`, `points`, `smarter`, `montecarlo` and `lookahead` and external engines
-//! (`ext:`), and its [`EngineGame`] impl: the engine protocol's view notation, which writes
-//! a position as one seat sees it (other hands and the bag as counts only).
+//! bots `random`, `points`, `smarter`, `montecarlo`, `seer` and `lookahead` and external
+//! engines (`ext:`), and its [`EngineGame`] impl: the engine protocol's view notation, which
+//! writes a position as one seat sees it (other hands and the bag as counts only).
 
 use tessera_core::{Budget, Game, GameRng, PlayerId};
 use tessera_qwirkle::bots::{LookaheadBot, LookaheadConfig, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::{MonteCarloBot, MonteCarloConfig};
+use tessera_qwirkle::seer::{MAX_WORLDS, SeerBot, SeerConfig};
 use tessera_qwirkle::{HAND_SIZE, Move, Phase, Placed, Qwirkle, QwirkleView, Tile, TileCounts};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
@@ -472,6 +473,118 @@ fn lookahead(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
     }))
 }
 
+const SEER_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        name: "candidates",
+        kind: ParamKind::Value { default: "10" },
+        doc: "placements examined (the best by immediate points), 1-100",
+    },
+    ParamDoc {
+        name: "plies",
+        kind: ParamKind::Value { default: "4" },
+        doc: "turns played out after each candidate, 1-50 (to the game's end once the bag is empty)",
+    },
+    ParamDoc {
+        name: "worlds",
+        kind: ParamKind::Value { default: "32" },
+        doc: "sampled worlds per move when neither time nor nodes is given, 1-100000",
+    },
+    ParamDoc {
+        name: "trades",
+        kind: ParamKind::Value { default: "1" },
+        doc: "1: trades (the whole hand; all but the largest group) are candidates too; 0: placements only",
+    },
+    ParamDoc {
+        name: "infer",
+        kind: ParamKind::Value { default: "1" },
+        doc: "sharpness of the inference of the previous player's hand, per point its move gave up, 0-100 (0: none)",
+    },
+    ParamDoc {
+        name: "floor",
+        kind: ParamKind::Value { default: "0.1" },
+        doc: "smallest acceptance of a sampled hand, 0-1 (keeps the inference sound against any opponent)",
+    },
+    ParamDoc {
+        name: "tries",
+        kind: ParamKind::Value { default: "8" },
+        doc: "hands sampled per world before the most likely one is kept, 1-100",
+    },
+    ParamDoc {
+        name: "halving",
+        kind: ParamKind::Value { default: "1" },
+        doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
+    },
+    ParamDoc {
+        name: "time",
+        kind: ParamKind::Value { default: "none" },
+        doc: "time per move: play-outs are added until it is spent",
+    },
+    ParamDoc {
+        name: "nodes",
+        kind: ParamKind::Value { default: "none" },
+        doc: "the play-outs of this many worlds for every candidate (reproducible), 1-100000",
+    },
+];
+
+fn seer(spec: &crate::spec::AgentSpec) -> Result<SeerBot, SpecError> {
+    let d = SeerConfig::default();
+    let bad = |key: &str, value: String, expected: &str| SpecError::BadValue {
+        agent: spec.name.clone(),
+        key: key.into(),
+        value,
+        expected: expected.into(),
+    };
+    let whole = |key: &str, default: u64, max: u64| -> Result<usize, SpecError> {
+        let v = spec.u64(key, default)?;
+        if v == 0 || v > max {
+            return Err(bad(
+                key,
+                v.to_string(),
+                &format!("a whole number from 1 to {max}"),
+            ));
+        }
+        Ok(v as usize)
+    };
+    let real = |key: &str, default: f64, max: f64| -> Result<f64, SpecError> {
+        let v = spec.f64(key, default)?;
+        if !(0.0..=max).contains(&v) {
+            return Err(bad(key, v.to_string(), &format!("a number from 0 to {max}")));
+        }
+        Ok(v)
+    };
+    // `nodes` is a budget parameter (the registry passes it to `choose`); its range is
+    // checked here so that a huge world count is refused before a game starts.
+    if let Some(v) = spec.value("nodes")? {
+        match v.parse::<u64>() {
+            Ok(n) if n <= MAX_WORLDS => {}
+            _ => {
+                return Err(bad(
+                    "nodes",
+                    v.to_string(),
+                    &format!("a whole number of worlds up to {MAX_WORLDS}"),
+                ));
+            }
+        }
+    }
+    let switch = |key: &str, default: bool| -> Result<bool, SpecError> {
+        match spec.u64(key, u64::from(default))? {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(bad(key, v.to_string(), "0 or 1")),
+        }
+    };
+    Ok(SeerBot::with_config(SeerConfig {
+        candidates: whole("candidates", d.candidates as u64, 100)?,
+        plies: whole("plies", d.plies as u64, 50)?,
+        worlds: whole("worlds", d.worlds as u64, MAX_WORLDS)?,
+        trades: switch("trades", d.trades)?,
+        infer: real("infer", d.infer, 100.0)?,
+        floor: real("floor", d.floor, 1.0)?,
+        tries: whole("tries", d.tries as u64, 100)?,
+        halving: switch("halving", d.halving)?,
+    }))
+}
+
 /// The Qwirkle players.
 pub fn registry() -> Registry<Qwirkle> {
     Registry::new(vec![
@@ -493,6 +606,12 @@ pub fn registry() -> Registry<Qwirkle> {
             summary: "determinized Monte Carlo: each of the best placements played out 4 turns in sampled worlds, valued by the score margin",
             params: MONTECARLO_PARAMS,
             plan: |spec, _| montecarlo(spec),
+        },
+        AgentEntry {
+            name: "seer",
+            summary: "Monte Carlo that reads the previous player's hand from what it did not play; trades as candidates; play-outs to the end once the bag is empty",
+            params: SEER_PARAMS,
+            build: |spec| Ok(Box::new(seer(spec)?)),
         },
         AgentEntry {
             name: "lookahead",
@@ -616,5 +735,64 @@ mod tests {
         );
         assert!(r.build("lookahead:depth=3").is_err());
         assert!(r.build("pointz").is_err());
+    }
+
+    #[test]
+    fn seer_builds_and_bad_values_are_refused() {
+        let r = registry();
+        for good in [
+            "seer",
+            "seer:nodes=16",
+            "seer:time=50ms",
+            "seer:candidates=12:plies=6:worlds=8:trades=0:infer=0:floor=1:tries=1:halving=0",
+            "seer:nodes=100000",
+        ] {
+            assert!(r.build(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "seer:nodes=100001",
+            "seer:nodes=many",
+            "seer:candidates=0",
+            "seer:candidates=101",
+            "seer:plies=0",
+            "seer:worlds=100001",
+            "seer:trades=2",
+            "seer:halving=yes",
+            "seer:infer=-1",
+            "seer:floor=1.5",
+            "seer:tries=0",
+            "seer:time=soon",
+            "seer:depth=x",
+            "seer:horizon=3",
+        ] {
+            assert!(r.build(bad).is_err(), "{bad} must be refused");
+        }
+        let names: Vec<String> = ["seer", "seer:infer=0"]
+            .iter()
+            .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["seer", "seer:infer=0"]);
+    }
+
+    #[test]
+    fn seer_with_a_node_budget_replays_the_same_game() {
+        use tessera_core::record::play_game;
+        let r = registry();
+        let play = || {
+            let plan = r.parse("seer:nodes=3").unwrap_or_else(|e| panic!("{e}"));
+            let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
+            let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
+            let (_, record) = play_game(
+                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
+                &mut [a.as_mut(), b.as_mut()],
+                &plan.budget(),
+                99,
+                None,
+                &mut (),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            record
+        };
+        assert_eq!(play(), play());
     }
 }

@@ -1,0 +1,761 @@
+//! `seer`: determinized Monte Carlo for Qwirkle that reads the opponents' hands from what
+//! they did not play.
+//!
+//! Like [`crate::mc`] it plays every candidate move out for a few turns in sampled *worlds*
+//! (the hidden hands and the bag resampled; common random numbers, so every candidate meets
+//! the same luck) and picks the best mean score margin. What it adds:
+//!
+//! - **Inference.** The bot remembers the board and the scores after its own move; at its
+//!   next turn the difference is the previous player's placement and its points (two
+//!   players; at more seats only when exactly one opponent placed tiles since). A sampled
+//!   hand of that player is weighed by how likely it makes the move it made: the tiles it
+//!   held then are its kept tiles (the sampled hand minus as many random tiles as it drew)
+//!   plus the tiles it placed, and if they allowed a placement scoring `d` points more than
+//!   the one played, the world is accepted with probability `floor + (1 - floor) x
+//!   exp(-infer x d)` (rejection sampling, at most `tries` samples a world, the most likely
+//!   one kept if none is accepted). A greedy opponent is read sharply; the `floor` keeps the
+//!   bot sound against any other (with `infer=0` every sample is accepted).
+//! - **Trades** as candidates: the whole hand, and the tiles outside the hand's largest
+//!   group (with the duplicates), when the bag holds enough tiles.
+//! - **Endgame.** Once the bag is empty every play-out runs to the end of the game.
+//!
+//! Budgets come only from the `budget` argument of `choose`: `nodes=N` plays exactly `N`
+//! worlds (reproducible), `time=T` adds worlds until `T` is spent (checked after every
+//! candidate's play-out; an unfinished world is dropped), and an empty budget plays the
+//! configured `worlds`.
+
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+use rand::Rng;
+use rand::seq::SliceRandom;
+use tessera_core::rng::{derive_seed, seeded};
+use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo, Turn};
+
+use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
+use crate::board::Board;
+use crate::bots::fallback_move;
+use crate::movegen::{self, Scored};
+use crate::state::{Phase, Qwirkle};
+use crate::tile::Tile;
+
+/// The largest world count a `nodes` budget or `worlds` setting may ask for.
+pub const MAX_WORLDS: u64 = 100_000;
+
+/// Settings of the [`SeerBot`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SeerConfig {
+    /// Placements examined (the best by immediate points).
+    pub candidates: usize,
+    /// Turns played out after the candidate (all players), until the bag is empty.
+    pub plies: usize,
+    /// Worlds per decision when the budget sets neither nodes nor time.
+    pub worlds: usize,
+    /// Trades among the candidates.
+    pub trades: bool,
+    /// Sharpness of the inference per point given up (0: no inference).
+    pub infer: f64,
+    /// Smallest acceptance of a sampled hand, however unlikely its owner's move.
+    pub floor: f64,
+    /// Samples tried per world before the most likely one is kept.
+    pub tries: usize,
+    /// Sequential halving: the play-outs are spent in rounds, the worse half of the
+    /// candidates dropped after each (false: every candidate in every world).
+    pub halving: bool,
+}
+
+impl Default for SeerConfig {
+    fn default() -> Self {
+        SeerConfig {
+            candidates: 10,
+            plies: 4,
+            worlds: 32,
+            trades: true,
+            infer: 1.0,
+            floor: 0.1,
+            tries: 8,
+            halving: true,
+        }
+    }
+}
+
+/// A move the bot weighs.
+#[derive(Copy, Clone, Debug)]
+enum Cand {
+    Place(Scored),
+    Trade(Trade),
+}
+
+impl Cand {
+    fn to_move(self) -> Move {
+        match self {
+            Cand::Place(s) => Move::Place(s.placement),
+            Cand::Trade(t) => Move::Trade(t),
+        }
+    }
+}
+
+/// What the bot remembers of its own last move.
+#[derive(Clone, Debug)]
+struct Memory {
+    /// The board after its placement.
+    board: Board,
+    /// Scores after its move.
+    scores: PerPlayer<i32>,
+    /// Tiles in the bag once it has drawn.
+    bag: usize,
+    /// Who moved.
+    me: PlayerId,
+}
+
+/// The previous player's last placement, as the bot saw it.
+#[derive(Clone, Debug)]
+struct Seen {
+    player: PlayerId,
+    before: Board,
+    placement: Placement,
+    /// Tiles that player drew after placing.
+    drawn: usize,
+}
+
+/// The `seer` player (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct SeerBot {
+    /// Settings.
+    pub config: SeerConfig,
+    memory: Option<Memory>,
+    seen: Option<Seen>,
+    cands: Vec<Cand>,
+    placements: Vec<Scored>,
+    scratch: Vec<Scored>,
+    /// Each candidate's margin in each world it was played out in.
+    values: Vec<Vec<f64>>,
+    survivors: Vec<usize>,
+    /// The sampled worlds of this move, with their seeds.
+    worlds: Vec<(u64, Qwirkle)>,
+    info: Option<SearchInfo>,
+    accepted: u64,
+    sampled: u64,
+}
+
+impl SeerBot {
+    /// A bot with the default settings.
+    pub fn new() -> Self {
+        SeerBot::default()
+    }
+
+    /// A bot with the given settings.
+    pub fn with_config(config: SeerConfig) -> Self {
+        SeerBot {
+            config,
+            ..SeerBot::default()
+        }
+    }
+
+    /// Samples seen by the inference and accepted at the first try, over the bot's life
+    /// (for reports and tests).
+    pub fn inference_counts(&self) -> (u64, u64) {
+        (self.accepted, self.sampled)
+    }
+
+    /// Reads the previous player's placement from the difference with the remembered board.
+    fn observe(&mut self, state: &Qwirkle, me: PlayerId) {
+        self.seen = None;
+        let Some(mem) = self.memory.take() else {
+            return;
+        };
+        if mem.me != me || mem.board.len() > state.board().len() {
+            return;
+        }
+        let n = state.num_players();
+        let scores = state.scores();
+        // The players who moved since: exactly one of them must have scored (placed).
+        let movers: ArrayVec<PlayerId, 4> = PlayerId::all(n)
+            .filter(|&p| p != me && scores[p] != mem.scores[p])
+            .collect();
+        let [player] = movers.as_slice() else {
+            return;
+        };
+        let player = *player;
+        let mut cells: ArrayVec<Placed, HAND_SIZE> = ArrayVec::new();
+        for bt in state.board().tiles() {
+            match mem.board.get(bt.x, bt.y) {
+                Some(t) if t == bt.tile => {}
+                Some(_) => return,
+                None => {
+                    let Some(p) = Placed::new(bt.x, bt.y, bt.tile) else {
+                        return;
+                    };
+                    if cells.try_push(p).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        if cells.len() + mem.board.len() != state.board().len() {
+            return;
+        }
+        let Some(placement) = Placement::new(&cells) else {
+            return;
+        };
+        let score = movegen::score_placement(&mem.board, &placement);
+        if score != scores[player] - mem.scores[player] {
+            return;
+        }
+        let drawn = cells.len().min(mem.bag);
+        // A trade by another player would leave the bag's count unchanged; then we do not
+        // know who drew what.
+        if state.bag().total() + drawn != mem.bag {
+            return;
+        }
+        self.seen = Some(Seen {
+            player,
+            before: mem.board,
+            placement,
+            drawn,
+        });
+    }
+
+    /// How likely the seen player's move is if it holds `hand` now.
+    fn likelihood(&mut self, hand: &[Tile], rng: &mut GameRng) -> f64 {
+        let Some(seen) = &self.seen else {
+            return 1.0;
+        };
+        // Which tiles of the hand are the fresh draws is unknown: a random choice of them
+        // (the draws were random) keeps the estimate unbiased.
+        let mut kept: ArrayVec<Tile, HAND_SIZE> = hand.iter().copied().collect();
+        kept.shuffle(rng);
+        kept.truncate(hand.len().saturating_sub(seen.drawn));
+        let d = f64::from(deficit(
+            &seen.before,
+            &seen.placement,
+            &kept,
+            &mut self.scratch,
+        ));
+        let f = self.config.floor.clamp(0.0, 1.0);
+        f + (1.0 - f) * (-self.config.infer * d).exp()
+    }
+
+    /// A world: the hidden tiles resampled, weighed by the inference.
+    fn sample_world(&mut self, state: &Qwirkle, me: PlayerId, rng: &mut GameRng) -> Qwirkle {
+        let Some(player) = self.seen.as_ref().map(|s| s.player) else {
+            return state.determinize(me, rng);
+        };
+        if self.config.infer <= 0.0 {
+            return state.determinize(me, rng);
+        }
+        let mut best: Option<(f64, Qwirkle)> = None;
+        for _ in 0..self.config.tries.max(1) {
+            let w = state.determinize(me, rng);
+            let l = self.likelihood(w.hand(player), rng);
+            self.sampled += 1;
+            if rng.random::<f64>() < l {
+                self.accepted += 1;
+                return w;
+            }
+            if best.as_ref().is_none_or(|(b, _)| l > *b) {
+                best = Some((l, w));
+            }
+        }
+        best.map_or_else(|| state.determinize(me, rng), |(_, w)| w)
+    }
+
+    fn candidates(&mut self, state: &Qwirkle, me: PlayerId) {
+        self.cands.clear();
+        let k = self.config.candidates.max(1).min(self.placements.len());
+        self.cands
+            .extend(self.placements[..k].iter().map(|&s| Cand::Place(s)));
+        let hand = state.hand(me);
+        if !self.config.trades || state.bag().total() < hand.len() || hand.is_empty() {
+            return;
+        }
+        if let Some(t) = Trade::new(hand) {
+            self.cands.push(Cand::Trade(t));
+        }
+        // Keep the largest group (distinct tiles sharing a colour or a shape); trade the rest.
+        let mut best_keep: ArrayVec<Tile, HAND_SIZE> = ArrayVec::new();
+        for attr in 0..12u8 {
+            let mut keep: ArrayVec<Tile, HAND_SIZE> = ArrayVec::new();
+            for &t in hand {
+                let fits = if attr < 6 {
+                    t.color() as u8 == attr
+                } else {
+                    t.shape() as u8 == attr - 6
+                };
+                if fits && !keep.contains(&t) {
+                    keep.push(t);
+                }
+            }
+            if keep.len() > best_keep.len() {
+                best_keep = keep;
+            }
+        }
+        if best_keep.len() >= 2 && best_keep.len() < hand.len() {
+            let mut rest: ArrayVec<Tile, HAND_SIZE> = hand.iter().copied().collect();
+            for t in &best_keep {
+                if let Some(i) = rest.iter().position(|u| u == t) {
+                    rest.remove(i);
+                }
+            }
+            if let Some(t) = Trade::new(&rest) {
+                self.cands.push(Cand::Trade(t));
+            }
+        }
+    }
+
+    fn remember(&mut self, state: &Qwirkle, me: PlayerId, m: Move) {
+        let mut after = state.clone();
+        after.apply(m);
+        let drawn = match after.phase() {
+            Phase::Draw { count, .. } => count as usize,
+            _ => 0,
+        };
+        let bag = match m {
+            Move::Trade(_) => after.bag().total(),
+            _ => after.bag().total().saturating_sub(drawn),
+        };
+        self.memory = Some(Memory {
+            board: after.board().clone(),
+            scores: after.scores(),
+            bag,
+            me,
+        });
+    }
+}
+
+/// Points given up by playing `placed` on `before` while also holding `kept`: the best
+/// placement of `kept` plus the placed tiles on `before` minus the placement's own score
+/// (0 for a greedy player; 0 when the tiles do not fit in a hand).
+pub fn deficit(before: &Board, placed: &Placement, kept: &[Tile], buf: &mut Vec<Scored>) -> i32 {
+    let mut then: ArrayVec<Tile, HAND_SIZE> = ArrayVec::new();
+    for &t in kept.iter().chain(placed.cells().iter().map(|c| &c.tile)) {
+        if then.try_push(t).is_err() {
+            return 0;
+        }
+    }
+    let score = movegen::score_placement(before, placed);
+    movegen::placements(before, &then, None, buf);
+    let best = buf.iter().map(|s| s.score).max().unwrap_or(score);
+    (best - score).max(0)
+}
+
+/// Plays the `points` policy from `s` (chance from `rng`) for `plies` turns, or to the end
+/// once the bag is empty; returns the number of placement generations.
+fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
+    let mut turns = 0;
+    let mut nodes = 0;
+    loop {
+        match s.turn() {
+            Turn::Terminal => return nodes,
+            Turn::Chance => {
+                let draw = s.sample_chance(rng);
+                if s.apply_chance(&draw).is_err() {
+                    return nodes;
+                }
+            }
+            Turn::Player(_) => {
+                if turns >= plies && s.bag().total() > 0 {
+                    return nodes;
+                }
+                turns += 1;
+                s.scored_placements(buf);
+                nodes += 1;
+                let mut best: Option<&Scored> = None;
+                for c in buf.iter() {
+                    if best.is_none_or(|b| c.score > b.score) {
+                        best = Some(c);
+                    }
+                }
+                let m = match best {
+                    Some(b) => Move::Place(b.placement),
+                    None => fallback_move(s, rng),
+                };
+                s.apply(m);
+            }
+        }
+    }
+}
+
+/// The mover's score minus the best other score.
+fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
+    let scores = s.scores();
+    let best_other = PlayerId::all(s.num_players())
+        .filter(|&p| p != me)
+        .map(|p| scores[p])
+        .max()
+        .unwrap_or(0);
+    f64::from(scores[me] - best_other)
+}
+
+impl Agent<Qwirkle> for SeerBot {
+    fn name(&self) -> String {
+        let d = SeerConfig::default();
+        let c = self.config;
+        let mut name = String::from("seer");
+        if c.candidates != d.candidates {
+            name.push_str(&format!(":candidates={}", c.candidates));
+        }
+        if c.plies != d.plies {
+            name.push_str(&format!(":plies={}", c.plies));
+        }
+        if c.worlds != d.worlds {
+            name.push_str(&format!(":worlds={}", c.worlds));
+        }
+        if c.trades != d.trades {
+            name.push_str(&format!(":trades={}", c.trades));
+        }
+        if c.infer != d.infer {
+            name.push_str(&format!(":infer={}", c.infer));
+        }
+        if c.floor != d.floor {
+            name.push_str(&format!(":floor={}", c.floor));
+        }
+        if c.tries != d.tries {
+            name.push_str(&format!(":tries={}", c.tries));
+        }
+        if c.halving != d.halving {
+            name.push_str(&format!(":halving={}", u8::from(c.halving)));
+        }
+        name
+    }
+
+    fn reset(&mut self) {
+        self.memory = None;
+        self.seen = None;
+    }
+
+    fn choose(&mut self, state: &Qwirkle, budget: &Budget, rng: &mut GameRng) -> Move {
+        let start = Instant::now();
+        let Phase::Play { player: me } = state.phase() else {
+            return Move::Pass;
+        };
+        self.observe(state, me);
+        state.scored_placements(&mut self.placements);
+        let forced = if self.placements.is_empty() {
+            Some(fallback_move(state, rng))
+        } else if state.first_move_size().is_some() || self.placements.len() == 1 {
+            Some(Move::Place(self.placements[0].placement))
+        } else {
+            None
+        };
+        if let Some(m) = forced {
+            self.info = None;
+            self.remember(state, me, m);
+            return m;
+        }
+        // Best placements by immediate score; exact ties in random order.
+        self.placements.shuffle(rng);
+        self.placements.sort_by_key(|s| std::cmp::Reverse(s.score));
+        self.candidates(state, me);
+        let k = self.cands.len();
+        let deadline = budget.deadline_from(start);
+        let cap = MAX_WORLDS * k as u64;
+        // The play-outs this move may use: `nodes` (or `worlds`) for every candidate; with
+        // a time budget, re-estimated from the measured cost at every round.
+        let mut total = match (budget.nodes, budget.time) {
+            (Some(n), _) => n.clamp(1, MAX_WORLDS) * k as u64,
+            (None, Some(_)) => 2 * k as u64,
+            (None, None) => (self.config.worlds as u64).clamp(1, MAX_WORLDS) * k as u64,
+        };
+        let timed = budget.nodes.is_none() && budget.time.is_some();
+        let base_seed: u64 = rng.random();
+        self.values.resize_with(k, Vec::new);
+        for v in &mut self.values[..k] {
+            v.clear();
+        }
+        self.survivors.clear();
+        self.survivors.extend(0..k);
+        self.worlds.clear();
+        let rounds = if self.config.halving {
+            (usize::BITS - (k - 1).leading_zeros()).max(1) as u64
+        } else {
+            1
+        };
+        let mut used = 0u64;
+        let mut nodes = 0u64;
+        let mut s = state.clone();
+        let mut out_of_time = false;
+        let mut round = 0u64;
+        loop {
+            if timed && round > 0 {
+                // Spend what is left of the time at the cost measured so far.
+                let spent = start.elapsed().as_secs_f64().max(1e-6);
+                let left = deadline
+                    .map_or(0.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                let per = spent / used.max(1) as f64;
+                total = (used + (left / per) as u64).min(cap);
+            }
+            let n = self.survivors.len() as u64;
+            let rounds_left = rounds.saturating_sub(round).max(1);
+            let budget_left = total.saturating_sub(used);
+            let per_cand = if rounds_left == 1 {
+                budget_left / n
+            } else {
+                budget_left / (rounds_left * n)
+            }
+            .max(u64::from(used == 0));
+            if per_cand == 0 {
+                break;
+            }
+            let done = self.values[self.survivors[0]].len();
+            let target = done + per_cand as usize;
+            for w in done..target {
+                if self.worlds.len() <= w {
+                    let seed = derive_seed(base_seed, w as u64);
+                    let world = self.sample_world(state, me, &mut seeded(seed));
+                    self.worlds.push((seed, world));
+                }
+            }
+            'cands: for si in 0..self.survivors.len() {
+                let c = self.survivors[si];
+                for w in done..target {
+                    let (seed, ref world) = self.worlds[w];
+                    s.clone_from(world);
+                    s.apply(self.cands[c].to_move());
+                    // The same chance stream for every candidate in a world.
+                    let mut chance = seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
+                    nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
+                    self.values[c].push(margin(&s, me));
+                    used += 1;
+                    if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
+                        out_of_time = true;
+                        break 'cands;
+                    }
+                }
+            }
+            round += 1;
+            // Rank the survivors by their mean over the worlds all of them have played.
+            let common = self.survivors.iter().map(|&c| self.values[c].len()).min().unwrap_or(0);
+            let values = &self.values;
+            let mean = |c: usize| values[c][..common].iter().sum::<f64>();
+            self.survivors.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
+            if out_of_time || used >= total {
+                break;
+            }
+            if self.survivors.len() > 2 && round < rounds {
+                let keep = self.survivors.len().div_ceil(2);
+                self.survivors.truncate(keep);
+            }
+        }
+        let best = self.survivors[0];
+        let played = self.values[best].len().max(1);
+        self.info = Some(SearchInfo {
+            depth: self.config.plies as u32,
+            nodes,
+            leaves: used,
+            value: Some(self.values[best].iter().sum::<f64>() / played as f64),
+            elapsed: start.elapsed(),
+        });
+        let m = self.cands[best].to_move();
+        self.remember(state, me, m);
+        m
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.info.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::PointsBot;
+    use std::time::Duration;
+    use tessera_core::record::play_game;
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn dealt(seed: u64, players: usize) -> Qwirkle {
+        let mut g = Qwirkle::new(players).unwrap_or_else(|e| panic!("{e}"));
+        let deal = g.sample_chance(&mut seeded(seed));
+        g.apply_chance(&deal).unwrap_or_else(|e| panic!("{e}"));
+        g
+    }
+
+    /// Plays `moves` turns of the points policy, leaving the position at a player's turn.
+    fn middle_game(seed: u64, moves: usize) -> Qwirkle {
+        let mut g = dealt(seed, 2);
+        let mut buf = Vec::new();
+        play_out(&mut g, moves, &mut seeded(seed + 1), &mut buf);
+        while g.turn() == Turn::Chance {
+            let d = g.sample_chance(&mut seeded(seed + 2));
+            g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        g
+    }
+
+    #[test]
+    fn the_deficit_is_what_a_better_placement_would_have_scored_more() {
+        // R1 R2 on the board; the player added R3 for 3 points.
+        let mut b = Board::new();
+        b.place(0, 0, t("R1"));
+        b.place(1, 0, t("R2"));
+        let placed = Placement::new(&[Placed::new(2, 0, t("R3")).unwrap_or_default()])
+            .unwrap_or_else(|| panic!("one tile"));
+        let mut buf = Vec::new();
+        // Holding R4 too, R4 R3 under R1 R2 would have scored 6 (the row of two and two
+        // columns of two): 3 points given up.
+        assert_eq!(deficit(&b, &placed, &[t("R4")], &mut buf), 3);
+        // Holding R4 R5 R6, the Qwirkle R1-R6 would have scored 12 at least.
+        assert!(deficit(&b, &placed, &[t("R4"), t("R5"), t("R6")], &mut buf) >= 9);
+        // A blue 5 and a green 6 give nothing better: no points given up.
+        assert_eq!(deficit(&b, &placed, &[t("B5"), t("G6")], &mut buf), 0);
+    }
+
+    #[test]
+    fn the_previous_players_placement_and_points_are_read_from_the_board() {
+        // seer against points: at seer's second turn it has seen the points bot's move.
+        let mut g = dealt(21, 2);
+        let mut seer = SeerBot::new();
+        let mut points = PointsBot::new();
+        let mut rng = seeded(4);
+        let mut checked = 0;
+        let mut last_points_move: Option<(Placement, i32, PlayerId)> = None;
+        while g.turn() != Turn::Terminal && checked < 6 {
+            match g.turn() {
+                Turn::Chance => {
+                    let d = g.sample_chance(&mut rng);
+                    g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
+                }
+                Turn::Player(p) if p == PlayerId(0) => {
+                    let view = g.determinize(p, &mut rng);
+                    let m = seer.choose(&view, &Budget::nodes(2), &mut rng);
+                    if let Some((pl, score, who)) = last_points_move.take() {
+                        let seen = seer.seen.as_ref().unwrap_or_else(|| panic!("seen"));
+                        assert_eq!(seen.placement, pl);
+                        assert_eq!(movegen::score_placement(&seen.before, &pl), score);
+                        assert_eq!(seen.player, who);
+                        checked += 1;
+                    }
+                    g.apply(m);
+                }
+                Turn::Player(p) => {
+                    let view = g.determinize(p, &mut rng);
+                    let m = points.choose(&view, &Budget::default(), &mut rng);
+                    if let Move::Place(pl) = m {
+                        last_points_move = Some((pl, g.placement_score(&pl), p));
+                    }
+                    g.apply(m);
+                }
+                Turn::Terminal => {}
+            }
+        }
+        assert_eq!(checked, 6, "six of the points bot's moves read");
+        let (accepted, sampled) = seer.inference_counts();
+        assert!(sampled > 0 && accepted <= sampled);
+    }
+
+    #[test]
+    fn a_node_budget_replays_the_same_game() {
+        let play = || {
+            let mut a = SeerBot::new();
+            let mut b = PointsBot::new();
+            let (end, record) = play_game(
+                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
+                &mut [&mut a, &mut b],
+                &Budget::nodes(2),
+                17,
+                None,
+                &mut (),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert!(end.is_terminal());
+            record
+        };
+        assert_eq!(play(), play());
+    }
+
+    #[test]
+    fn the_node_budget_is_the_number_of_worlds() {
+        let g = middle_game(3, 8);
+        let mut bot = SeerBot::new();
+        bot.choose(&g, &Budget::nodes(5), &mut seeded(1));
+        let info = bot.last_info().unwrap_or_default();
+        let k = bot.cands.len() as u64;
+        assert!(k >= 2);
+        // 5 worlds' worth of play-outs for every candidate, spread by sequential halving
+        // (what is left over when the last round's split is uneven is not played).
+        assert!(
+            info.leaves <= 5 * k && info.leaves > 5 * k - k,
+            "{} play-outs for 5 worlds x {k} candidates",
+            info.leaves
+        );
+        // The chosen move was played out in more worlds than any candidate dropped first.
+        let most = bot.values.iter().map(Vec::len).max().unwrap_or(0);
+        let least = bot.values[..k as usize].iter().map(Vec::len).min().unwrap_or(0);
+        assert!(most > 5 && least < 5, "{most} / {least}");
+        // Without halving every candidate gets the same 5 worlds.
+        let mut flat = SeerBot::with_config(SeerConfig {
+            halving: false,
+            ..SeerConfig::default()
+        });
+        flat.choose(&g, &Budget::nodes(5), &mut seeded(1));
+        assert_eq!(flat.last_info().unwrap_or_default().leaves, 5 * k);
+    }
+
+    #[test]
+    fn a_time_budget_binds() {
+        // 50 ms a move, whatever the machine: the move comes back well within 50 + 200 ms
+        // (the check runs after every candidate's play-out, a few milliseconds each), and
+        // far more worlds than the default 32 would take longer than that.
+        let g = middle_game(5, 10);
+        let mut bot = SeerBot::new();
+        let budget = Budget::time(Duration::from_millis(50));
+        for seed in 0..3 {
+            let start = Instant::now();
+            bot.choose(&g, &budget, &mut seeded(seed));
+            let took = start.elapsed();
+            assert!(took < Duration::from_millis(250), "took {took:?}");
+            assert!(bot.last_info().is_some_and(|i| i.leaves > 0));
+        }
+    }
+
+    #[test]
+    fn moves_are_legal_at_three_and_four_seats_and_trades_are_legal() {
+        for players in [3, 4] {
+            let mut a = SeerBot::new();
+            let mut b = PointsBot::new();
+            let mut c = PointsBot::new();
+            let mut d = PointsBot::new();
+            let mut seats: Vec<&mut dyn Agent<Qwirkle>> = vec![&mut a, &mut b, &mut c];
+            if players == 4 {
+                seats.push(&mut d);
+            }
+            let (end, _) = play_game(
+                Qwirkle::new(players).unwrap_or_else(|e| panic!("{e}")),
+                &mut seats,
+                &Budget::nodes(2),
+                40 + players as u64,
+                None,
+                &mut (),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert!(end.is_terminal());
+        }
+        // The trade candidates: the whole hand, and all but the largest group.
+        let g = middle_game(8, 6);
+        let Phase::Play { player } = g.phase() else {
+            panic!("a player's turn");
+        };
+        let mut bot = SeerBot::new();
+        g.scored_placements(&mut bot.placements);
+        bot.candidates(&g, player);
+        let trades: Vec<Trade> = bot
+            .cands
+            .iter()
+            .filter_map(|c| match c {
+                Cand::Trade(t) => Some(*t),
+                Cand::Place(_) => None,
+            })
+            .collect();
+        assert!(!trades.is_empty());
+        assert_eq!(trades[0].tiles().len(), g.hand(player).len());
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        for t in trades {
+            assert!(legal.contains(&Move::Trade(t)), "{t}");
+        }
+    }
+}
