@@ -480,8 +480,9 @@ impl Agent<Qwirkle> for SeerBot {
             if timed && round > 0 {
                 // Spend what is left of the time at the cost measured so far.
                 let spent = start.elapsed().as_secs_f64().max(1e-6);
-                let left = deadline
-                    .map_or(0.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                let left = deadline.map_or(0.0, |d| {
+                    d.saturating_duration_since(Instant::now()).as_secs_f64()
+                });
                 let per = spent / used.max(1) as f64;
                 total = (used + (left / per) as u64).min(cap);
             }
@@ -525,10 +526,16 @@ impl Agent<Qwirkle> for SeerBot {
             }
             round += 1;
             // Rank the survivors by their mean over the worlds all of them have played.
-            let common = self.survivors.iter().map(|&c| self.values[c].len()).min().unwrap_or(0);
+            let common = self
+                .survivors
+                .iter()
+                .map(|&c| self.values[c].len())
+                .min()
+                .unwrap_or(0);
             let values = &self.values;
             let mean = |c: usize| values[c][..common].iter().sum::<f64>();
-            self.survivors.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
+            self.survivors
+                .sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
             if out_of_time || used >= total {
                 break;
             }
@@ -684,7 +691,11 @@ mod tests {
         );
         // The chosen move was played out in more worlds than any candidate dropped first.
         let most = bot.values.iter().map(Vec::len).max().unwrap_or(0);
-        let least = bot.values[..k as usize].iter().map(Vec::len).min().unwrap_or(0);
+        let least = bot.values[..k as usize]
+            .iter()
+            .map(Vec::len)
+            .min()
+            .unwrap_or(0);
         assert!(most > 5 && least < 5, "{most} / {least}");
         // Without halving every candidate gets the same 5 worlds.
         let mut flat = SeerBot::with_config(SeerConfig {

@@ -548,7 +548,11 @@ fn seer(spec: &crate::spec::AgentSpec) -> Result<SeerBot, SpecError> {
     let real = |key: &str, default: f64, max: f64| -> Result<f64, SpecError> {
         let v = spec.f64(key, default)?;
         if !(0.0..=max).contains(&v) {
-            return Err(bad(key, v.to_string(), &format!("a number from 0 to {max}")));
+            return Err(bad(
+                key,
+                v.to_string(),
+                &format!("a number from 0 to {max}"),
+            ));
         }
         Ok(v)
     };
