@@ -526,7 +526,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     },
 ];
 
-fn seer(spec: &crate::spec::AgentSpec) -> Result<SeerBot, SpecError> {
+fn seer(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
     let d = SeerConfig::default();
     let bad = |key: &str, value: String, expected: &str| SpecError::BadValue {
         agent: spec.name.clone(),
@@ -577,7 +577,7 @@ fn seer(spec: &crate::spec::AgentSpec) -> Result<SeerBot, SpecError> {
             v => Err(bad(key, v.to_string(), "0 or 1")),
         }
     };
-    Ok(SeerBot::with_config(SeerConfig {
+    let config = SeerConfig {
         candidates: whole("candidates", d.candidates as u64, 100)?,
         plies: whole("plies", d.plies as u64, 50)?,
         worlds: whole("worlds", d.worlds as u64, MAX_WORLDS)?,
@@ -586,7 +586,11 @@ fn seer(spec: &crate::spec::AgentSpec) -> Result<SeerBot, SpecError> {
         floor: real("floor", d.floor, 1.0)?,
         tries: whole("tries", d.tries as u64, 100)?,
         halving: switch("halving", d.halving)?,
-    }))
+    };
+    // `time` and `nodes` are the entry's budget parameters (the seat's budget, clamped by
+    // whoever seats the bot); without either the seat plays `worlds` worlds a move.
+    Ok(Recipe::new(move || Box::new(SeerBot::with_config(config)))
+        .with_budget(Budget::nodes(config.worlds as u64)))
 }
 
 /// The Qwirkle players.
@@ -615,7 +619,7 @@ pub fn registry() -> Registry<Qwirkle> {
             name: "seer",
             summary: "Monte Carlo that reads the previous player's hand from what it did not play; trades as candidates; play-outs to the end once the bag is empty",
             params: SEER_PARAMS,
-            build: |spec| Ok(Box::new(seer(spec)?)),
+            plan: |spec, _| seer(spec),
         },
         AgentEntry {
             name: "lookahead",
