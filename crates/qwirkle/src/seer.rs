@@ -278,9 +278,9 @@ impl SeerBot {
             let mut keep: ArrayVec<Tile, HAND_SIZE> = ArrayVec::new();
             for &t in hand {
                 let fits = if attr < 6 {
-                    t.color() as u8 == attr
+                    t.color() == attr
                 } else {
-                    t.shape() as u8 == attr - 6
+                    t.shape() == attr - 6
                 };
                 if fits && !keep.contains(&t) {
                     keep.push(t);
