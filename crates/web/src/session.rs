@@ -308,17 +308,17 @@ fn seat_err(seat: u8, n: usize) -> ApiError {
 }
 
 impl<G: WebGame> Session<G> {
-    /// Sets up a new game. Errors name the bad seat, agent or option.
+    /// Sets up a new game of `kind` (its agents, levels and hints). Errors name the bad
+    /// seat, agent or option.
     pub fn create(
         id: String,
         req: &NewGame,
         seed: u64,
-        factory: &AgentFactory<G>,
+        kind: &Kind<G>,
         ai_pool: Arc<Semaphore>,
-        hint_spec: Option<String>,
         cap: Budget,
-        levels: &[LevelInfo],
     ) -> Result<Arc<Self>, ApiError> {
+        let (factory, levels) = (&kind.factory, &kind.levels);
         let n = req.seats.len();
         if !G::INFO.seats_ok(n) {
             return Err(ApiError::BadRequest(format!(
@@ -390,7 +390,7 @@ impl<G: WebGame> Session<G> {
             rev_tx,
             ai_pool,
             factory: Arc::clone(factory),
-            hint_spec,
+            hint_spec: kind.hint_spec.clone(),
             cap,
         });
         Ok(session)
@@ -922,16 +922,7 @@ impl<G: WebGame> GameKind for Kind<G> {
         ai_pool: Arc<Semaphore>,
         cap: Budget,
     ) -> Result<Arc<dyn DynSession>, ApiError> {
-        let s = Session::<G>::create(
-            id,
-            req,
-            seed,
-            &self.factory,
-            ai_pool,
-            self.hint_spec.clone(),
-            cap,
-            &self.levels,
-        )?;
+        let s = Session::<G>::create(id, req, seed, self, ai_pool, cap)?;
         s.advance();
         Ok(s)
     }
