@@ -106,3 +106,89 @@ fn games_and_searches_depend_on_core_only_and_nothing_on_a_front_end_but_the_cli
         }
     }
 }
+
+/// The `crate::MODULE` names a file of `tessera-core` refers to (its `use` lines and paths).
+fn core_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let dir = root().join("crates/core/src");
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).expect("crates/core/src") {
+        let path = entry.expect("a file").path();
+        let Some(name) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        if name == "lib" || path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        // Only the code above the unit tests (a test may use anything), without comments
+        // (a doc link is not an import).
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap_or("")
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut deps = BTreeSet::new();
+        for (i, _) in code.match_indices("crate::") {
+            let rest = &code[i + "crate::".len()..];
+            let module: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let braced = rest.starts_with('{');
+            if braced {
+                let inner = &rest[1..rest.find('}').unwrap_or(1)];
+                for part in inner.split(',') {
+                    let m = part.trim().split("::").next().unwrap_or("").to_string();
+                    if !m.is_empty() && m != name {
+                        deps.insert(m);
+                    }
+                }
+            } else if !module.is_empty() && module != name {
+                deps.insert(module);
+            }
+        }
+        out.insert(name, deps);
+    }
+    out
+}
+
+#[test]
+fn core_files_import_no_circle() {
+    let graph = core_imports();
+    assert!(graph.contains_key("table") && graph.contains_key("agent"));
+    // Depth-first search for a cycle among the files.
+    fn visit(
+        n: &str,
+        g: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) {
+        if done.contains(n) {
+            return;
+        }
+        if let Some(i) = path.iter().position(|p| p == n) {
+            panic!("an import circle in tessera-core: {:?} -> {n}", &path[i..]);
+        }
+        path.push(n.to_string());
+        for m in g.get(n).into_iter().flatten() {
+            if g.contains_key(m) {
+                visit(m, g, path, done);
+            }
+        }
+        path.pop();
+        done.insert(n.to_string());
+    }
+    let mut done = BTreeSet::new();
+    for n in graph.keys() {
+        visit(n, &graph, &mut Vec::new(), &mut done);
+    }
+    // The test sees imports: table uses agent and record.
+    assert!(graph["table"].contains("agent") && graph["table"].contains("record"));
+}

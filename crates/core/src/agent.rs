@@ -204,7 +204,7 @@ pub trait Agent<G: Game>: Send {
 
     /// What went wrong since the last call without stopping the game (an external engine's
     /// timeout and the fallback move played instead); the table stores them with the game.
-    fn take_faults(&mut self) -> Vec<crate::table::Fault> {
+    fn take_faults(&mut self) -> Vec<crate::fault::Fault> {
         Vec::new()
     }
 }
@@ -224,7 +224,7 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
     fn last_info(&self) -> Option<SearchInfo> {
         (**self).last_info()
     }
-    fn take_faults(&mut self) -> Vec<crate::table::Fault> {
+    fn take_faults(&mut self) -> Vec<crate::fault::Fault> {
         (**self).take_faults()
     }
 }
@@ -374,7 +374,7 @@ impl<G: Game> Agent<G> for Blundering<G> {
         self.inner.last_info()
     }
 
-    fn take_faults(&mut self) -> Vec<crate::table::Fault> {
+    fn take_faults(&mut self) -> Vec<crate::fault::Fault> {
         self.inner.take_faults()
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod agent;
 pub mod conformance;
+pub mod fault;
 pub mod game;
 pub mod player;
 pub mod puzzle;
@@ -28,6 +29,6 @@ pub use agent::{Agent, Blundering, Budget, RandomAgent, SearchInfo};
 pub use game::{Game, GameInfo, Outcome, SeatsError, Turn};
 pub use player::{MAX_PLAYERS, PerPlayer, PlayerId};
 pub use puzzle::Puzzle;
-pub use record::{Event, GameRecord, play_game, replay};
+pub use record::{Event, GameRecord, replay};
 pub use rng::GameRng;
-pub use table::{Seat, Table};
+pub use table::{Seat, Table, play_game};

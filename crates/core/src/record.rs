@@ -8,11 +8,9 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::agent::{Agent, Budget};
 use crate::game::{Game, Outcome, Turn};
 use crate::player::PlayerId;
 use crate::rng::{GameRng, derive_seed, seeded};
-use crate::table::{Seat, Table, TableError};
 
 /// Version of the record layout, bumped on incompatible changes.
 pub const RECORD_FORMAT: u32 = 1;
@@ -230,7 +228,7 @@ pub trait Observer<G: Game> {
     /// table here).
     fn before_action(&mut self, _state: &G, _player: PlayerId) {}
     /// Asked after each agent's choice, before it is applied: `true` stops the game there
-    /// (the choice is not played) and [`play_game`] returns the state and record so far,
+    /// (the choice is not played) and [`crate::table::play_game`] returns the state and record so far,
     /// without a result. A terminal game stops this way when its human quits.
     fn stop(&mut self) -> bool {
         false
@@ -238,34 +236,3 @@ pub trait Observer<G: Game> {
 }
 
 impl<G: Game> Observer<G> for () {}
-
-/// Plays a game from `initial` to the end (or for at most `max_actions` actions) with one
-/// agent per seat, and returns the final state and its record. An agent that picks an
-/// illegal action ends the game with an [`IllegalMove`] error.
-///
-/// This is a [`Table`](crate::table::Table) of agents played out on this thread: agents of
-/// games with hidden information see a [`Game::determinize`]d state, chance uses
-/// [`GameSeeds::chance_rng`], agent `p` uses [`GameSeeds::agent_rng`].
-pub fn play_game<G: Game>(
-    initial: G,
-    agents: &mut [&mut dyn Agent<G>],
-    budget: &Budget,
-    seed: u64,
-    max_actions: Option<usize>,
-    observer: &mut dyn Observer<G>,
-) -> Result<(G, GameRecord<G::Chance>), Box<IllegalMove>> {
-    assert_eq!(agents.len(), initial.num_players(), "one agent per seat");
-    let seats = agents
-        .iter_mut()
-        .map(|a| Seat::agent(Box::new(&mut **a), *budget))
-        .collect();
-    let fail = |e: TableError| match e {
-        TableError::IllegalMove(m) => m,
-        other => panic!("a table of agents cannot fail otherwise: {other}"),
-    };
-    let mut table = Table::new(initial, seats, seed).map_err(fail)?;
-    table.play_out(max_actions, observer).map_err(fail)?;
-    let record = table.record();
-    let state = table.state().clone();
-    Ok((state, record))
-}

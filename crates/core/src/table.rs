@@ -43,8 +43,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+pub use crate::fault::{Fault, FaultKind, SeatFault, UnknownFaultKind};
 
 use crate::agent::{Agent, Budget};
 use crate::game::{Game, Turn};
@@ -123,87 +124,6 @@ pub enum TableError {
     /// Undo asked by a human seat that has not moved yet.
     #[error("nothing to undo: seat {0} has not moved yet")]
     NothingToUndoFor(PlayerId),
-}
-
-/// What kind of thing went wrong in an agent's decision (stored as its lowercase name).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FaultKind {
-    /// An external engine did not answer in time.
-    Timeout,
-    /// An external engine died or closed its pipes.
-    Crash,
-    /// An external engine named an illegal move.
-    Illegal,
-    /// An external engine's answer broke the protocol.
-    Protocol,
-    /// A Python agent raised an exception.
-    Python,
-}
-
-impl FaultKind {
-    /// Every kind.
-    pub const ALL: [FaultKind; 5] = [
-        FaultKind::Timeout,
-        FaultKind::Crash,
-        FaultKind::Illegal,
-        FaultKind::Protocol,
-        FaultKind::Python,
-    ];
-
-    /// The stored name (`timeout`, `crash`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Timeout => "timeout",
-            FaultKind::Crash => "crash",
-            FaultKind::Illegal => "illegal",
-            FaultKind::Protocol => "protocol",
-            FaultKind::Python => "python",
-        }
-    }
-}
-
-impl std::fmt::Display for FaultKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A fault kind's name that is none of [`FaultKind::ALL`].
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("unknown fault kind '{0}': expected timeout, crash, illegal, protocol or python")]
-pub struct UnknownFaultKind(pub String);
-
-impl std::str::FromStr for FaultKind {
-    type Err = UnknownFaultKind;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        FaultKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| UnknownFaultKind(s.to_string()))
-    }
-}
-
-/// Something that went wrong in an agent's decision without stopping the game (an external
-/// engine timed out, crashed or named an illegal move, and a fallback move was played).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fault {
-    /// What kind of failure.
-    pub kind: FaultKind,
-    /// What happened.
-    pub detail: String,
-}
-
-/// A [`Fault`] with where it happened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatFault {
-    /// The seat whose agent faulted.
-    pub seat: PlayerId,
-    /// The number of actions played before the decision (the decision's ply).
-    pub ply: u32,
-    /// What happened.
-    pub fault: Fault,
 }
 
 /// Who sits at a seat.
@@ -893,6 +813,37 @@ impl<'a, G: Game> Table<'a, G> {
     pub fn into_agents(self) -> Vec<Option<Box<dyn Agent<G> + 'a>>> {
         self.seats.into_iter().map(|s| s.agent).collect()
     }
+}
+
+/// Plays a game from `initial` to the end (or for at most `max_actions` actions) with one
+/// agent per seat, and returns the final state and its record. An agent that picks an
+/// illegal action ends the game with an [`IllegalMove`] error.
+///
+/// This is a [`Table`] of agents played out on this thread: agents of
+/// games with hidden information see a [`Game::determinize`]d state, chance uses
+/// [`GameSeeds::chance_rng`], agent `p` uses [`GameSeeds::agent_rng`].
+pub fn play_game<G: Game>(
+    initial: G,
+    agents: &mut [&mut dyn Agent<G>],
+    budget: &Budget,
+    seed: u64,
+    max_actions: Option<usize>,
+    observer: &mut dyn Observer<G>,
+) -> Result<(G, GameRecord<G::Chance>), Box<IllegalMove>> {
+    assert_eq!(agents.len(), initial.num_players(), "one agent per seat");
+    let seats = agents
+        .iter_mut()
+        .map(|a| Seat::agent(Box::new(&mut **a), *budget))
+        .collect();
+    let fail = |e: TableError| match e {
+        TableError::IllegalMove(m) => m,
+        other => panic!("a table of agents cannot fail otherwise: {other}"),
+    };
+    let mut table = Table::new(initial, seats, seed).map_err(fail)?;
+    table.play_out(max_actions, observer).map_err(fail)?;
+    let record = table.record();
+    let state = table.state().clone();
+    Ok((state, record))
 }
 
 #[cfg(test)]

@@ -237,7 +237,7 @@ impl<G: Game> Session<G> {
 mod tests {
     use super::*;
     use tessera_azul::AzulState;
-    use tessera_core::record::play_game;
+    use tessera_core::play_game;
     use tessera_core::{Budget, Event, RandomAgent};
     use tessera_qwirkle::Qwirkle;
 

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tessera_core::record::replay_states;
 use tessera_core::rng::seeded;
-use tessera_core::{Agent, Budget, Game, record::play_game};
+use tessera_core::{Agent, Budget, Game, play_game};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::movegen::placements;

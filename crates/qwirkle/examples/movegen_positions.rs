@@ -6,7 +6,8 @@
 
 use std::time::Instant;
 
-use tessera_core::record::{play_game, replay_states};
+use tessera_core::play_game;
+use tessera_core::record::replay_states;
 use tessera_core::{Budget, Game};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::PointsBot;

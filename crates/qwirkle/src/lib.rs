@@ -14,7 +14,7 @@
 //!   opponents' hands from what they did not play.
 //!
 //! ```
-//! use tessera_core::{Game, record::play_game, Budget};
+//! use tessera_core::{Game, play_game, Budget};
 //! use tessera_qwirkle::{Qwirkle, bots::PointsBot};
 //! let (mut a, mut b) = (PointsBot::new(), PointsBot::new());
 //! let (end, record) = play_game(Qwirkle::new(2).unwrap(), &mut [&mut a, &mut b],

@@ -568,7 +568,7 @@ mod tests {
     use super::*;
     use crate::bots::PointsBot;
     use std::time::Duration;
-    use tessera_core::record::play_game;
+    use tessera_core::play_game;
 
     fn t(s: &str) -> Tile {
         s.parse().unwrap_or_else(|e| panic!("{e}"))

@@ -1,6 +1,7 @@
 //! Worked examples of the rules, hidden information, notation and the game ends.
 
-use tessera_core::record::{play_game, replay};
+use tessera_core::play_game;
+use tessera_core::record::replay;
 use tessera_core::rng::seeded;
 use tessera_core::{Agent, Budget, Game, PlayerId, RandomAgent, Turn};
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};

@@ -626,7 +626,7 @@ fn a_game_record_is_replayed_step_by_step() {
         return;
     }
     use tessera_azul::AzulState;
-    use tessera_core::{Agent, Budget, RandomAgent, record::play_game};
+    use tessera_core::{Agent, Budget, RandomAgent, play_game};
     let mut a = RandomAgent::<AzulState>::new();
     let mut b = RandomAgent::<AzulState>::new();
     let (_, record) = play_game(

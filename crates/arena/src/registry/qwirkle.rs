@@ -784,7 +784,7 @@ mod tests {
 
     #[test]
     fn seer_with_a_node_budget_replays_the_same_game() {
-        use tessera_core::record::play_game;
+        use tessera_core::play_game;
         let r = registry();
         let play = || {
             let plan = r.parse("seer:nodes=3").unwrap_or_else(|e| panic!("{e}"));
