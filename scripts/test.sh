@@ -64,18 +64,21 @@ if ! "$TOOLS/bin/python" -c "import maturin, ruff, mypy, numpy, pytest" >/dev/nu
 fi
 # Our Python (package, tests, examples, bench scripts) passes ruff with its classic default
 # rules (pyflakes and the pycodestyle errors), pinned here as newer ruff versions add more.
-"$TOOLS/bin/ruff" check --isolated --select E4,E7,E9,F crates/python examples scripts
+# The tools run as modules of the venv's python, so a venv whose scripts' first lines name
+# another folder (a moved checkout) still works.
+"$TOOLS/bin/python" -m ruff check --isolated --select E4,E7,E9,F crates/python examples scripts
 # The package and its type stubs (tessera/_tessera.pyi, py.typed) pass mypy
 # (crates/python/pyproject.toml's [tool.mypy]: the package's bodies, the tests' surface).
 echo "== python: mypy"
-(cd crates/python && "../../$TOOLS/bin/mypy")
+(cd crates/python && "../../$TOOLS/bin/python" -m mypy)
 export PYO3_PYTHON="$PWD/$TOOLS/bin/python"
 cargo clippy -p tessera-python --features python --all-targets --locked -- -D warnings
 
 echo "== python: wheel (maturin build --release)"
 rm -f target/wheels/tessera-*.whl
 VIRTUAL_ENV="$PWD/$TOOLS" PATH="$PWD/$TOOLS/bin:$PATH" \
-  maturin build --release --locked --strip -m crates/python/Cargo.toml --out target/wheels
+  "$TOOLS/bin/python" -m maturin build --release --locked --strip -m crates/python/Cargo.toml \
+  --out target/wheels
 WHEELS=(target/wheels/tessera-*.whl)
 [ ${#WHEELS[@]} -eq 1 ] && [ -f "${WHEELS[0]}" ] || py_fail "expected one wheel in target/wheels, got ${WHEELS[*]}"
 WHEEL="$PWD/${WHEELS[0]}"
