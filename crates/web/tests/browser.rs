@@ -640,7 +640,10 @@ fn a_game_record_is_replayed_step_by_step() {
     .unwrap();
     let dir = tempfile_dir("replay");
     let path = dir.join("game.json");
-    std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();
+    // Seat 1 as a person's seat is written in the record (`human:Ann`).
+    let mut json = serde_json::to_value(&record).unwrap();
+    json["seats"][0] = "human:Ann".into();
+    std::fs::write(&path, json.to_string()).unwrap();
     let steps = record.events.len();
     let final_scores: Vec<String> = record
         .scores
@@ -670,6 +673,10 @@ fn a_game_record_is_replayed_step_by_step() {
             text_of(&c, "#stepinfo").await.split(" · ").next().unwrap(),
             format!("step 0 / {steps}")
         );
+        // Players see the person's name, not the record's `human:` label.
+        let page = text_of(&c, "main").await;
+        assert!(page.contains("Ann (seat 1)"), "{page}");
+        assert!(!page.contains("human:"), "{page}");
         for _ in 0..3 {
             click(&c, "#next").await;
         }
