@@ -78,6 +78,20 @@ impl MonteCarloBot {
 /// Plays `plies` turns of the `points` policy from `s` (chance from `rng`); returns the
 /// number of placements generated.
 fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
+    play_out_until(s, plies, false, rng, buf)
+}
+
+/// Plays the `points` policy (every player its highest-scoring placement, ties to the first
+/// generated) from `s` for `plies` turns, or, with `to_end_once_bag_empty`, on to the end of
+/// the game once the bag is empty; chance from `rng`. Returns the number of placement
+/// generations. Shared by `montecarlo` and `seer`.
+pub(crate) fn play_out_until(
+    s: &mut Qwirkle,
+    plies: usize,
+    to_end_once_bag_empty: bool,
+    rng: &mut GameRng,
+    buf: &mut Vec<Scored>,
+) -> u64 {
     let mut turns = 0;
     let mut nodes = 0;
     loop {
@@ -91,7 +105,7 @@ fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scor
                 }
             }
             Turn::Player(_) => {
-                if turns == plies {
+                if turns >= plies && !(to_end_once_bag_empty && s.bag().total() == 0) {
                     return nodes;
                 }
                 turns += 1;
@@ -113,8 +127,8 @@ fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scor
     }
 }
 
-/// The mover's score minus the best other score.
-fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
+/// The mover's score minus the best other score (shared by `montecarlo` and `seer`).
+pub(crate) fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
     let scores = s.scores();
     let mine = scores[me];
     let best_other = PlayerId::all(s.num_players())

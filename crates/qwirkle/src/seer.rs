@@ -30,7 +30,7 @@ use arrayvec::ArrayVec;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use tessera_core::rng::{derive_seed, seeded};
-use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo, Turn};
+use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo};
 
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
@@ -342,49 +342,7 @@ pub fn deficit(before: &Board, placed: &Placement, kept: &[Tile], buf: &mut Vec<
 /// Plays the `points` policy from `s` (chance from `rng`) for `plies` turns, or to the end
 /// once the bag is empty; returns the number of placement generations.
 fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
-    let mut turns = 0;
-    let mut nodes = 0;
-    loop {
-        match s.turn() {
-            Turn::Terminal => return nodes,
-            Turn::Chance => {
-                let draw = s.sample_chance(rng);
-                if s.apply_chance(&draw).is_err() {
-                    return nodes;
-                }
-            }
-            Turn::Player(_) => {
-                if turns >= plies && s.bag().total() > 0 {
-                    return nodes;
-                }
-                turns += 1;
-                s.scored_placements(buf);
-                nodes += 1;
-                let mut best: Option<&Scored> = None;
-                for c in buf.iter() {
-                    if best.is_none_or(|b| c.score > b.score) {
-                        best = Some(c);
-                    }
-                }
-                let m = match best {
-                    Some(b) => Move::Place(b.placement),
-                    None => fallback_move(s, rng),
-                };
-                s.apply(m);
-            }
-        }
-    }
-}
-
-/// The mover's score minus the best other score.
-fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
-    let scores = s.scores();
-    let best_other = PlayerId::all(s.num_players())
-        .filter(|&p| p != me)
-        .map(|p| scores[p])
-        .max()
-        .unwrap_or(0);
-    f64::from(scores[me] - best_other)
+    crate::mc::play_out_until(s, plies, true, rng, buf)
 }
 
 impl Agent<Qwirkle> for SeerBot {
@@ -516,7 +474,7 @@ impl Agent<Qwirkle> for SeerBot {
                     // The same chance stream for every candidate in a world.
                     let mut chance = seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
                     nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
-                    self.values[c].push(margin(&s, me));
+                    self.values[c].push(crate::mc::margin(&s, me));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;
@@ -568,6 +526,7 @@ mod tests {
     use super::*;
     use crate::bots::PointsBot;
     use std::time::Duration;
+    use tessera_core::Turn;
     use tessera_core::play_game;
 
     fn t(s: &str) -> Tile {
