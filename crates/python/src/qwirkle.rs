@@ -123,17 +123,8 @@ pub struct QwirkleTable {
 }
 
 impl QwirkleTable {
-    /// A new game of `players` (2-4) with chance from `seed`.
-    pub fn new(players: usize, seed: u64) -> Result<Self, QwirkleStepError> {
-        let initial =
-            Qwirkle::new(players).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
-        Self::from_state(initial, seed)
-    }
-
-    /// A game resumed from `state`, later chance from `seed`.
-    pub fn from_state(state: Qwirkle, seed: u64) -> Result<Self, QwirkleStepError> {
-        let session =
-            Session::new(state, seed).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+    /// A table for `session` with its turn's step ids set up (nothing pending, no last move).
+    fn at_turn_start(session: Session<Qwirkle>) -> Self {
         let mut t = QwirkleTable {
             session,
             frame: (0, 0),
@@ -145,7 +136,21 @@ impl QwirkleTable {
             last: None,
         };
         t.new_turn();
-        Ok(t)
+        t
+    }
+
+    /// A new game of `players` (2-4) with chance from `seed`.
+    pub fn new(players: usize, seed: u64) -> Result<Self, QwirkleStepError> {
+        let initial =
+            Qwirkle::new(players).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+        Self::from_state(initial, seed)
+    }
+
+    /// A game resumed from `state`, later chance from `seed`.
+    pub fn from_state(state: Qwirkle, seed: u64) -> Result<Self, QwirkleStepError> {
+        let session =
+            Session::new(state, seed).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+        Ok(QwirkleTable::at_turn_start(session))
     }
 
     /// The game state (the engine's; hands of every seat included).
@@ -236,17 +241,7 @@ impl QwirkleTable {
         };
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         let session = crate::driver::restore_fields::<Qwirkle>(&v, "qwirkle")?;
-        let mut t = QwirkleTable {
-            session,
-            frame: (0, 0),
-            placements: Vec::new(),
-            trades: Vec::new(),
-            pass: false,
-            pending: ArrayVec::new(),
-            dropped: 0,
-            last: None,
-        };
-        t.new_turn();
+        let mut t = QwirkleTable::at_turn_start(session);
         let ids = v
             .get("pending")
             .and_then(|p| p.as_array())

@@ -114,6 +114,20 @@ impl Board {
             || self.occupied(x, y + 1)
     }
 
+    /// The placed tiles as `TILE@X,Y` joined by `;` (`-` when empty), the board's part of
+    /// the state notation and of the engine protocol's positions.
+    pub fn notation(&self) -> String {
+        let tiles: Vec<String> = self
+            .tiles()
+            .map(|bt| format!("{}@{},{}", bt.tile, bt.x, bt.y))
+            .collect();
+        if tiles.is_empty() {
+            "-".to_string()
+        } else {
+            tiles.join(";")
+        }
+    }
+
     /// Every tile, row by row from the top, left to right.
     pub fn tiles(&self) -> impl Iterator<Item = BoardTile> + '_ {
         let w = self.w.max(1);

@@ -800,16 +800,7 @@ impl fmt::Display for Qwirkle {
             .iter()
             .map(|&c| char::from(b'0' + c.min(9)))
             .collect();
-        let board: Vec<String> = self
-            .board
-            .tiles()
-            .map(|bt| format!("{}@{},{}", bt.tile, bt.x, bt.y))
-            .collect();
-        let board = if board.is_empty() {
-            "-".to_string()
-        } else {
-            board.join(";")
-        };
+        let board = self.board.notation();
         let end = match self.end {
             None => "-".to_string(),
             Some(End::Out(p)) => format!("out:{}", player_text(p)),

@@ -183,16 +183,7 @@ pub fn view_text(v: &QwirkleView) -> String {
             }
         })
         .collect();
-    let board: Vec<String> = v
-        .board
-        .tiles()
-        .map(|bt| format!("{}@{},{}", bt.tile, bt.x, bt.y))
-        .collect();
-    let board = if board.is_empty() {
-        "-".to_string()
-    } else {
-        board.join(";")
-    };
+    let board = v.board.notation();
     let aside = if !v.set_aside.is_empty() {
         tiles_word(&v.set_aside)
     } else if v.set_aside_count > 0 {
