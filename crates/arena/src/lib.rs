@@ -1,8 +1,8 @@
 //! # tessera-arena
 //!
-//! Tournaments between agents, with real statistics and a durable store:
-//! - [`registry`]: every player of every game by name (`greedy`, `strategic:diagonal`,
-//!   `alphabeta:depth=3`), with parameters and descriptions;
+//! Tournaments between agents, with real statistics and a durable store, over the games and
+//! players named by `tessera-house` (re-exported here: [`games`], [`registry`], [`spec`],
+//! [`protocol`], [`engine`], [`ext`], [`terminal`], [`error`]):
 //! - [`schedule`]: seeded deals played once per seat rotation, round robins, shards;
 //! - [`runner`]: parallel play (rayon) with batched, resumable storage;
 //! - [`store`]: the SQLite results file (WAL, one row and one full record per game);
@@ -14,11 +14,7 @@
 //!   (docs/statistics.md);
 //! - [`analysis`]: those applied to a stored run (pairs, rotation sets, ratings with an
 //!   anchor, the SPRT's state), as every report prints them;
-//! - [`protocol`]: the engine protocol's commands and replies, shared by the server
-//!   ([`engine`], every game through [`engine::EngineGame`]) and the external-engine client
-//!   ([`ext`]);
-//! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts;
-//! - [`terminal`]: terminal play for any game from its protocol notation (`tessera play nim`).
+//! - [`report`]: tables (text, CSV, JSON) and SVG/PNG charts.
 //!
 //! A whole tournament of the Nim test game, stored in a temporary file:
 //!
@@ -37,23 +33,17 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
-pub mod engine;
-pub mod error;
-pub mod ext;
-pub mod games;
 pub mod merge;
 pub mod pentanomial;
-pub mod protocol;
 pub mod ratings;
-pub mod registry;
 pub mod report;
 pub mod runner;
 pub mod schedule;
-pub mod spec;
 pub mod sprt;
 pub mod stats;
 pub mod store;
-pub mod terminal;
+
+pub use tessera_house::{engine, error, ext, games, protocol, registry, spec, terminal};
 
 pub use engine::EngineGame;
 pub use error::{ArenaError, MergeError, ParamsError, RunError};

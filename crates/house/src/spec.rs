@@ -7,7 +7,7 @@
 //! the first `:` unsplit ([`AgentSpec::rest`]).
 //!
 //! ```
-//! use tessera_arena::spec::AgentSpec;
+//! use tessera_house::spec::AgentSpec;
 //! let s: AgentSpec = "alphabeta:depth=3:time=100ms".parse().unwrap();
 //! assert_eq!(s.name, "alphabeta");
 //! assert_eq!(s.u64("depth", 1).unwrap(), 3);

@@ -6,7 +6,7 @@
 //! game gets without any code in the command line.
 //!
 //! ```
-//! use tessera_arena::terminal::play;
+//! use tessera_house::terminal::play;
 //! use tessera_core::testgame::Nim;
 //! let mut out = Vec::new();
 //! let seats = ["first".to_string(), "first".to_string()];

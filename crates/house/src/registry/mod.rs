@@ -19,7 +19,7 @@
 //! nothing built yet):
 //!
 //! ```
-//! use tessera_arena::registry::{AgentEntry, ParamDoc, Recipe, Registry};
+//! use tessera_house::registry::{AgentEntry, ParamDoc, Recipe, Registry};
 //! use tessera_core::{RandomAgent, testgame::Nim};
 //! let entries = vec![AgentEntry::<Nim> {
 //!     name: "random",

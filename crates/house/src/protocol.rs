@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use tessera_arena::protocol::{Command, Reply};
+//! use tessera_house::protocol::{Command, Reply};
 //! use tessera_core::Budget;
 //! let go = Command::Go(Budget { time: Some(Duration::from_millis(250)), depth: Some(3), nodes: None });
 //! assert_eq!(go.to_string(), "go movetime 250 depth 3");

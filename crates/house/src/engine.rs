@@ -15,7 +15,7 @@
 //! parts it was filled with do not matter.
 //!
 //! ```
-//! use tessera_arena::engine::{EngineSession, Session};
+//! use tessera_house::engine::{EngineSession, Session};
 //! use tessera_core::testgame::Nim;
 //! let mut s = Session::<Nim>::new(Some("first"), 0).unwrap();
 //! let mut out = Vec::new();
