@@ -41,6 +41,7 @@ pub mod notation;
 pub mod players;
 pub mod scoring;
 pub mod state;
+pub mod state_error;
 pub mod wall;
 
 pub use action::{ActionParseError, AzulAction, Dest, MAX_FACTORIES, Source};

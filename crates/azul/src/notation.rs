@@ -28,50 +28,13 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use tessera_core::PlayerId;
-use thiserror::Error;
 
 use crate::colour::{Colour, NUM_COLOURS, Tiles};
-use crate::scoring::{WALL_SIZE, cell_bit, row_has_colour, row_mask, wall_colour};
-use crate::state::{
-    AzulState, Board, MAX_PLAYERS, MIN_PLAYERS, Phase, TILES_PER_FACTORY, num_factories,
-};
-
-/// Why a state text (or JSON state) is not a valid Azul position.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum StateParseError {
-    /// Wrong number of space-separated fields.
-    #[error(
-        "expected {expected} space-separated fields (PLAYERS ROUND PHASE START MOVER FACTORIES CENTRE BAG LID and one BOARD per player), found {found}"
-    )]
-    FieldCount {
-        /// Fields expected.
-        expected: usize,
-        /// Fields found.
-        found: usize,
-    },
-    /// One field is malformed.
-    #[error("{field}: {detail}")]
-    Field {
-        /// Which field (`players`, `factory 3`, `P2 pattern line 4`, ...).
-        field: String,
-        /// What is wrong and what is expected.
-        detail: String,
-    },
-    /// Every field reads, but no game of Azul can reach the position.
-    #[error("impossible position: {0}")]
-    Impossible(String),
-}
-
-fn ferr(field: impl Into<String>, detail: impl Into<String>) -> StateParseError {
-    StateParseError::Field {
-        field: field.into(),
-        detail: detail.into(),
-    }
-}
-
-fn impossible(detail: impl Into<String>) -> StateParseError {
-    StateParseError::Impossible(detail.into())
-}
+use crate::scoring::{WALL_SIZE, cell_bit, wall_colour};
+pub use crate::state::validate;
+use crate::state::{AzulState, Board, MAX_PLAYERS, MIN_PLAYERS, Phase, num_factories};
+pub use crate::state_error::StateParseError;
+use crate::state_error::ferr;
 
 fn counts_str(t: &Tiles) -> String {
     t.0.iter()
@@ -368,153 +331,6 @@ impl FromStr for AzulState {
         validate(&state)?;
         Ok(state)
     }
-}
-
-/// Checks that a state is a position Azul can reach (tiles conserved, one token, lines
-/// consistent with the wall, phase consistent with the table).
-pub fn validate(s: &AzulState) -> Result<(), StateParseError> {
-    let players = s.players as usize;
-    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
-        return Err(ferr("players", format!("{players}: Azul seats 2 to 4")));
-    }
-    if s.start as usize >= players || s.mover as usize >= players {
-        return Err(ferr("start/mover", "seat out of range"));
-    }
-    if s.round == 0 {
-        return Err(ferr("round", "rounds count from 1"));
-    }
-    let nf = num_factories(players);
-    for (i, f) in s.factories.iter().enumerate() {
-        if i >= nf && !f.is_empty() {
-            return Err(ferr(format!("factory {}", i + 1), "no such factory"));
-        }
-        if f.total() > TILES_PER_FACTORY as u32 {
-            return Err(ferr(
-                format!("factory {}", i + 1),
-                format!("{} tiles: a factory holds at most 4", f.total()),
-            ));
-        }
-    }
-    let census = s.tile_census();
-    for c in Colour::ALL {
-        let n = census[c.index()];
-        if n != 20 {
-            return Err(impossible(format!(
-                "{n} {} tiles in total: the game has exactly 20 of each colour",
-                c.name()
-            )));
-        }
-    }
-    let tokens = s.token_in_centre as usize + s.boards().iter().filter(|b| b.token).count();
-    if tokens != 1 {
-        return Err(impossible(format!(
-            "the first-player token appears {tokens} times (in the centre or on one floor)"
-        )));
-    }
-    let mut full_row = false;
-    for (p, b) in s.boards().iter().enumerate() {
-        let who = PlayerId(p as u8);
-        if !(0..=999).contains(&b.score) {
-            return Err(ferr(format!("{who} score"), "outside 0-999"));
-        }
-        for row in 0..WALL_SIZE {
-            let n = b.line_count[row] as usize;
-            if n > row + 1 {
-                return Err(ferr(
-                    format!("{who} pattern line {}", row + 1),
-                    format!("{n} tiles: line {} holds at most {}", row + 1, row + 1),
-                ));
-            }
-            if n == 0 && b.line_colour[row] != 0 {
-                return Err(ferr(
-                    format!("{who} pattern line {}", row + 1),
-                    "an empty line has no colour",
-                ));
-            }
-            if b.line_colour[row] as usize >= NUM_COLOURS {
-                return Err(ferr(
-                    format!("{who} pattern line {}", row + 1),
-                    "unknown colour",
-                ));
-            }
-            if n > 0 {
-                let c = Colour::from_index(b.line_colour[row] as usize);
-                if row_has_colour(b.wall, row, c) {
-                    return Err(impossible(format!(
-                        "{who} pattern line {} holds {} but wall row {} already has it",
-                        row + 1,
-                        c.name(),
-                        row + 1
-                    )));
-                }
-                if n == row + 1 && s.phase != Phase::Draft {
-                    return Err(impossible(format!(
-                        "{who} pattern line {} is full outside drafting (full lines move to the wall at the round's end)",
-                        row + 1
-                    )));
-                }
-            }
-            if b.wall & row_mask(row) == row_mask(row) {
-                full_row = true;
-            }
-        }
-        if b.accept != b.compute_accept() {
-            return Err(impossible(format!(
-                "{who}: internal cache of accepting pattern lines is stale"
-            )));
-        }
-        if b.wall >> 25 != 0 {
-            return Err(ferr(format!("{who} wall"), "more than 25 cells"));
-        }
-        if b.floor.total() > 7 {
-            return Err(impossible(format!(
-                "{who} floor holds {} tiles; it has 7 spaces",
-                b.floor.total()
-            )));
-        }
-        if s.phase != Phase::Draft && (!b.floor.is_empty() || b.token) {
-            return Err(impossible(format!(
-                "{who} floor is not empty outside drafting (floors are cleared at the round's end)"
-            )));
-        }
-    }
-    match s.phase {
-        Phase::Draft => {
-            if s.tiles_on_table() == 0 {
-                return Err(impossible(
-                    "the table is empty but the round has not been scored (drafting ends when factories and centre are empty)",
-                ));
-            }
-            if full_row {
-                return Err(impossible(
-                    "a wall row is complete but the game goes on (it ends after the round a row is completed)",
-                ));
-            }
-        }
-        Phase::Deal | Phase::Over => {
-            if s.tiles_on_table() != 0 {
-                return Err(impossible(
-                    "tiles lie on the factories or in the centre outside drafting",
-                ));
-            }
-            if !s.token_in_centre {
-                return Err(impossible(
-                    "outside drafting the first-player token lies in the centre",
-                ));
-            }
-            if s.mover != s.start {
-                return Err(impossible(
-                    "outside drafting the mover is the round's starting player",
-                ));
-            }
-            if s.phase == Phase::Deal && full_row {
-                return Err(impossible(
-                    "a wall row is complete but the game was not over",
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// One board in the JSON form of a state.

@@ -4,12 +4,11 @@
 
 use tessera_azul::wall::grid::{Picture, TilingOrder, score_cells};
 use tessera_azul::wall::separable::{
-    MAX_SEPARABLE_SIDE, Obstruction, Sum, Verdict, decide, hide_rows, is_completable,
-    minimal_obstruction, random_partial, random_separable,
+    MAX_SEPARABLE_SIDE, Obstruction, Sum, Verdict, compare_deciders, decide, hide_rows,
+    is_completable, minimal_obstruction, random_partial, random_separable,
 };
 use tessera_azul::wall::tiling::{
-    Occurrence, PartialPerm, Pattern, all_partial_perms, compare_deciders, decide_closure,
-    decide_patterns, schroder,
+    Occurrence, PartialPerm, Pattern, all_partial_perms, decide_closure, decide_patterns, schroder,
 };
 
 fn best(n: usize) -> u64 {

@@ -1,8 +1,9 @@
 //! OptimalAzulTiling: the two deciders, Table 1, the thesis' examples.
 
+use tessera_azul::wall::separable::compare_deciders;
 use tessera_azul::wall::tiling::{
-    Decision, PartialPerm, Pattern, compare_deciders, count_separable, count_yes_plain,
-    count_yes_pruned, decide_closure, decide_patterns, find_pattern, schroder,
+    Decision, PartialPerm, Pattern, count_separable, count_yes_plain, count_yes_pruned,
+    decide_closure, decide_patterns, find_pattern, schroder,
 };
 
 #[test]

@@ -11,26 +11,11 @@ use std::marker::PhantomData;
 
 use tessera_core::record::GameSeeds;
 use tessera_core::table::{SeatFault, TableError};
-use tessera_core::{Agent, Budget, GameInfo, GameRecord, GameRng, Seat, Table, play_game};
+use tessera_core::{Agent, Budget, GameInfo, GameRecord, Seat, Table, play_game};
 
-use crate::engine::EngineGame;
 use crate::error::ArenaError;
-use crate::registry::{AgentInfo, AgentPlan, Registry, RegistryError};
-
-/// A game the arena can play. Its facts (name, seat range) are the game's own
-/// [`Game::INFO`](tessera_core::Game::INFO).
-pub trait ArenaGame: EngineGame {
-    /// A guard against agents that never finish: a game longer than this many actions is
-    /// an error.
-    const MAX_ACTIONS: usize = 100_000;
-
-    /// A new game for `players` seats (checked to be in range), set up with `rng` (for
-    /// example the random starting player).
-    fn new_game(players: usize, rng: &mut GameRng) -> Self;
-
-    /// The game's players.
-    fn registry() -> Registry<Self>;
-}
+pub use crate::game::ArenaGame;
+use crate::registry::{AgentInfo, AgentPlan, RegistryError};
 
 /// One finished game, in game-independent form.
 #[derive(Clone, Debug, PartialEq)]
@@ -291,10 +276,11 @@ impl<G: ArenaGame> Worker for AgentWorker<G> {
 
 /// Every game the arena knows.
 pub fn drivers() -> Vec<Box<dyn GameDriver>> {
-    let mut v = crate::registry::azul::drivers();
-    v.extend(crate::registry::qwirkle::drivers());
-    v.push(Driver::<tessera_core::testgame::Nim>::boxed());
-    v
+    vec![
+        Driver::<tessera_azul::AzulState>::boxed(),
+        Driver::<tessera_qwirkle::Qwirkle>::boxed(),
+        Driver::<tessera_core::testgame::Nim>::boxed(),
+    ]
 }
 
 /// The game named `name`.

@@ -26,6 +26,8 @@
 pub mod engine;
 pub mod error;
 pub mod ext;
+pub mod ext_error;
+pub mod game;
 pub mod games;
 pub mod protocol;
 pub mod registry;

@@ -78,7 +78,7 @@ pub enum SpecError {
     },
     /// An external engine's specification is wrong or the engine does not start.
     #[error(transparent)]
-    Engine(std::sync::Arc<crate::ext::ExtError>),
+    Engine(std::sync::Arc<crate::ext_error::ExtError>),
 }
 
 /// One parameter: `key=value`, or a flag (`value` is `None`).

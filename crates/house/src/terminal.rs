@@ -23,7 +23,7 @@ use tessera_core::table::{Played, TableError};
 use tessera_core::{Game, PlayerId, Seat, SeatsError, Table};
 use thiserror::Error;
 
-use crate::games::ArenaGame;
+use crate::game::ArenaGame;
 use crate::registry::RegistryError;
 
 /// Why a terminal game cannot go on.

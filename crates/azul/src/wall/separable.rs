@@ -41,7 +41,11 @@
 use rand::Rng;
 
 use super::WallError;
-use super::tiling::{Occurrence, PartialPerm, Pattern};
+use rayon::prelude::*;
+
+use super::tiling::{
+    Occurrence, PartialPerm, Pattern, all_partial_perms, decide_closure, decide_patterns,
+};
 
 /// The largest side decider (c) accepts: its table has n(n+1)(2n+1)/6 bits (at 3,000 that
 /// is 1.1 GB of address space, zero-filled lazily, so only the pages of blocks the program
@@ -541,4 +545,56 @@ pub fn random_partial(n: usize, keep: usize, rng: &mut impl Rng) -> Result<Parti
         perm.swap(i, j);
     }
     hide_rows(&perm, keep, rng)
+}
+
+/// One row of the comparison of the two deciders on every partial permutation of side n.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Comparison {
+    /// The side n.
+    pub n: usize,
+    /// Partial permutations examined (all k = 0..=n).
+    pub instances: u64,
+    /// Yes-instances by decider (a).
+    pub yes_closure: u64,
+    /// Yes-instances by decider (b).
+    pub yes_patterns: u64,
+    /// Yes-instances by decider (c), the polynomial one ([`decide`]).
+    pub yes_separable: u64,
+    /// Instances where the deciders disagree (up to 20 kept).
+    pub disagreements: Vec<PartialPerm>,
+    /// The number of disagreements.
+    pub disagreement_count: u64,
+}
+
+/// Runs the three deciders on every partial permutation of side n (parallel over
+/// instances); a disagreement is any instance where they do not all agree.
+pub fn compare_deciders(n: usize) -> Result<Comparison, WallError> {
+    let all = all_partial_perms(n)?;
+    let results: Vec<(bool, bool, bool)> = all
+        .par_iter()
+        .map(|p| {
+            Ok((
+                decide_closure(p)?.is_yes(),
+                decide_patterns(p)?.is_yes(),
+                decide(p)?.is_yes(),
+            ))
+        })
+        .collect::<Result<_, WallError>>()?;
+    let mut cmp = Comparison {
+        n,
+        instances: all.len() as u64,
+        ..Comparison::default()
+    };
+    for (p, &(a, b, c)) in all.iter().zip(&results) {
+        cmp.yes_closure += u64::from(a);
+        cmp.yes_patterns += u64::from(b);
+        cmp.yes_separable += u64::from(c);
+        if a != b || a != c {
+            cmp.disagreement_count += 1;
+            if cmp.disagreements.len() < 20 {
+                cmp.disagreements.push(p.clone());
+            }
+        }
+    }
+    Ok(cmp)
 }

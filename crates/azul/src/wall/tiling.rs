@@ -698,25 +698,6 @@ pub fn schroder(m: usize) -> u128 {
     r[1]
 }
 
-/// One row of the comparison of the two deciders on every partial permutation of side n.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Comparison {
-    /// The side n.
-    pub n: usize,
-    /// Partial permutations examined (all k = 0..=n).
-    pub instances: u64,
-    /// Yes-instances by decider (a).
-    pub yes_closure: u64,
-    /// Yes-instances by decider (b).
-    pub yes_patterns: u64,
-    /// Yes-instances by decider (c), the polynomial one ([`super::separable`]).
-    pub yes_separable: u64,
-    /// Instances where the deciders disagree (up to 20 kept).
-    pub disagreements: Vec<PartialPerm>,
-    /// The number of disagreements.
-    pub disagreement_count: u64,
-}
-
 /// Every partial permutation of side n (each row gets a column or nothing, columns
 /// distinct; sum over k of C(n,k)^2 k! of them), sides up to [`MAX_PERM_SIDE`].
 pub fn all_partial_perms(n: usize) -> Result<Vec<PartialPerm>, WallError> {
@@ -740,39 +721,6 @@ pub fn all_partial_perms(n: usize) -> Result<Vec<PartialPerm>, WallError> {
     }
     generate(0, 0, &mut vec![None; n], &mut all);
     Ok(all)
-}
-
-/// Runs the three deciders on every partial permutation of side n (parallel over
-/// instances); a disagreement is any instance where they do not all agree.
-pub fn compare_deciders(n: usize) -> Result<Comparison, WallError> {
-    let all = all_partial_perms(n)?;
-    let results: Vec<(bool, bool, bool)> = all
-        .par_iter()
-        .map(|p| {
-            Ok((
-                decide_closure(p)?.is_yes(),
-                decide_patterns(p)?.is_yes(),
-                super::separable::decide(p)?.is_yes(),
-            ))
-        })
-        .collect::<Result<_, WallError>>()?;
-    let mut cmp = Comparison {
-        n,
-        instances: all.len() as u64,
-        ..Comparison::default()
-    };
-    for (p, &(a, b, c)) in all.iter().zip(&results) {
-        cmp.yes_closure += u64::from(a);
-        cmp.yes_patterns += u64::from(b);
-        cmp.yes_separable += u64::from(c);
-        if a != b || a != c {
-            cmp.disagreement_count += 1;
-            if cmp.disagreements.len() < 20 {
-                cmp.disagreements.push(p.clone());
-            }
-        }
-    }
-    Ok(cmp)
 }
 
 fn check_perm_side(n: usize) -> Result<(), WallError> {

@@ -6,11 +6,11 @@ use anyhow::{Context, Result, bail};
 use tessera_azul::wall::brute::{BruteForce, MAX_FREE_CELLS};
 use tessera_azul::wall::dp::FULL_WALL_BONUS_5;
 use tessera_azul::wall::grid::score_cells;
-use tessera_azul::wall::separable::{self, Obstruction, Verdict};
+use tessera_azul::wall::separable::{self, Obstruction, Verdict, compare_deciders};
 use tessera_azul::wall::symmetry::{brute_orbits, burnside};
 use tessera_azul::wall::tiling::{
-    Decision, MAX_PERM_SIDE, PartialPerm, compare_deciders, count_separable, count_yes_plain,
-    count_yes_pruned, decide_closure, decide_patterns, schroder,
+    Decision, MAX_PERM_SIDE, PartialPerm, count_separable, count_yes_plain, count_yes_pruned,
+    decide_closure, decide_patterns, schroder,
 };
 use tessera_azul::wall::{Picture, TilingOrder, WallDp};
 

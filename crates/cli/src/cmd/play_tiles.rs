@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use tessera_tiles::{Dir, Level, State};
 
-use super::solve_tiles::{load_levels, pick_level};
+use super::solve_tiles::{limit_error, load_levels, pick_level};
 
 /// Arguments.
 #[derive(clap::Args, Debug)]
@@ -195,13 +195,6 @@ pub fn run(args: Args) -> Result<()> {
             &mut std::io::stdout().lock(),
         )
     }
-}
-
-/// The solver's limit error with the option that raises it.
-pub fn limit_error(e: tessera_tiles::StateLimit, limit: usize) -> anyhow::Error {
-    anyhow::anyhow!(
-        "the solver stopped: {e}. Raise it with --limit N (now {limit}; each position takes about 40 bytes)"
-    )
 }
 
 fn finish_text(s: &Session) -> String {

@@ -245,7 +245,7 @@ pub fn run(args: Args) -> Result<()> {
             Some(o) => Ok(Some(o as usize)),
             None => l
                 .optimal_length_within(args.limit)
-                .map_err(|e| super::play_tiles::limit_error(e, args.limit))
+                .map_err(|e| limit_error(e, args.limit))
                 .with_context(|| format!("level {}", l.name())),
         })
         .collect::<Result<_>>()?;
@@ -407,6 +407,13 @@ fn print_tables(out: &mut String, solvers: &[Solver], rows: &[Row], per_solver: 
             );
         }
     }
+}
+
+/// The solver's limit error with the option that raises it.
+pub fn limit_error(e: tessera_tiles::StateLimit, limit: usize) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the solver stopped: {e}. Raise it with --limit N (now {limit}; each position takes about 40 bytes)"
+    )
 }
 
 #[cfg(test)]

@@ -9,8 +9,7 @@ use tessera_azul::{AzulState, Deal, Tiles};
 use tessera_core::{GameRng, PlayerId};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
-use crate::engine::EngineGame;
-use crate::games::{ArenaGame, Driver, GameDriver};
+use crate::game::{ArenaGame, EngineGame};
 use crate::spec::SpecError;
 
 impl ArenaGame for AzulState {
@@ -206,11 +205,6 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
             },
         },
     ]
-}
-
-/// The Azul driver.
-pub fn drivers() -> Vec<Box<dyn GameDriver>> {
-    vec![Driver::<AzulState>::boxed()]
 }
 
 #[cfg(test)]

@@ -8,8 +8,7 @@ use tessera_core::testgame::Nim;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
-use crate::engine::EngineGame;
-use crate::games::ArenaGame;
+use crate::game::{ArenaGame, EngineGame};
 
 impl ArenaGame for Nim {
     fn new_game(players: usize, rng: &mut GameRng) -> Self {

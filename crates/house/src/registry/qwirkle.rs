@@ -10,8 +10,7 @@ use tessera_qwirkle::seer::{MAX_WORLDS, SeerBot, SeerConfig};
 use tessera_qwirkle::{HAND_SIZE, Move, Phase, Placed, Qwirkle, QwirkleView, Tile, TileCounts};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
-use crate::engine::{BoxError, EngineGame};
-use crate::games::{ArenaGame, GameDriver};
+use crate::game::{ArenaGame, BoxError, EngineGame};
 use crate::spec::{AgentSpec, SpecError};
 
 impl ArenaGame for Qwirkle {
@@ -623,11 +622,6 @@ pub fn registry() -> Registry<Qwirkle> {
     .chain(crate::ext::entries::<Qwirkle>())
     .collect())
     .with_levels(super::levels::QWIRKLE)
-}
-
-/// The Qwirkle driver.
-pub fn drivers() -> Vec<Box<dyn GameDriver>> {
-    vec![crate::games::Driver::<Qwirkle>::boxed()]
 }
 
 #[cfg(test)]

@@ -71,8 +71,10 @@ mod agent;
 pub mod testtree;
 mod tree;
 mod tt;
+mod value;
 
 pub use agent::SearchAgent;
+pub use value::{INF, Value};
 
 use std::time::{Duration, Instant};
 
@@ -82,12 +84,6 @@ use tessera_core::{Budget, Game, GameRng, PerPlayer, PlayerId, Turn};
 
 use tree::Tree;
 use tt::{Bound, TransTable};
-
-/// A search value (integer, so every search variant can be compared exactly).
-pub type Value = i32;
-
-/// Larger than any value an evaluator returns.
-pub const INF: Value = 1_000_000_000;
 
 /// Values per player of a state, separate from the game's rules.
 pub trait Evaluator<G: Game>: Send {

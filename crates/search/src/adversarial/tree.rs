@@ -2,7 +2,7 @@
 //! stores its children (contiguously) with their last values, and children are sorted best
 //! first after each visit, so the next, deeper iteration tries the most promising move first.
 
-use super::Value;
+use super::value::Value;
 
 #[derive(Clone, Debug)]
 struct Node<A> {

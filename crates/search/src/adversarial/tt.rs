@@ -2,7 +2,7 @@
 //! (for example a Zobrist hash), always-replace, with a generation stamp so that a new search
 //! needs no clearing.
 
-use super::Value;
+use super::value::Value;
 
 /// What a stored value means.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
