@@ -75,6 +75,10 @@ pub trait ArenaGame: EngineGame {
     /// an error.
     const MAX_ACTIONS: usize = 100_000;
 
+    /// True for a game that exists to test generic code (Nim): every front end hosts it, but
+    /// players are not offered it unless the operator asks (`tessera serve --test-games`).
+    const TEST_GAME: bool = false;
+
     /// A new game for `players` seats (checked to be in range), set up with `rng` (for
     /// example the random starting player).
     fn new_game(players: usize, rng: &mut GameRng) -> Self;

@@ -46,6 +46,10 @@ pub trait GameDriver: Send + Sync {
         let i = self.info();
         (i.min_players, i.max_players)
     }
+    /// True for a test game ([`ArenaGame::TEST_GAME`]), which players are not offered.
+    fn test_game(&self) -> bool {
+        false
+    }
     /// Its registered players.
     fn agents(&self) -> Vec<AgentInfo>;
     /// Its difficulty levels, weakest first (empty when it has none).
@@ -194,6 +198,10 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
         crate::terminal::play::<G>(seats, seed, input, out)
     }
 
+    fn test_game(&self) -> bool {
+        G::TEST_GAME
+    }
+
     fn agents(&self) -> Vec<AgentInfo> {
         G::registry().infos()
     }
@@ -274,13 +282,34 @@ impl<G: ArenaGame> Worker for AgentWorker<G> {
     }
 }
 
-/// Every game the arena knows.
+/// What walks the registrations ([`visit_games`]): called once per registered game, with
+/// its type, so a front end builds its own typed adapter (the web's sessions, Python's
+/// classes) for every game without naming one.
+pub trait GameVisitor {
+    /// Called for the registered game `G`.
+    fn visit<G: ArenaGame>(&mut self);
+}
+
+/// The registrations: every game the house knows, each written once, here. A new game is
+/// one line (its type, which implements [`ArenaGame`]); [`drivers`], the command line, the
+/// engine, terminal play and the web catalog all walk this list.
+pub fn visit_games(v: &mut impl GameVisitor) {
+    v.visit::<tessera_azul::AzulState>();
+    v.visit::<tessera_qwirkle::Qwirkle>();
+    v.visit::<tessera_core::testgame::Nim>();
+}
+
+/// Every game the house knows, in registration order.
 pub fn drivers() -> Vec<Box<dyn GameDriver>> {
-    vec![
-        Driver::<tessera_azul::AzulState>::boxed(),
-        Driver::<tessera_qwirkle::Qwirkle>::boxed(),
-        Driver::<tessera_core::testgame::Nim>::boxed(),
-    ]
+    struct Collect(Vec<Box<dyn GameDriver>>);
+    impl GameVisitor for Collect {
+        fn visit<G: ArenaGame>(&mut self) {
+            self.0.push(Driver::<G>::boxed());
+        }
+    }
+    let mut all = Collect(Vec::new());
+    visit_games(&mut all);
+    all.0
 }
 
 /// The game named `name`.

@@ -36,5 +36,5 @@ pub mod terminal;
 
 pub use engine::EngineGame;
 pub use error::{ArenaError, MergeError, ParamsError, RunError};
-pub use games::{ArenaGame, GameDriver, Lineup, Worker, driver, drivers};
+pub use games::{ArenaGame, GameDriver, GameVisitor, Lineup, Worker, driver, drivers, visit_games};
 pub use registry::{AgentEntry, Registry};

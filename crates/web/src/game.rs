@@ -70,14 +70,3 @@ pub trait WebGame: Game {
         true
     }
 }
-
-impl WebGame for tessera_core::testgame::Nim {
-    fn setup(players: usize, _options: &Value, _rng: &mut GameRng) -> Result<Self, SetupError> {
-        Ok(tessera_core::testgame::Nim::new(players))
-    }
-
-    fn view_json(&self, seat: Option<PlayerId>) -> Value {
-        let v = self.view(seat.unwrap_or(PlayerId(0)));
-        serde_json::json!({ "state": v.to_string(), "json": v })
-    }
-}

@@ -2,20 +2,26 @@
 
 use std::sync::Arc;
 
-use tessera_arena::ArenaGame;
-use tessera_arena::registry::{ParamKind, Trust};
 use tessera_azul::AzulState;
-use tessera_core::testgame::Nim;
+use tessera_house::ArenaGame;
+use tessera_house::registry::{ParamKind, Trust};
 
 use tessera_qwirkle::Qwirkle;
 
 use crate::game::WebGame;
-use crate::session::{AgentFactory, AgentInfo, Kind, LevelInfo};
+use crate::notation::{Catalog, OwnView, WrapAgent};
+use crate::session::{AgentFactory, AgentInfo, GameKind, Kind, LevelInfo};
 use crate::{App, Config};
 
 /// A game's agents from the arena's registry, without the entries that would start a
 /// program (external engines): a browser must not be able to run commands on the server.
 pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
+    kind_from_registry::<G, G>(|a| a)
+}
+
+/// [`registry_kind`] for a game hosted as `W` (the game itself, or the generic adapter's
+/// wrapper): `wrap` seats the registry's agents of `G` at `W`'s table.
+pub(crate) fn kind_from_registry<G: ArenaGame, W: WebGame>(wrap: WrapAgent<G, W>) -> Kind<W> {
     let registry = Arc::new(
         <G as ArenaGame>::registry()
             .retain(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest))),
@@ -55,9 +61,9 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
     // The specification is parsed once into its factory and budget, as a remote client's
     // (no parameter may name a file or a program); the session clamps the budget to the
     // server's cap.
-    let factory: AgentFactory<G> = Arc::new(move |spec: &str| {
+    let factory: AgentFactory<W> = Arc::new(move |spec: &str| {
         let plan = registry.parse_from(spec.trim(), Trust::Remote)?;
-        Ok((plan.build()?, plan.budget()))
+        Ok((wrap(plan.build()?), plan.budget()))
     });
     let kind = Kind::new(factory, agents).with_levels(levels, default_level);
     match hint {
@@ -71,17 +77,37 @@ pub fn azul_kind() -> Kind<AzulState> {
     registry_kind::<AzulState>()
 }
 
-/// The Nim test game with its registry players, hosted (its records replay) but listed in
-/// the catalog only when `listed`.
-pub fn nim_kind(listed: bool) -> Kind<Nim> {
-    registry_kind::<Nim>().listed(listed)
+/// The games with a browser view of their own; every other registered game is hosted by the
+/// generic adapter ([`crate::notation`]).
+pub const VIEWS: &[OwnView] = &[
+    ("azul", || Box::new(azul_kind())),
+    ("qwirkle", || Box::new(registry_kind::<Qwirkle>())),
+];
+
+/// The web's kind of every registered game ([`tessera_house::visit_games`]), test games
+/// listed only when `test_games`.
+pub fn registered_kinds(test_games: bool) -> Vec<Box<dyn GameKind>> {
+    let mut catalog = Catalog {
+        views: VIEWS,
+        test_games,
+        kinds: Vec::new(),
+    };
+    tessera_house::visit_games(&mut catalog);
+    catalog.kinds
 }
 
-/// The server with every game of the toolkit (the test game listed only with
+/// The registered game `name`'s kind (listed even when it is a test game), for tests and
+/// embedders that host one game.
+pub fn registered_kind(name: &str) -> Option<Box<dyn GameKind>> {
+    registered_kinds(true)
+        .into_iter()
+        .find(|k| k.name() == name)
+}
+
+/// The server with every registered game (test games listed only with
 /// [`Config::test_games`]).
 pub fn standard_app(config: &Config) -> App {
-    App::new(config)
-        .with(Box::new(azul_kind()))
-        .with(Box::new(registry_kind::<Qwirkle>()))
-        .with(Box::new(nim_kind(config.test_games)))
+    registered_kinds(config.test_games)
+        .into_iter()
+        .fold(App::new(config), App::with)
 }

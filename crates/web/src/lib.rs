@@ -16,6 +16,7 @@ pub mod azul;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod notation;
 pub mod qwirkle;
 pub mod results;
 pub mod session;

@@ -24,7 +24,10 @@ fn app() -> Arc<App> {
         master_seed: 42,
         ..Config::default()
     };
-    Arc::new(App::new(&cfg).with_game("nim", Box::new(games::nim_kind(true))))
+    Arc::new(App::new(&cfg).with_game(
+        "nim",
+        games::registered_kind("nim").expect("nim is registered"),
+    ))
 }
 
 #[tokio::test]
@@ -129,9 +132,17 @@ async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
     let v = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 3).await;
     let id = v["id"].as_str().unwrap().to_string();
     let uri = format!("/api/games/{id}/move");
-    let before = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "")
+    // The registration's set-up picks the first seat from the seed.
+    let (m, o) = match v["to_move"].as_u64() {
+        Some(0) => (0, 1),
+        _ => (1, 0),
+    };
+    let before = call(&app, "GET", &format!("/api/games/{id}?seat={m}"), "")
         .await
         .1;
+    let not_yours = format!(r#"{{"seat":{o},"action":"1:1"}}"#);
+    let not_a_move = format!(r#"{{"seat":{m},"action":"one"}}"#);
+    let illegal = format!(r#"{{"seat":{m},"action":"9:1"}}"#);
     let bad: &[(&str, StatusCode, &str)] = &[
         ("not json", StatusCode::BAD_REQUEST, "malformed JSON"),
         (
@@ -144,18 +155,14 @@ async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
             StatusCode::BAD_REQUEST,
             "seat 5 does not exist",
         ),
+        (&not_yours, StatusCode::CONFLICT, "not your turn"),
         (
-            r#"{"seat":1,"action":"1:1"}"#,
-            StatusCode::CONFLICT,
-            "not your turn",
-        ),
-        (
-            r#"{"seat":0,"action":"one"}"#,
+            &not_a_move,
             StatusCode::BAD_REQUEST,
             "is not a Nim (test game) move",
         ),
         (
-            r#"{"seat":0,"action":"9:1"}"#,
+            &illegal,
             StatusCode::UNPROCESSABLE_ENTITY,
             "illegal move '9:1'",
         ),
@@ -165,7 +172,7 @@ async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
         assert_eq!(st, *status, "{body} -> {e}");
         assert!(err_text(&e).contains(text), "{body}: {e}");
     }
-    let after = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "")
+    let after = call(&app, "GET", &format!("/api/games/{id}?seat={m}"), "")
         .await
         .1;
     assert_eq!(before, after, "a refused move changed the game");
@@ -175,14 +182,14 @@ async fn moves_are_validated_and_bad_ones_leave_the_game_unchanged() {
         &app,
         "POST",
         &uri,
-        &json!({"seat": 0, "action": legal}).to_string(),
+        &json!({"seat": m, "action": legal}).to_string(),
     )
     .await;
     assert_eq!(st, StatusCode::OK, "{v}");
     assert_eq!(v["steps"][0]["action"], legal);
-    assert_eq!(v["steps"][0]["player"], 0);
+    assert_eq!(v["steps"][0]["player"], m);
     assert!(v["revision"].as_u64() > before["revision"].as_u64());
-    assert!(v["to_move"] == 1 || v["status"] == "finished");
+    assert!(v["to_move"] == o || v["status"] == "finished");
     // Unknown game ids.
     let (st, e) = call(
         &app,
@@ -329,6 +336,10 @@ async fn undo_in_human_games_and_against_the_ai() {
     let app = app();
     let v = new_game(&app, json!([{"type": "human"}, {"type": "human"}]), 11).await;
     let id = v["id"].as_str().unwrap().to_string();
+    let (m, o) = match v["to_move"].as_u64() {
+        Some(0) => (0, 1),
+        _ => (1, 0),
+    };
     let undo = format!("/api/games/{id}/undo");
     let (st, e) = call(&app, "POST", &undo, r#"{"seat":0}"#).await;
     assert_eq!(st, StatusCode::CONFLICT);
@@ -337,20 +348,23 @@ async fn undo_in_human_games_and_against_the_ai() {
     assert_eq!(st, StatusCode::BAD_REQUEST);
     let (st, _) = call(&app, "POST", &undo, r#"{"seat":7}"#).await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
-    let a = v["legal"][0]["action"].as_str().unwrap();
+    let mine = call(&app, "GET", &format!("/api/games/{id}?seat={m}"), "")
+        .await
+        .1;
+    let a = mine["legal"][0]["action"].as_str().unwrap();
     let (st, moved) = call(
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        &json!({"seat":0,"action":a}).to_string(),
+        &json!({"seat":m,"action":a}).to_string(),
     )
     .await;
     assert_eq!(st, StatusCode::OK);
     assert!(moved["can_undo"].as_bool().unwrap());
-    let (st, back) = call(&app, "POST", &undo, r#"{"seat":1}"#).await;
+    let (st, back) = call(&app, "POST", &undo, &json!({"seat": o}).to_string()).await;
     assert_eq!(st, StatusCode::OK, "{back}");
     assert_eq!(back["view"], v["view"]);
-    assert_eq!(back["to_move"], 0);
+    assert_eq!(back["to_move"], m);
     assert_eq!(back["step_count"], 1, "the deal stays");
     assert!(!back["can_undo"].as_bool().unwrap());
 
@@ -360,6 +374,8 @@ async fn undo_in_human_games_and_against_the_ai() {
         11,
     )
     .await;
+    // The AI may open (the set-up picks the first seat): the human's turn comes first.
+    wait_for_human_or_end(&app, w["id"].as_str().unwrap(), 0).await;
     let (st, e) = call(
         &app,
         "POST",

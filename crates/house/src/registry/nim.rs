@@ -11,6 +11,8 @@ use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Registry, random_entry};
 use crate::game::{ArenaGame, EngineGame};
 
 impl ArenaGame for Nim {
+    const TEST_GAME: bool = true;
+
     fn new_game(players: usize, rng: &mut GameRng) -> Self {
         // The starting seat is random, as in the real games.
         let mover = rng.random_range(1..=players);

@@ -1,0 +1,209 @@
+//! The generic web adapter: any registered game ([`ArenaGame`]) hosted from its protocol
+//! notation alone, with no code of its own in this crate. A game without a browser view of
+//! its own (the Nim test game, a game just added) is served as [`Notated<G>`]: its view is
+//! the position text the engine protocol writes for the seat ([`EngineGame::position_text`])
+//! with the game's view as JSON, its legal moves and the moves a browser posts are the
+//! game's action notation, and its AI seats come from the game's registry (as a remote
+//! client's specifications: nothing that names a file or a program).
+//!
+//! `Notated<G>` is `G` seen through a transparent wrapper: the same notation, JSON, records
+//! and seeded play (every [`Game`] method is `G`'s), so a record made here replays as `G`'s
+//! and the other way round.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::fmt;
+use std::str::FromStr;
+use tessera_core::{
+    Agent, Budget, Game, GameInfo, GameRng, Outcome, PerPlayer, PlayerId, SearchInfo, Turn,
+};
+use tessera_house::{ArenaGame, GameVisitor};
+
+use crate::game::{SetupError, WebGame, no_options};
+use crate::session::{GameKind, Kind};
+
+/// A registered game hosted from its notation (see the module's documentation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Notated<G>(pub G);
+
+impl<G: Game> fmt::Display for Notated<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl<G: Game> FromStr for Notated<G> {
+    type Err = G::ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse().map(Notated)
+    }
+}
+
+impl<G: Game> Game for Notated<G> {
+    type Action = G::Action;
+    type Chance = G::Chance;
+    type View = G::View;
+    type ActionError = G::ActionError;
+    type ChanceError = G::ChanceError;
+    type ParseError = G::ParseError;
+    type ActionParseError = G::ActionParseError;
+
+    const INFO: GameInfo = G::INFO;
+
+    fn num_players(&self) -> usize {
+        self.0.num_players()
+    }
+    fn turn(&self) -> Turn {
+        self.0.turn()
+    }
+    fn legal_actions(&self, out: &mut Vec<Self::Action>) {
+        self.0.legal_actions(out)
+    }
+    fn apply(&mut self, action: Self::Action) {
+        self.0.apply(action)
+    }
+    fn try_apply(&mut self, action: Self::Action) -> Result<(), Self::ActionError> {
+        self.0.try_apply(action)
+    }
+    fn sample_chance(&self, rng: &mut GameRng) -> Self::Chance {
+        self.0.sample_chance(rng)
+    }
+    fn apply_chance(&mut self, outcome: &Self::Chance) -> Result<(), Self::ChanceError> {
+        self.0.apply_chance(outcome)
+    }
+    fn scores(&self) -> PerPlayer<i32> {
+        self.0.scores()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+    fn view(&self, player: PlayerId) -> Self::View {
+        self.0.view(player)
+    }
+    fn determinize(&self, observer: PlayerId, rng: &mut GameRng) -> Self {
+        Notated(self.0.determinize(observer, rng))
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.0.check_invariants()
+    }
+    fn current_player(&self) -> Option<PlayerId> {
+        self.0.current_player()
+    }
+    fn is_terminal(&self) -> bool {
+        self.0.is_terminal()
+    }
+}
+
+impl<G: ArenaGame> WebGame for Notated<G> {
+    /// The registration's own set-up ([`ArenaGame::new_game`], as tournaments and the engine
+    /// set a table up); the game takes no options here.
+    fn setup(players: usize, options: &Value, rng: &mut GameRng) -> Result<Self, SetupError> {
+        no_options::<G>(options)?;
+        Ok(Notated(G::new_game(players, rng)))
+    }
+
+    /// `{"state": TEXT, "json": VIEW}`: the position text of the seat's view, as the engine
+    /// protocol writes it. A spectator of a game with hidden information sees no position
+    /// (the generic adapter cannot know which parts are public); of any other game, seat 1's
+    /// text, which is the whole position.
+    fn view_json(&self, seat: Option<PlayerId>) -> Value {
+        match seat {
+            Some(p) => json!({ "state": self.0.position_text(p), "json": self.0.view(p) }),
+            None if G::INFO.hidden_info => json!({ "state": null, "json": null }),
+            None => {
+                let p = PlayerId(0);
+                json!({ "state": self.0.position_text(p), "json": self.0.view(p) })
+            }
+        }
+    }
+
+    /// The action as its protocol word and its JSON form.
+    fn action_json(&self, action: &Self::Action) -> Value {
+        json!({
+            "word": G::action_word(action),
+            "json": serde_json::to_value(action).unwrap_or(Value::Null),
+        })
+    }
+}
+
+/// A registry agent of `G` seated at a [`Notated<G>`] table: every call is `G`'s agent's.
+struct NotatedAgent<G: Game>(Box<dyn Agent<G>>);
+
+impl<G: Game> Agent<Notated<G>> for NotatedAgent<G> {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn choose(&mut self, state: &Notated<G>, budget: &Budget, rng: &mut GameRng) -> G::Action {
+        self.0.choose(&state.0, budget, rng)
+    }
+    fn reset(&mut self) {
+        self.0.reset()
+    }
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.0.last_info()
+    }
+    fn take_faults(&mut self) -> Vec<tessera_core::fault::Fault> {
+        self.0.take_faults()
+    }
+}
+
+/// The web's game kind of a registered game with no browser view of its own: its registry's
+/// players (without those that start a program), levels and hints, as [`Notated<G>`].
+pub fn notation_kind<G: ArenaGame>() -> Kind<Notated<G>> {
+    crate::games::kind_from_registry::<G, Notated<G>>(|a| Box::new(NotatedAgent(a)))
+}
+
+/// A game's own browser view: its name and the function that makes its kind.
+pub type OwnView = (&'static str, fn() -> Box<dyn GameKind>);
+
+/// Seats a registry agent of `G` at a `W` table.
+pub type WrapAgent<G, W> = fn(Box<dyn Agent<G>>) -> Box<dyn Agent<W>>;
+
+/// Builds the web's kinds of the registered games ([`tessera_house::visit_games`]): a game
+/// named in `views` gets its own browser view, every other one the generic adapter; a test
+/// game ([`ArenaGame::TEST_GAME`]) is hosted but listed only when `test_games`.
+pub struct Catalog<'a> {
+    /// Games with a browser view of their own: name and the function that makes its kind.
+    pub views: &'a [OwnView],
+    /// List the test games.
+    pub test_games: bool,
+    /// The kinds made, in registration order.
+    pub kinds: Vec<Box<dyn GameKind>>,
+}
+
+impl GameVisitor for Catalog<'_> {
+    fn visit<G: ArenaGame>(&mut self) {
+        let own = self.views.iter().find(|(name, _)| *name == G::INFO.name);
+        let kind: Box<dyn GameKind> = match own {
+            Some((_, make)) => make(),
+            None => Box::new(notation_kind::<G>().listed(!G::TEST_GAME || self.test_games)),
+        };
+        self.kinds.push(kind);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::testgame::Nim;
+    use tessera_house::EngineGame;
+
+    #[test]
+    fn a_notated_game_is_the_game_in_notation_json_and_views() {
+        let nim: Nim = "2 1 ? 0,0".parse().unwrap_or_else(|_| Nim::new(2));
+        let n = Notated(nim.clone());
+        assert_eq!(n.to_string(), nim.to_string());
+        assert_eq!(
+            serde_json::to_value(&n).unwrap(),
+            serde_json::to_value(&nim).unwrap()
+        );
+        let back: Notated<Nim> = nim.to_string().parse().unwrap();
+        assert_eq!(back.0, nim);
+        let v = n.view_json(Some(PlayerId(1)));
+        assert_eq!(v["state"], json!(nim.position_text(PlayerId(1))));
+        assert!(
+            Notated::<Nim>::setup(2, &json!({"x": 1}), &mut tessera_core::rng::seeded(1)).is_err()
+        );
+    }
+}
