@@ -1,16 +1,13 @@
 //! The games `tessera serve` hosts and the agents it offers for each.
 
-use std::sync::Arc;
-
 use tessera_azul::AzulState;
-use tessera_house::ArenaGame;
-use tessera_house::registry::{ParamKind, Trust};
+use tessera_house::{ArenaGame, GameVisitor};
 
 use tessera_qwirkle::Qwirkle;
 
 use crate::game::WebGame;
-use crate::notation::{Catalog, OwnView, WrapAgent};
-use crate::session::{AgentFactory, AgentInfo, GameKind, Kind, LevelInfo};
+use crate::notation::{kind_from_registry, notation_kind};
+use crate::session::{GameKind, Kind};
 use crate::{App, Config};
 
 /// A game's agents from the arena's registry, without the entries that would start a
@@ -19,62 +16,35 @@ pub fn registry_kind<G: WebGame + ArenaGame>() -> Kind<G> {
     kind_from_registry::<G, G>(|a| a)
 }
 
-/// [`registry_kind`] for a game hosted as `W` (the game itself, or the generic adapter's
-/// wrapper): `wrap` seats the registry's agents of `G` at `W`'s table.
-pub(crate) fn kind_from_registry<G: ArenaGame, W: WebGame>(wrap: WrapAgent<G, W>) -> Kind<W> {
-    let registry = Arc::new(
-        <G as ArenaGame>::registry()
-            .retain(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest))),
-    );
-    let agents = registry
-        .infos()
-        .into_iter()
-        .map(|i| {
-            let params: Vec<String> = i.params.iter().map(|p| p.syntax.clone()).collect();
-            AgentInfo {
-                name: i.name.to_string(),
-                description: if params.is_empty() {
-                    i.summary.to_string()
-                } else {
-                    format!("{} (parameters: {})", i.summary, params.join(", "))
-                },
-                timed: i.params.iter().any(|p| p.syntax.starts_with("time=")),
-            }
-        })
-        .collect();
-    let levels: Vec<LevelInfo> = registry
-        .levels()
-        .iter()
-        .map(|l| LevelInfo {
-            number: l.number,
-            name: l.name.to_string(),
-            summary: l.summary.to_string(),
-            agent: format!("level:{}", l.number),
-        })
-        .collect();
-    let default_level = registry.default_level().map(|l| l.number);
-    // Hints come from the strongest level.
-    let hint = registry
-        .levels()
-        .last()
-        .map(|l| format!("level:{}", l.number));
-    // The specification is parsed once into its factory and budget, as a remote client's
-    // (no parameter may name a file or a program); the session clamps the budget to the
-    // server's cap.
-    let factory: AgentFactory<W> = Arc::new(move |spec: &str| {
-        let plan = registry.parse_from(spec.trim(), Trust::Remote)?;
-        Ok((wrap(plan.build()?), plan.budget()))
-    });
-    let kind = Kind::new(factory, agents).with_levels(levels, default_level);
-    match hint {
-        Some(spec) => kind.with_hints(spec),
-        None => kind,
-    }
-}
-
 /// Azul with every registry player.
 pub fn azul_kind() -> Kind<AzulState> {
     registry_kind::<AzulState>()
+}
+
+/// A game's own browser view: its name and the function that makes its kind.
+pub type OwnView = (&'static str, fn() -> Box<dyn GameKind>);
+
+/// Builds the web's kinds of the registered games ([`tessera_house::visit_games`]): a game
+/// named in `views` gets its own browser view, every other one the generic adapter; a test
+/// game ([`ArenaGame::TEST_GAME`]) is hosted but listed only when `test_games`.
+pub struct Catalog<'a> {
+    /// Games with a browser view of their own: name and the function that makes its kind.
+    pub views: &'a [OwnView],
+    /// List the test games.
+    pub test_games: bool,
+    /// The kinds made, in registration order.
+    pub kinds: Vec<Box<dyn GameKind>>,
+}
+
+impl GameVisitor for Catalog<'_> {
+    fn visit<G: ArenaGame>(&mut self) {
+        let own = self.views.iter().find(|(name, _)| *name == G::INFO.name);
+        let kind: Box<dyn GameKind> = match own {
+            Some((_, make)) => make(),
+            None => Box::new(notation_kind::<G>().listed(!G::TEST_GAME || self.test_games)),
+        };
+        self.kinds.push(kind);
+    }
 }
 
 /// The games with a browser view of their own; every other registered game is hosted by the

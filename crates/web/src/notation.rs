@@ -1,7 +1,7 @@
 //! The generic web adapter: any registered game ([`ArenaGame`]) hosted from its protocol
 //! notation alone, with no code of its own in this crate. A game without a browser view of
 //! its own (the Nim test game, a game just added) is served as [`Notated<G>`]: its view is
-//! the position text the engine protocol writes for the seat ([`EngineGame::position_text`])
+//! the position text the engine protocol writes for the seat ([`tessera_house::EngineGame::position_text`])
 //! with the game's view as JSON, its legal moves and the moves a browser posts are the
 //! game's action notation, and its AI seats come from the game's registry (as a remote
 //! client's specifications: nothing that names a file or a program).
@@ -10,17 +10,20 @@
 //! and seeded play (every [`Game`] method is `G`'s), so a record made here replays as `G`'s
 //! and the other way round.
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use tessera_core::{
     Agent, Budget, Game, GameInfo, GameRng, Outcome, PerPlayer, PlayerId, SearchInfo, Turn,
 };
-use tessera_house::{ArenaGame, GameVisitor};
+use tessera_house::ArenaGame;
+use tessera_house::registry::{ParamKind, Trust};
 
 use crate::game::{SetupError, WebGame, no_options};
-use crate::session::{GameKind, Kind};
+use crate::session::{AgentFactory, AgentInfo, Kind, LevelInfo};
 
 /// A registered game hosted from its notation (see the module's documentation).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,35 +154,62 @@ impl<G: Game> Agent<Notated<G>> for NotatedAgent<G> {
 /// The web's game kind of a registered game with no browser view of its own: its registry's
 /// players (without those that start a program), levels and hints, as [`Notated<G>`].
 pub fn notation_kind<G: ArenaGame>() -> Kind<Notated<G>> {
-    crate::games::kind_from_registry::<G, Notated<G>>(|a| Box::new(NotatedAgent(a)))
+    kind_from_registry::<G, Notated<G>>(|a| Box::new(NotatedAgent(a)))
 }
-
-/// A game's own browser view: its name and the function that makes its kind.
-pub type OwnView = (&'static str, fn() -> Box<dyn GameKind>);
 
 /// Seats a registry agent of `G` at a `W` table.
 pub type WrapAgent<G, W> = fn(Box<dyn Agent<G>>) -> Box<dyn Agent<W>>;
 
-/// Builds the web's kinds of the registered games ([`tessera_house::visit_games`]): a game
-/// named in `views` gets its own browser view, every other one the generic adapter; a test
-/// game ([`ArenaGame::TEST_GAME`]) is hosted but listed only when `test_games`.
-pub struct Catalog<'a> {
-    /// Games with a browser view of their own: name and the function that makes its kind.
-    pub views: &'a [OwnView],
-    /// List the test games.
-    pub test_games: bool,
-    /// The kinds made, in registration order.
-    pub kinds: Vec<Box<dyn GameKind>>,
-}
-
-impl GameVisitor for Catalog<'_> {
-    fn visit<G: ArenaGame>(&mut self) {
-        let own = self.views.iter().find(|(name, _)| *name == G::INFO.name);
-        let kind: Box<dyn GameKind> = match own {
-            Some((_, make)) => make(),
-            None => Box::new(notation_kind::<G>().listed(!G::TEST_GAME || self.test_games)),
-        };
-        self.kinds.push(kind);
+/// A game's kind from its registry ([`crate::games::registry_kind`]) for a game hosted as `W` (the game itself, or the generic adapter's
+/// wrapper): `wrap` seats the registry's agents of `G` at `W`'s table.
+pub fn kind_from_registry<G: ArenaGame, W: WebGame>(wrap: WrapAgent<G, W>) -> Kind<W> {
+    let registry = Arc::new(
+        <G as ArenaGame>::registry()
+            .retain(|e| !e.params.iter().any(|p| matches!(p.kind, ParamKind::Rest))),
+    );
+    let agents = registry
+        .infos()
+        .into_iter()
+        .map(|i| {
+            let params: Vec<String> = i.params.iter().map(|p| p.syntax.clone()).collect();
+            AgentInfo {
+                name: i.name.to_string(),
+                description: if params.is_empty() {
+                    i.summary.to_string()
+                } else {
+                    format!("{} (parameters: {})", i.summary, params.join(", "))
+                },
+                timed: i.params.iter().any(|p| p.syntax.starts_with("time=")),
+            }
+        })
+        .collect();
+    let levels: Vec<LevelInfo> = registry
+        .levels()
+        .iter()
+        .map(|l| LevelInfo {
+            number: l.number,
+            name: l.name.to_string(),
+            summary: l.summary.to_string(),
+            agent: format!("level:{}", l.number),
+        })
+        .collect();
+    let default_level = registry.default_level().map(|l| l.number);
+    // Hints come from the strongest level.
+    let hint = registry
+        .levels()
+        .last()
+        .map(|l| format!("level:{}", l.number));
+    // The specification is parsed once into its factory and budget, as a remote client's
+    // (no parameter may name a file or a program); the session clamps the budget to the
+    // server's cap.
+    let factory: AgentFactory<W> = Arc::new(move |spec: &str| {
+        let plan = registry.parse_from(spec.trim(), Trust::Remote)?;
+        Ok((wrap(plan.build()?), plan.budget()))
+    });
+    let kind = Kind::new(factory, agents).with_levels(levels, default_level);
+    match hint {
+        Some(spec) => kind.with_hints(spec),
+        None => kind,
     }
 }
 
