@@ -35,6 +35,9 @@ use crate::games::PlayedGame;
 use crate::schedule::{RunParams, Shard, Slot};
 use crate::stats::GameRow;
 
+mod web;
+pub use web::WebGameRow;
+
 const SCHEMA: &str = "1";
 const APPLICATION: &str = "tessera-arena";
 
@@ -263,6 +266,19 @@ impl Store {
                     ply INTEGER NOT NULL,
                     kind TEXT NOT NULL,
                     detail TEXT NOT NULL);
+                 CREATE TABLE IF NOT EXISTS web_games(
+                    id TEXT PRIMARY KEY,
+                    game TEXT NOT NULL,
+                    setup TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    created TEXT NOT NULL,
+                    updated TEXT NOT NULL,
+                    record TEXT);
+                 CREATE TABLE IF NOT EXISTS web_events(
+                    game TEXT NOT NULL REFERENCES web_games(id),
+                    n INTEGER NOT NULL,
+                    event TEXT NOT NULL,
+                    PRIMARY KEY(game, n));
                  COMMIT;"
             ))
             .map_err(|e| self.write_err(e))?;

@@ -778,6 +778,43 @@ impl<'a, G: Game> Table<'a, G> {
         })
     }
 
+    /// Plays an agent seat's `action` without asking the agent (restoring a stored game whose
+    /// agents' moves are known): checked like [`Table::play`]; the agent and its generator
+    /// stay at the seat. Refused while the agent is away thinking.
+    pub fn replay_agent_action(
+        &mut self,
+        p: PlayerId,
+        action: G::Action,
+    ) -> Result<usize, TableError> {
+        self.player_to_move(p)?;
+        let seat = &self.seats[p.index()];
+        if seat.human {
+            return Err(TableError::WrongSeatKind {
+                seat: p,
+                human: true,
+            });
+        }
+        if seat.agent.is_none() {
+            return Err(TableError::AgentAway(p));
+        }
+        self.state
+            .try_apply(action)
+            .map_err(|e| TableError::Illegal {
+                action: action.to_string(),
+                source: Box::new(e),
+            })?;
+        self.record_action(p, action, None, None);
+        Ok(self.steps.len() - 1)
+    }
+
+    /// Renames seat `p` in the record (a person who took a free seat); unknown seats are
+    /// ignored.
+    pub fn set_label(&mut self, p: PlayerId, label: impl Into<String>) {
+        if let Some(s) = self.seats.get_mut(p.index()) {
+            s.label = label.into();
+        }
+    }
+
     /// Hints and undos so far.
     pub fn assists(&self) -> &[Assist] {
         &self.assists

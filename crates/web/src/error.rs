@@ -23,6 +23,21 @@ pub enum ApiError {
     /// nothing to undo).
     #[error("{0}")]
     Conflict(String),
+    /// 409: a move or undo made at an older revision of the game; nothing was played and
+    /// the answer carries the game as it is now (`current`).
+    #[error("{message}")]
+    Stale {
+        /// What happened.
+        message: String,
+        /// The current snapshot for the asking seat.
+        current: Box<serde_json::Value>,
+    },
+    /// 413: a request body over the server's limit.
+    #[error("{0}")]
+    TooLarge(String),
+    /// 429: a client over its request rate or its number of unfinished games.
+    #[error("{0}")]
+    TooMany(String),
     /// 422: a well-formed move that the rules forbid here.
     #[error("{0}")]
     Illegal(String),
@@ -41,7 +56,9 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::Stale { .. } => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -52,7 +69,13 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        let body = match &self {
+            ApiError::Stale { message, current } => {
+                json!({ "error": message, "current": current })
+            }
+            other => json!({ "error": other.to_string() }),
+        };
+        (status, Json(body)).into_response()
     }
 }
 

@@ -11,12 +11,15 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod assets;
 pub mod azul;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod guard;
 pub mod notation;
+pub mod persist;
 pub mod qwirkle;
 pub mod results;
 pub mod session;
@@ -32,14 +35,19 @@ use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, header};
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
+use crate::access::Credentials;
 use crate::error::{ApiError, parse_body};
-use crate::session::{GameKind, MoveRequest, NewGame, Sessions, UndoRequest, ViewQuery};
+use crate::guard::{Client, Guard};
+use crate::persist::WebDb;
+use crate::session::{
+    GameKind, GameLimits, JoinRequest, MoveRequest, NewGame, Sessions, UndoRequest, ViewQuery,
+};
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -58,7 +66,21 @@ pub struct Config {
     pub max_think: Duration,
     /// List the test games (Nim) in the catalog, and so on the pages (`--test-games`).
     pub test_games: bool,
+    /// Most unfinished games at once (503 beyond).
+    pub max_unfinished: usize,
+    /// Most unfinished games one client may have created (429 beyond).
+    pub max_games_per_client: usize,
+    /// Per-client request rate limit: requests per second and burst (`None`: no limit).
+    pub rate_limit: Option<(f64, f64)>,
+    /// Largest request body in bytes (413 beyond).
+    pub max_body: usize,
+    /// Take the client's address from the last `X-Forwarded-For` entry (the server runs
+    /// behind a reverse proxy that sets it).
+    pub trust_forwarded: bool,
 }
+
+/// The largest request body by default: a game record uploaded for replay fits well.
+pub const DEFAULT_MAX_BODY: usize = 256 * 1024;
 
 impl Default for Config {
     fn default() -> Self {
@@ -69,6 +91,11 @@ impl Default for Config {
             db: None,
             max_think: session::DEFAULT_MAX_THINK,
             test_games: false,
+            max_unfinished: 1000,
+            max_games_per_client: 1000,
+            rate_limit: None,
+            max_body: DEFAULT_MAX_BODY,
+            trust_forwarded: false,
         }
     }
 }
@@ -88,6 +115,8 @@ pub struct App {
     pub tiles: tiles::TilesStore,
     /// The tournament database of the results page.
     pub db: Option<std::path::PathBuf>,
+    /// Rate limits, body limit and origin check.
+    pub guard: Guard,
 }
 
 impl App {
@@ -100,10 +129,30 @@ impl App {
                 config.max_sessions,
                 config.ai_threads,
                 config.max_think,
-            ),
+            )
+            .with_limits(GameLimits {
+                max_sessions: config.max_sessions,
+                max_unfinished: config.max_unfinished,
+                max_per_client: config.max_games_per_client,
+            }),
             tiles: tiles::TilesStore::default(),
             db: config.db.clone(),
+            guard: Guard::new(config.rate_limit, config.max_body, config.trust_forwarded),
         }
+    }
+
+    /// Stores every game in `db` as it is played (`--db`).
+    pub fn with_store(mut self, db: Arc<WebDb>) -> Self {
+        self.sessions = self.sessions.with_db(Some(db));
+        self
+    }
+
+    /// Restores every unfinished game of the database (call once, inside the runtime, after
+    /// every game type is added): how many, and why others could not be.
+    pub fn restore_games(&self) -> Result<(usize, Vec<String>), ApiError> {
+        self.sessions.restore(&|game, id, setup, events, env| {
+            self.kind(game)?.restore(id, setup, events, env)
+        })
     }
 
     /// Adds a game type under its own name (its game's `INFO.name`).
@@ -140,12 +189,21 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/check", post(check))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/lobby", get(lobby))
+        .route("/api/played", get(played))
+        .route("/api/played/{id}/record", get(played_record))
         .route("/api/replay", post(replay))
         .merge(tiles::routes())
         .merge(results::routes())
         .merge(stored::routes())
         .route("/api/{*rest}", get(api_not_found).post(api_not_found))
         .merge(assets::routes())
+        .layer(axum::extract::DefaultBodyLimit::max(app.guard.max_body()))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            guard::check,
+        ))
         .with_state(app)
 }
 
@@ -155,9 +213,19 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(shutdown)
-        .await
+    axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}
+
+/// Binds `addr` (port 0: any free port) and returns the listener and its address.
+pub async fn bind(addr: SocketAddr) -> std::io::Result<(tokio::net::TcpListener, SocketAddr)> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let addr = listener.local_addr()?;
+    Ok((listener, addr))
 }
 
 /// Binds `127.0.0.1:port` (port 0: any free port) and returns the listener and its address.
@@ -189,33 +257,69 @@ async fn list_games(State(app): AppState) -> Json<Value> {
     Json(json!({ "games": app.sessions.list() }))
 }
 
-async fn new_game(State(app): AppState, body: Bytes) -> Result<Response, ApiError> {
+/// The seat tokens of a request (`Authorization: Bearer ...`).
+fn creds(headers: &HeaderMap) -> Result<Credentials, ApiError> {
+    Credentials::from_headers(headers)
+}
+
+/// A game's page (`/azul?game=ID`) and a seat's invite link to it (the token in the
+/// fragment, which browsers never send to a server or put in a Referer).
+fn page(game: &str, id: &str) -> String {
+    format!("/{game}?game={id}")
+}
+
+fn invite(game: &str, id: &str, token: &str) -> String {
+    format!("{}#token={token}", page(game, id))
+}
+
+async fn new_game(
+    State(app): AppState,
+    client: Option<Extension<Client>>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let client = client.map(|Extension(c)| c.0).unwrap_or_default();
     let req: NewGame = parse_body(
         &body,
         "expected {\"game\": \"azul\", \"seats\": [{\"type\": \"human\"}, {\"type\": \"ai\", \"agent\": \"random\"}]}",
     )?;
     let kind = app.kind(&req.game)?;
-    let (id, default_seed) = app.sessions.next_id();
-    let seed = req.seed.unwrap_or(default_seed);
-    let session = kind.create(
-        id.clone(),
-        &req,
-        seed,
-        Arc::clone(&app.sessions.ai_pool),
-        app.sessions.cap(),
-    )?;
-    app.sessions.insert(id.clone(), Arc::clone(&session))?;
-    let first_human = req
-        .seats
-        .iter()
-        .position(|s| matches!(s, session::SeatSpec::Human { .. }))
-        .map(|i| i as u8);
-    let snap = session.snapshot(&ViewQuery {
-        seat: first_human,
-        since: Some(0),
-        ..ViewQuery::default()
-    })?;
-    let mut resp = (axum::http::StatusCode::CREATED, Json(snap)).into_response();
+    let (answer, repeat) =
+        app.sessions
+            .once_per_request(&client, req.request_id.as_deref(), || {
+                app.sessions.admit(&client)?;
+                let (id, default_seed) = app.sessions.next_id();
+                let seed = req.seed.unwrap_or(default_seed);
+                let env = app.sessions.env();
+                let (session, tokens) = kind.create(id.clone(), &req, seed, &env, &client)?;
+                app.sessions
+                    .insert_for(id.clone(), Arc::clone(&session), &client)?;
+                let first_human = tokens.first().map(|(seat, _)| *seat);
+                let all = Credentials::from_tokens(tokens.iter().map(|(_, t)| t.as_str()));
+                let mut snap = session.snapshot(
+                    &ViewQuery {
+                        seat: first_human,
+                        since: Some(0),
+                        ..ViewQuery::default()
+                    },
+                    &all,
+                )?;
+                let game = session.game_name();
+                snap["url"] = json!(page(game, &id));
+                snap["tokens"] = tokens
+                    .iter()
+                    .map(|(seat, token)| {
+                        json!({"seat": seat, "token": token, "invite": invite(game, &id, token)})
+                    })
+                    .collect();
+                Ok(snap)
+            })?;
+    let status = if repeat {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
+    let id = answer["id"].as_str().unwrap_or_default().to_string();
+    let mut resp = (status, Json(answer)).into_response();
     if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}")) {
         resp.headers_mut().insert(header::LOCATION, v);
     }
@@ -225,65 +329,182 @@ async fn new_game(State(app): AppState, body: Bytes) -> Result<Response, ApiErro
 async fn show_game(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
     q: Result<Query<ViewQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = query(q)?;
+    let creds = creds(&headers)?;
     let s = app.sessions.get(&id)?;
     if let (Some(wait), Some(rev)) = (q.wait_ms, q.revision) {
         let mut rx = s.subscribe();
         let wait = Duration::from_millis(wait.min(30_000));
         let _ = tokio::time::timeout(wait, rx.wait_for(|v| *v != rev)).await;
     }
-    Ok(Json(s.snapshot(&q)?))
+    Ok(Json(s.snapshot(&q, &creds)?))
 }
 
 async fn play_move(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let s = app.sessions.get(&id)?;
-    let req: MoveRequest = parse_body(&body, "expected {\"seat\": 0, \"action\": \"...\"}")?;
-    Ok(Json(s.play(req)?))
+    let creds = creds(&headers)?;
+    let req: MoveRequest = parse_body(
+        &body,
+        "expected {\"seat\": 0, \"action\": \"...\", \"expected_revision\": 12}",
+    )?;
+    Ok(Json(s.play(req, &creds)?))
 }
 
 async fn undo(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let s = app.sessions.get(&id)?;
-    let req: UndoRequest = parse_body(&body, "expected {\"seat\": 0}")?;
-    Ok(Json(s.undo(req)?))
+    let creds = creds(&headers)?;
+    let req: UndoRequest = parse_body(&body, "expected {\"seat\": 0, \"expected_revision\": 12}")?;
+    Ok(Json(s.undo(req, &creds)?))
 }
 
 async fn check(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let s = app.sessions.get(&id)?;
+    let creds = creds(&headers)?;
     let req: MoveRequest = parse_body(&body, "expected {\"seat\": 0, \"action\": \"...\"}")?;
-    Ok(Json(s.check(req)?))
+    Ok(Json(s.check(req, &creds)?))
 }
 
 async fn hint(
     State(app): AppState,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let s = app.sessions.get(&id)?;
+    let creds = creds(&headers)?;
     let req: UndoRequest = parse_body(&body, "expected {\"seat\": 0}")?;
-    let job = s.hint(req)?;
-    // The hint's search runs on the blocking pool, like the AI seats.
-    let _permit = Arc::clone(&app.sessions.ai_pool)
-        .acquire_owned()
+    let ticket = s.hint(req, &creds)?;
+    let job = ticket.job;
+    let pool = Arc::clone(&app.sessions.ai_pool);
+    // The first request for this hint thinks; its repeats wait for the same answer.
+    let v = ticket
+        .answer
+        .get_or_try_init(|| async move {
+            let Some(job) = job else {
+                return Err(ApiError::Conflict(
+                    "the first request for this hint was cancelled before it finished: ask again \
+                     once the game changes"
+                        .into(),
+                ));
+            };
+            // The hint's search runs on the blocking pool, like the AI seats.
+            let _permit = pool
+                .acquire_owned()
+                .await
+                .map_err(|e| ApiError::Internal(format!("hint: {e}")))?;
+            tokio::task::spawn_blocking(job)
+                .await
+                .map_err(|e| ApiError::Internal(format!("the hint crashed: {e}")))
+        })
+        .await?;
+    Ok(Json(v.clone()))
+}
+
+async fn join(
+    State(app): AppState,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let s = app.sessions.get(&id)?;
+    let req: JoinRequest = parse_body(
+        &body,
+        "expected {\"name\": \"Ann\"} or {\"name\": \"Ann\", \"seat\": 1}",
+    )?;
+    let (seat, token) = s.join(&req)?;
+    let creds = Credentials::from_tokens([token.as_str()]);
+    let snap = s.snapshot(
+        &ViewQuery {
+            seat: Some(seat),
+            since: Some(0),
+            ..ViewQuery::default()
+        },
+        &creds,
+    )?;
+    let game = s.game_name();
+    Ok(Json(json!({
+        "seat": seat,
+        "token": token,
+        "invite": invite(game, &id, &token),
+        "url": page(game, &id),
+        "game": snap,
+    })))
+}
+
+async fn lobby(State(app): AppState) -> Json<Value> {
+    Json(json!({ "games": app.sessions.lobby() }))
+}
+
+/// The web games stored in the database (`--db`), newest first.
+async fn played(State(app): AppState) -> Result<Json<Value>, ApiError> {
+    let Some(db) = app.sessions.db.clone() else {
+        return Err(ApiError::NotFound(
+            "this server keeps games in memory only: start it with `tessera serve --db FILE`"
+                .into(),
+        ));
+    };
+    let rows = tokio::task::spawn_blocking(move || db.games(false))
         .await
-        .map_err(|e| ApiError::Internal(format!("hint: {e}")))?;
-    let v = tokio::task::spawn_blocking(job)
+        .map_err(|e| ApiError::Internal(format!("reading the database crashed: {e}")))??;
+    let games: Vec<Value> = rows
+        .iter()
+        .rev()
+        .map(|r| {
+            let record: Value = r
+                .record
+                .as_deref()
+                .and_then(|t| serde_json::from_str(t).ok())
+                .unwrap_or(Value::Null);
+            json!({
+                "id": r.id, "game": r.game, "status": r.status, "created": r.created,
+                "updated": r.updated, "seats": record.get("seats"),
+                "result": record.get("result"), "record_available": r.record.is_some(),
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "games": games })))
+}
+
+/// A stored web game's record, once it is over.
+async fn played_record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let Some(db) = app.sessions.db.clone() else {
+        return Err(ApiError::NotFound(
+            "this server keeps games in memory only: start it with `tessera serve --db FILE`"
+                .into(),
+        ));
+    };
+    let key = id.clone();
+    let row = tokio::task::spawn_blocking(move || db.game(&key))
         .await
-        .map_err(|e| ApiError::Internal(format!("the hint crashed: {e}")))?;
-    Ok(Json(v))
+        .map_err(|e| ApiError::Internal(format!("reading the database crashed: {e}")))??
+        .ok_or_else(|| ApiError::NotFound(format!("no stored game with id '{id}'")))?;
+    let text = row.record.ok_or_else(|| {
+        ApiError::Conflict(format!(
+            "game {id} is not over yet: its record is stored when it ends"
+        ))
+    })?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        format!("{text}\n"),
+    )
+        .into_response())
 }
 
 async fn record(State(app): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {

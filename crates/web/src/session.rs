@@ -19,8 +19,10 @@ use tessera_core::table::{Next, Seat, Table, TableError, Thought};
 use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
 use tokio::sync::{Semaphore, watch};
 
+use crate::access::{Credentials, hash_token, new_token};
 use crate::error::ApiError;
 use crate::game::WebGame;
+use crate::persist::WebDb;
 
 /// Builds an agent of game `G` from its registry string (`random`, `presort:time=50ms`),
 /// with the budget its specification asks for (empty when it sets none).
@@ -72,11 +74,15 @@ pub fn budget_cap(max_think: Duration) -> Budget {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum SeatSpec {
-    /// A person at the browser.
+    /// A person.
     Human {
         /// Shown on the board.
         #[serde(default)]
         name: Option<String>,
+        /// A free seat for someone else: listed in the lobby (`GET /api/lobby`) until a
+        /// person takes it (`POST /api/games/{id}/join`) or its invite link is used.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        open: bool,
     },
     /// An AI player from the registry.
     Ai {
@@ -130,6 +136,11 @@ pub struct NewGame {
     /// Game-specific options.
     #[serde(default)]
     pub options: Value,
+    /// The client's id for this request (any text up to 100 characters): a repeated request
+    /// with the same id from the same client within 10 minutes (a double click, a retry)
+    /// answers the game the first one created instead of creating another.
+    #[serde(default, skip_serializing)]
+    pub request_id: Option<String>,
 }
 
 /// `POST /api/games/{id}/move`.
@@ -140,6 +151,11 @@ pub struct MoveRequest {
     pub seat: u8,
     /// The action in the game's notation.
     pub action: String,
+    /// The game's revision the move was chosen at (the snapshot's `revision`): a move made
+    /// at another revision is refused with 409 and the current state, and the exact repeat
+    /// of the last move played gets the same answer again (a retry plays nothing).
+    #[serde(default)]
+    pub expected_revision: Option<u64>,
 }
 
 /// `POST /api/games/{id}/undo` and `POST /api/games/{id}/hint`.
@@ -148,10 +164,34 @@ pub struct MoveRequest {
 pub struct UndoRequest {
     /// The seat asking (must be a human seat).
     pub seat: u8,
+    /// As for a move: the revision the request was made at (undo only; a hint is
+    /// idempotent by itself).
+    #[serde(default)]
+    pub expected_revision: Option<u64>,
 }
 
 /// A hint's thinking, to run off the async workers; gives the hint's JSON.
 pub type HintJob = Box<dyn FnOnce() -> Value + Send>;
+
+/// A hint asked for: its answer, shared by every repeat of the request while the game does
+/// not change, and the thinking to do when this request is the first to ask.
+pub struct HintTicket {
+    /// The hint's answer, once computed.
+    pub answer: Arc<tokio::sync::OnceCell<Value>>,
+    /// The search to run (`None`: a repeat; wait for the first request's answer).
+    pub job: Option<HintJob>,
+}
+
+/// `POST /api/games/{id}/join`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The name shown on the board (1 to 40 characters).
+    pub name: String,
+    /// The free seat to take (absent: the first free one).
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
 
 /// What a browser asks to see (`GET /api/games/{id}` query).
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -167,21 +207,26 @@ pub struct ViewQuery {
     pub revision: Option<u64>,
 }
 
-/// A hosted game, whatever its type.
+/// A hosted game, whatever its type. Every request that acts for a human seat carries the
+/// seat's token in `creds`; without it the answer is 403 and nothing changes.
 pub trait DynSession: Send + Sync {
     /// The game's short name.
     fn game_name(&self) -> &'static str;
     /// The game as `q.seat` sees it, with steps from `q.since`.
-    fn snapshot(&self, q: &ViewQuery) -> Result<Value, ApiError>;
+    fn snapshot(&self, q: &ViewQuery, creds: &Credentials) -> Result<Value, ApiError>;
     /// A human seat's move; on success the AI seats continue in the background.
-    fn play(self: Arc<Self>, req: MoveRequest) -> Result<Value, ApiError>;
-    /// Takes back the last action (human-only games), or back to the asking human seat's
-    /// previous turn (games with AI seats).
-    fn undo(self: Arc<Self>, req: UndoRequest) -> Result<Value, ApiError>;
+    fn play(self: Arc<Self>, req: MoveRequest, creds: &Credentials) -> Result<Value, ApiError>;
+    /// Takes back the last action (human-only games, with every player's token), or back to
+    /// the asking human seat's previous turn (games with AI seats and one person).
+    fn undo(self: Arc<Self>, req: UndoRequest, creds: &Credentials) -> Result<Value, ApiError>;
     /// Whether a human seat's move would be legal now, and why not (nothing is played).
-    fn check(&self, req: MoveRequest) -> Result<Value, ApiError>;
+    fn check(&self, req: MoveRequest, creds: &Credentials) -> Result<Value, ApiError>;
     /// A hint for the human seat to move: the strongest player's move on its view.
-    fn hint(&self, req: UndoRequest) -> Result<HintJob, ApiError>;
+    fn hint(&self, req: UndoRequest, creds: &Credentials) -> Result<HintTicket, ApiError>;
+    /// A person takes a free seat: its number and its new token.
+    fn join(&self, req: &JoinRequest) -> Result<(u8, String), ApiError>;
+    /// The game for the lobby, if it has free seats and is being played.
+    fn lobby_entry(&self) -> Option<Value>;
     /// The game record so far.
     fn record(&self) -> Result<Value, ApiError>;
     /// Watches the revision number.
@@ -200,15 +245,27 @@ struct SeatInfo {
     name: String,
     /// For an AI seat: its agent's name and its budget per move.
     ai: Option<(String, Budget)>,
+    /// For a human seat: the SHA-256 of its token.
+    token_hash: Option<String>,
+    /// A free seat nobody has taken yet (listed in the lobby).
+    free: bool,
 }
 
 struct Inner<G: Game> {
     table: Table<'static, G>,
     seats: Vec<SeatInfo>,
     failure: Option<String>,
-    /// Changes the table does not count (a failure).
+    /// Changes the table does not count (a failure, a hint, a seat taken).
     bumps: u64,
     last_touch: Instant,
+    /// Events stored in the database so far.
+    events: u64,
+    /// Whether the game's end is stored.
+    end_stored: bool,
+    /// The last move or undo request played and its answer (a repeat gets the answer again).
+    last_request: Option<(String, Value)>,
+    /// The hint of seat `.0` at revision `.1`.
+    hint_cache: Option<(u8, u64, Arc<tokio::sync::OnceCell<Value>>)>,
 }
 
 impl<G: Game> Inner<G> {
@@ -219,6 +276,32 @@ impl<G: Game> Inner<G> {
     fn fail(&mut self, why: String) {
         self.failure = Some(why);
         self.bumps += 1;
+    }
+
+    fn human_seats(&self) -> usize {
+        self.seats.iter().filter(|s| s.token_hash.is_some()).count()
+    }
+
+    /// Whether `creds` hold the token of every human seat (one person at the screen, or
+    /// every player agreeing).
+    fn holds_every_seat(&self, creds: &Credentials) -> bool {
+        self.seats
+            .iter()
+            .filter_map(|s| s.token_hash.as_deref())
+            .all(|h| creds.holds(h))
+    }
+
+    /// The human seats whose token `creds` hold.
+    fn held_seats(&self, creds: &Credentials) -> Vec<u8> {
+        (0..self.seats.len())
+            .filter(|&i| {
+                self.seats[i]
+                    .token_hash
+                    .as_deref()
+                    .is_some_and(|h| creds.holds(h))
+            })
+            .map(|i| i as u8)
+            .collect()
     }
 }
 
@@ -235,6 +318,8 @@ pub struct Session<G: WebGame> {
     hint_spec: Option<String>,
     /// The operator's cap on every AI seat's and hint's budget.
     cap: Budget,
+    /// Where every event is stored (`--db`).
+    db: Option<Arc<WebDb>>,
 }
 
 /// AI players think at a lower scheduling priority than the threads that answer requests, so
@@ -307,18 +392,45 @@ fn seat_err(seat: u8, n: usize) -> ApiError {
     ))
 }
 
+/// What every hosted game shares with the server.
+#[derive(Clone)]
+pub struct SessionEnv {
+    /// Limits how many AI players think at the same time.
+    pub ai_pool: Arc<Semaphore>,
+    /// The operator's cap on every AI seat's and hint's budget.
+    pub cap: Budget,
+    /// Where games are stored as they are played (`--db`).
+    pub db: Option<Arc<WebDb>>,
+}
+
+/// The most characters of a person's name.
+const MAX_NAME: usize = 40;
+
+/// A person's name as given (trimmed, at most 40 characters), or `None` when empty.
+fn clean_name(name: &str) -> Option<String> {
+    let t = name.trim();
+    (!t.is_empty()).then(|| {
+        t.chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_NAME)
+            .collect()
+    })
+}
+
 impl<G: WebGame> Session<G> {
-    /// Sets up a new game of `kind` (its agents, levels and hints). Errors name the bad
-    /// seat, agent or option.
+    /// Sets up a new game of `kind` (its agents, levels and hints); human seat `i` is played
+    /// with the token whose hash is `token_hashes[i]`. Errors name the bad seat, agent or
+    /// option.
     pub fn create(
         id: String,
         req: &NewGame,
         seed: u64,
         kind: &Kind<G>,
-        ai_pool: Arc<Semaphore>,
-        cap: Budget,
+        env: &SessionEnv,
+        token_hashes: &[Option<String>],
     ) -> Result<Arc<Self>, ApiError> {
         let (factory, levels) = (&kind.factory, &kind.levels);
+        let cap = env.cap;
         let n = req.seats.len();
         if !G::INFO.seats_ok(n) {
             return Err(ApiError::BadRequest(format!(
@@ -335,15 +447,21 @@ impl<G: WebGame> Session<G> {
         let mut infos = Vec::with_capacity(n);
         for (i, spec) in req.seats.iter().enumerate() {
             match spec {
-                SeatSpec::Human { name } => {
+                SeatSpec::Human { name, open } => {
                     let name: String = name
                         .as_deref()
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(|s| s.chars().take(40).collect())
+                        .and_then(clean_name)
                         .unwrap_or_else(|| format!("Player {}", i + 1));
+                    let token_hash = token_hashes.get(i).cloned().flatten().ok_or_else(|| {
+                        ApiError::Internal(format!("human seat {i} has no token"))
+                    })?;
                     seats.push(Seat::human(format!("human:{name}")));
-                    infos.push(SeatInfo { name, ai: None });
+                    infos.push(SeatInfo {
+                        name,
+                        ai: None,
+                        token_hash: Some(token_hash),
+                        free: *open,
+                    });
                 }
                 SeatSpec::Ai { agent, budget } => {
                     check_request_budget(budget, &cap)
@@ -371,6 +489,8 @@ impl<G: WebGame> Session<G> {
                     infos.push(SeatInfo {
                         name: shown,
                         ai: Some((agent_name, budget)),
+                        token_hash: None,
+                        free: false,
                     });
                 }
             }
@@ -386,12 +506,17 @@ impl<G: WebGame> Session<G> {
                 failure: None,
                 bumps: 0,
                 last_touch: Instant::now(),
+                events: 0,
+                end_stored: false,
+                last_request: None,
+                hint_cache: None,
             }),
             rev_tx,
-            ai_pool,
+            ai_pool: Arc::clone(&env.ai_pool),
             factory: Arc::clone(factory),
             hint_spec: kind.hint_spec.clone(),
             cap,
+            db: env.db.clone(),
         });
         Ok(session)
     }
@@ -434,7 +559,74 @@ impl<G: WebGame> Session<G> {
                 Ok(Next::Human(_) | Next::Thinking(_) | Next::Over) => {}
             }
         }
+        self.store_end(g);
         self.rev_tx.send_replace(g.revision());
+    }
+
+    /// Stores event `event` (`--db`) before the request that caused it is answered; when
+    /// the database refuses it the game stops (a restarted server continues from the last
+    /// stored event) and the request gets 503.
+    fn log(&self, g: &mut Inner<G>, event: Value) -> Result<(), ApiError> {
+        let Some(db) = &self.db else {
+            return Ok(());
+        };
+        match db.append(&self.id, g.events, &event) {
+            Ok(()) => {
+                g.events += 1;
+                Ok(())
+            }
+            Err(e) => {
+                g.fail(e.to_string());
+                self.rev_tx.send_replace(g.revision());
+                Err(e)
+            }
+        }
+    }
+
+    /// Stores the record of a game that has just ended (`--db`).
+    fn store_end(&self, g: &mut Inner<G>) {
+        let Some(db) = &self.db else {
+            return;
+        };
+        let status = Self::status(g);
+        if g.end_stored || status == "playing" {
+            return;
+        }
+        let record = serde_json::to_value(g.table.record()).unwrap_or(Value::Null);
+        if db.finish(&self.id, status, &record).is_ok() {
+            g.end_stored = true;
+        }
+    }
+
+    /// Checks that `creds` may act for seat `seat` (a human seat: its token; an AI seat:
+    /// anyone, the table refuses it later). A free seat whose token is used is taken.
+    fn authorize(
+        &self,
+        g: &mut Inner<G>,
+        seat: u8,
+        creds: &Credentials,
+    ) -> Result<PlayerId, ApiError> {
+        let n = g.seats.len();
+        let info = g
+            .seats
+            .get(seat as usize)
+            .ok_or_else(|| seat_err(seat, n))?;
+        match &info.token_hash {
+            None => Ok(PlayerId(seat)),
+            Some(h) if creds.holds(h) => {
+                if info.free {
+                    self.log(g, json!({"op": "claim", "seat": seat}))?;
+                    g.seats[seat as usize].free = false;
+                    g.bumps += 1;
+                }
+                Ok(PlayerId(seat))
+            }
+            Some(_) => Err(ApiError::Forbidden(format!(
+                "seat {seat} ({}) is not yours: this request does not carry the seat's token \
+                 (send 'Authorization: Bearer TOKEN' with the token of the game's invite link)",
+                info.name
+            ))),
+        }
     }
 
     fn finish_ai(
@@ -444,8 +636,17 @@ impl<G: WebGame> Session<G> {
     ) {
         let mut g = self.lock();
         match result {
-            Ok(done) => {
-                if let Err(e) = g.table.hand_back(done) {
+            Ok(done) => match g.table.hand_back(done) {
+                Ok(true) => {
+                    let action = match g.table.steps().last().map(|s| &s.event) {
+                        Some(Event::Action { action, .. }) => action.clone(),
+                        _ => String::new(),
+                    };
+                    // A failure to store it stops the game (see `log`).
+                    let _ = self.log(&mut g, json!({"op": "ai", "seat": p.0, "action": action}));
+                }
+                Ok(false) => {}
+                Err(e) => {
                     let why = match e {
                         TableError::IllegalMove(m) => format!(
                             "AI seat {} ({}) chose the illegal action {}: {}",
@@ -455,7 +656,7 @@ impl<G: WebGame> Session<G> {
                     };
                     g.fail(why);
                 }
-            }
+            },
             Err(e) => g.fail(format!("AI seat {} crashed while thinking: {e}", p.0)),
         }
         self.advance_locked(&mut g);
@@ -532,7 +733,12 @@ impl<G: WebGame> Session<G> {
         })
     }
 
-    fn snapshot_locked(g: &Inner<G>, id: &str, q: &ViewQuery) -> Result<Value, ApiError> {
+    fn snapshot_locked(
+        g: &Inner<G>,
+        id: &str,
+        q: &ViewQuery,
+        creds: &Credentials,
+    ) -> Result<Value, ApiError> {
         let viewer = Self::check_viewer(g, q.seat)?;
         let turn = g.table.state().turn();
         let to_move = match turn {
@@ -563,7 +769,7 @@ impl<G: WebGame> Session<G> {
             .seats
             .iter()
             .map(|s| match &s.ai {
-                None => json!({ "type": "human", "name": s.name }),
+                None => json!({ "type": "human", "name": s.name, "free": s.free }),
                 Some((agent, budget)) => json!({
                     "type": "ai",
                     "name": s.name,
@@ -586,11 +792,15 @@ impl<G: WebGame> Session<G> {
                 .iter()
                 .any(|s| s.action.is_some() && s.player == Some(v))
         });
-        let can_undo = if human_only {
-            g.table.steps().iter().any(|s| s.action.is_some())
-        } else {
-            viewer_human && viewer_moved && waiting_for == Some(Waiting::Human)
-        };
+        // Between people, undo needs every player's agreement: only a request holding every
+        // human seat's token (one person playing every human seat) may take a move back.
+        let agreed = g.human_seats() <= 1 || g.holds_every_seat(creds);
+        let can_undo = agreed
+            && if human_only {
+                g.table.steps().iter().any(|s| s.action.is_some())
+            } else {
+                viewer_human && viewer_moved && waiting_for == Some(Waiting::Human)
+            };
         Ok(json!({
             "id": id,
             "game": G::NAME,
@@ -611,6 +821,7 @@ impl<G: WebGame> Session<G> {
             "step_count": g.table.steps().len(),
             "steps": steps,
             "can_undo": can_undo,
+            "my_seats": g.held_seats(creds),
             "can_hint": self_hint_ok(g, viewer, to_move) && waiting_for == Some(Waiting::Human),
             "assists": g.table.assists(),
             "record_available": !G::INFO.hidden_info || turn == Turn::Terminal,
@@ -630,28 +841,86 @@ fn self_hint_ok<G: Game>(
         && viewer.is_some_and(|v| g.seats[v.index()].ai.is_none())
 }
 
+/// What identifies a move or undo request for its repeat (`expected_revision` included).
+fn request_key(kind: &str, seat: u8, revision: Option<u64>, action: &str) -> String {
+    format!("{kind}|{seat}|{revision:?}|{}", action.trim())
+}
+
+impl<G: WebGame> Session<G> {
+    /// The 409 of a request made at revision `asked`: with the current state as `seat` sees
+    /// it.
+    fn stale(g: &Inner<G>, id: &str, seat: u8, creds: &Credentials, asked: u64) -> ApiError {
+        let current = Self::snapshot_locked(
+            g,
+            id,
+            &ViewQuery {
+                seat: Some(seat),
+                ..ViewQuery::default()
+            },
+            creds,
+        )
+        .unwrap_or(Value::Null);
+        ApiError::Stale {
+            message: format!(
+                "the game changed since you chose (your revision {asked}, now {}): nothing was \
+                 played; here is the current state",
+                g.revision()
+            ),
+            current: Box::new(current),
+        }
+    }
+
+    /// For a request carrying `expected_revision`: the answer of its exact repeat, or the 409
+    /// of a stale one; `None` when the request is to be played.
+    fn repeat_or_stale(
+        g: &Inner<G>,
+        id: &str,
+        key: &str,
+        seat: u8,
+        expected: Option<u64>,
+        creds: &Credentials,
+    ) -> Option<Result<Value, ApiError>> {
+        let asked = expected?;
+        if let Some((k, answer)) = &g.last_request
+            && k == key
+        {
+            return Some(Ok(answer.clone()));
+        }
+        (asked != g.revision()).then(|| Err(Self::stale(g, id, seat, creds, asked)))
+    }
+}
+
 impl<G: WebGame> DynSession for Session<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
     }
 
-    fn snapshot(&self, q: &ViewQuery) -> Result<Value, ApiError> {
+    fn snapshot(&self, q: &ViewQuery, creds: &Credentials) -> Result<Value, ApiError> {
         let mut g = self.lock();
         g.last_touch = Instant::now();
-        Self::snapshot_locked(&g, &self.id, q)
+        if let Some(s) = q.seat
+            && g.seats
+                .get(s as usize)
+                .is_some_and(|i| i.token_hash.is_some())
+        {
+            self.authorize(&mut g, s, creds)?;
+        }
+        Self::snapshot_locked(&g, &self.id, q, creds)
     }
 
-    fn play(self: Arc<Self>, req: MoveRequest) -> Result<Value, ApiError> {
+    fn play(self: Arc<Self>, req: MoveRequest, creds: &Credentials) -> Result<Value, ApiError> {
         let mut g = self.lock();
         g.last_touch = Instant::now();
-        let n = g.seats.len();
-        if req.seat as usize >= n {
-            return Err(seat_err(req.seat, n));
+        let p = self.authorize(&mut g, req.seat, creds)?;
+        let key = request_key("move", req.seat, req.expected_revision, &req.action);
+        if let Some(done) =
+            Self::repeat_or_stale(&g, &self.id, &key, req.seat, req.expected_revision, creds)
+        {
+            return done;
         }
         if let Some(f) = &g.failure {
             return Err(ApiError::Conflict(format!("the game stopped: {f}")));
         }
-        let p = PlayerId(req.seat);
         // The table decides whose turn it is and which seats are people's; its refusals
         // become HTTP answers here (409, and 422 for the rules').
         let refusal = |e: TableError, g: &Inner<G>| table_refusal(e, &g.seats, &req.action);
@@ -667,8 +936,12 @@ impl<G: WebGame> DynSession for Session<G> {
             Ok(index) => index,
             Err(e) => return Err(refusal(e, &g)),
         };
+        self.log(
+            &mut g,
+            json!({"op": "move", "seat": req.seat, "action": action.to_string()}),
+        )?;
         self.advance_locked(&mut g);
-        Self::snapshot_locked(
+        let answer = Self::snapshot_locked(
             &g,
             &self.id,
             &ViewQuery {
@@ -676,17 +949,29 @@ impl<G: WebGame> DynSession for Session<G> {
                 since: Some(index),
                 ..ViewQuery::default()
             },
-        )
+            creds,
+        )?;
+        g.last_request = Some((key, answer.clone()));
+        Ok(answer)
     }
 
-    fn undo(self: Arc<Self>, req: UndoRequest) -> Result<Value, ApiError> {
+    fn undo(self: Arc<Self>, req: UndoRequest, creds: &Credentials) -> Result<Value, ApiError> {
         let mut g = self.lock();
         g.last_touch = Instant::now();
-        let n = g.seats.len();
-        if req.seat as usize >= n {
-            return Err(seat_err(req.seat, n));
+        let p = self.authorize(&mut g, req.seat, creds)?;
+        let key = request_key("undo", req.seat, req.expected_revision, "");
+        if let Some(done) =
+            Self::repeat_or_stale(&g, &self.id, &key, req.seat, req.expected_revision, creds)
+        {
+            return done;
         }
-        let p = PlayerId(req.seat);
+        if g.human_seats() > 1 && !g.holds_every_seat(creds) {
+            return Err(ApiError::Conflict(
+                "no undo between people: taking a move back needs every player's agreement, \
+                 so it is only offered when one person plays every human seat"
+                    .into(),
+            ));
+        }
         g.table.take_back(p).map_err(|e| match e {
             TableError::AgentAway(q) => ApiError::Conflict(format!(
                 "seat {} ({}) is thinking: undo once it has moved",
@@ -695,25 +980,25 @@ impl<G: WebGame> DynSession for Session<G> {
             )),
             other => ApiError::Conflict(other.to_string()),
         })?;
+        self.log(&mut g, json!({"op": "undo", "seat": req.seat}))?;
         g.failure = None;
         self.advance_locked(&mut g);
-        Self::snapshot_locked(
+        let answer = Self::snapshot_locked(
             &g,
             &self.id,
             &ViewQuery {
                 seat: Some(req.seat),
                 ..ViewQuery::default()
             },
-        )
+            creds,
+        )?;
+        g.last_request = Some((key, answer.clone()));
+        Ok(answer)
     }
 
-    fn check(&self, req: MoveRequest) -> Result<Value, ApiError> {
-        let g = self.lock();
-        let n = g.seats.len();
-        if req.seat as usize >= n {
-            return Err(seat_err(req.seat, n));
-        }
-        let p = PlayerId(req.seat);
+    fn check(&self, req: MoveRequest, creds: &Credentials) -> Result<Value, ApiError> {
+        let mut g = self.lock();
+        let p = self.authorize(&mut g, req.seat, creds)?;
         if g.seats[p.index()].ai.is_some() {
             return Err(ApiError::Conflict(format!(
                 "seat {} is played by the AI",
@@ -738,13 +1023,10 @@ impl<G: WebGame> DynSession for Session<G> {
         })
     }
 
-    fn hint(&self, req: UndoRequest) -> Result<HintJob, ApiError> {
+    fn hint(&self, req: UndoRequest, creds: &Credentials) -> Result<HintTicket, ApiError> {
         let mut g = self.lock();
         g.last_touch = Instant::now();
-        let n = g.seats.len();
-        if req.seat as usize >= n {
-            return Err(seat_err(req.seat, n));
-        }
+        let p = self.authorize(&mut g, req.seat, creds)?;
         let Some(spec) = &self.hint_spec else {
             return Err(ApiError::Conflict(format!(
                 "{} offers no hints",
@@ -754,7 +1036,16 @@ impl<G: WebGame> DynSession for Session<G> {
         if let Some(f) = &g.failure {
             return Err(ApiError::Conflict(format!("the game stopped: {f}")));
         }
-        let p = PlayerId(req.seat);
+        // The same question while nothing changed: the same answer, counted once.
+        if let Some((seat, rev, cell)) = &g.hint_cache
+            && *seat == req.seat
+            && *rev == g.revision()
+        {
+            return Ok(HintTicket {
+                answer: Arc::clone(cell),
+                job: None,
+            });
+        }
         let (agent, budget) = (self.factory)(spec)
             .map_err(|e| ApiError::Internal(format!("the hint's player '{spec}': {e}")))?;
         let budget = budget
@@ -767,23 +1058,97 @@ impl<G: WebGame> DynSession for Session<G> {
             )),
             other => ApiError::Conflict(format!("no hint now: {other}")),
         })?;
+        self.log(&mut g, json!({"op": "hint", "seat": req.seat}))?;
         let before = g.table.state().clone();
         let spec = spec.clone();
         // The record now counts the hint.
         g.bumps += 1;
+        let revision = g.revision();
+        let cell = Arc::new(tokio::sync::OnceCell::new());
+        g.hint_cache = Some((req.seat, revision, Arc::clone(&cell)));
+        self.rev_tx.send_replace(revision);
+        Ok(HintTicket {
+            answer: cell,
+            job: Some(Box::new(move || {
+                lower_thread_priority();
+                let done = job.run();
+                let a = done.action();
+                json!({
+                    "seat": p.0,
+                    "player": spec,
+                    "action": a.to_string(),
+                    "action_json": before.action_json(&a),
+                    "explain": before.explain(p, &a),
+                    "think_ms": done.elapsed().as_millis() as u64,
+                    "revision": revision,
+                })
+            })),
+        })
+    }
+
+    fn join(&self, req: &JoinRequest) -> Result<(u8, String), ApiError> {
+        let name = clean_name(&req.name).ok_or_else(|| {
+            ApiError::BadRequest(
+                "join: expected {\"name\": \"your name\"} (1 to 40 characters)".into(),
+            )
+        })?;
+        let mut g = self.lock();
+        g.last_touch = Instant::now();
+        if Self::status(&g) != "playing" {
+            return Err(ApiError::Conflict(
+                "the game is over: no seat to take".into(),
+            ));
+        }
+        let n = g.seats.len();
+        let seat = match req.seat {
+            Some(s) => {
+                let info = g.seats.get(s as usize).ok_or_else(|| seat_err(s, n))?;
+                if !info.free {
+                    return Err(ApiError::Conflict(format!(
+                        "seat {s} ({}) is not free",
+                        info.name
+                    )));
+                }
+                s
+            }
+            None => g
+                .seats
+                .iter()
+                .position(|s| s.free)
+                .map(|i| i as u8)
+                .ok_or_else(|| ApiError::Conflict("this game has no free seat left".into()))?,
+        };
+        let token = new_token()?;
+        let hash = hash_token(&token);
+        self.log(
+            &mut g,
+            json!({"op": "join", "seat": seat, "name": name, "token_hash": hash}),
+        )?;
+        Self::seat_taken(&mut g, seat, name, hash);
         self.rev_tx.send_replace(g.revision());
-        Ok(Box::new(move || {
-            lower_thread_priority();
-            let done = job.run();
-            let a = done.action();
-            json!({
-                "seat": p.0,
-                "player": spec,
-                "action": a.to_string(),
-                "action_json": before.action_json(&a),
-                "explain": before.explain(p, &a),
-                "think_ms": done.elapsed().as_millis() as u64,
-            })
+        Ok((seat, token))
+    }
+
+    fn lobby_entry(&self) -> Option<Value> {
+        let g = self.lock();
+        let free: Vec<u8> = (0..g.seats.len())
+            .filter(|&i| g.seats[i].free)
+            .map(|i| i as u8)
+            .collect();
+        if free.is_empty() || Self::status(&g) != "playing" {
+            return None;
+        }
+        Some(json!({
+            "id": self.id,
+            "game": G::NAME,
+            "title": G::INFO.title,
+            "seats": g.seats.iter().map(|s| json!({
+                "name": s.name,
+                "type": if s.ai.is_some() { "ai" } else { "human" },
+                "free": s.free,
+            })).collect::<Vec<_>>(),
+            "free_seats": free,
+            "step_count": g.table.steps().len(),
         }))
     }
 
@@ -825,6 +1190,97 @@ impl<G: WebGame> DynSession for Session<G> {
     }
 }
 
+impl<G: WebGame> Session<G> {
+    /// A person takes free seat `seat`.
+    fn seat_taken(g: &mut Inner<G>, seat: u8, name: String, hash: String) {
+        g.table.set_label(PlayerId(seat), format!("human:{name}"));
+        let info = &mut g.seats[seat as usize];
+        info.name = name;
+        info.token_hash = Some(hash);
+        info.free = false;
+        g.bumps += 1;
+    }
+
+    /// Replays the stored events of a game (`--db`) onto its fresh table: people's and AI
+    /// seats' moves, undos, hints and seats taken, each after the chance events due.
+    fn replay_events(&self, events: &[Value]) -> Result<(), ApiError> {
+        let mut g = self.lock();
+        for (n, ev) in events.iter().enumerate() {
+            let bad = |why: String| {
+                ApiError::Internal(format!(
+                    "stored event {n} of game {} ({ev}) does not replay: {why}",
+                    self.id
+                ))
+            };
+            g.table.advance().map_err(|e| bad(e.to_string()))?;
+            let seat = ev["seat"]
+                .as_u64()
+                .and_then(|s| u8::try_from(s).ok())
+                .filter(|&s| (s as usize) < g.seats.len())
+                .ok_or_else(|| bad("no valid seat".into()))?;
+            let p = PlayerId(seat);
+            let action = || -> Result<G::Action, ApiError> {
+                ev["action"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .parse()
+                    .map_err(|e: <G::Action as std::str::FromStr>::Err| bad(e.to_string()))
+            };
+            match ev["op"].as_str().unwrap_or_default() {
+                "move" => {
+                    let a = action()?;
+                    g.table.play(p, a).map_err(|e| bad(e.to_string()))?;
+                }
+                "ai" => {
+                    let a = action()?;
+                    g.table
+                        .replay_agent_action(p, a)
+                        .map_err(|e| bad(e.to_string()))?;
+                }
+                "undo" => g.table.take_back(p).map_err(|e| bad(e.to_string()))?,
+                "hint" => {
+                    let spec = self
+                        .hint_spec
+                        .as_deref()
+                        .ok_or_else(|| bad("no hints".into()))?;
+                    let (agent, budget) = (self.factory)(spec).map_err(|e| bad(e.to_string()))?;
+                    g.table
+                        .hint(p, agent, budget)
+                        .map_err(|e| bad(e.to_string()))?;
+                    g.bumps += 1;
+                }
+                "claim" => g.seats[seat as usize].free = false,
+                "join" => {
+                    let name = ev["name"].as_str().unwrap_or("Player").to_string();
+                    let hash = ev["token_hash"]
+                        .as_str()
+                        .ok_or_else(|| bad("no token hash".into()))?
+                        .to_string();
+                    Self::seat_taken(&mut g, seat, name, hash);
+                }
+                other => return Err(bad(format!("unknown event '{other}'"))),
+            }
+        }
+        g.events = events.len() as u64;
+        Ok(())
+    }
+}
+
+/// A game as stored when it is created (`--db`): the request, the seed, the seats' token
+/// hashes and the client that created it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct StoredSetup {
+    /// The new-game request.
+    pub request: NewGame,
+    /// The game's seed.
+    pub seed: u64,
+    /// The SHA-256 of each human seat's token (`None` for AI seats).
+    pub token_hashes: Vec<Option<String>>,
+    /// The client (its address) that created the game.
+    #[serde(default)]
+    pub client: String,
+}
+
 /// A game type the server hosts: builds its sessions and replays its records.
 pub trait GameKind: Send + Sync {
     /// The game's name (its `INFO.name`).
@@ -834,14 +1290,23 @@ pub trait GameKind: Send + Sync {
     fn listed(&self) -> bool;
     /// Name, title, seat range, agents, levels and hints, for the browser's menus.
     fn info(&self) -> Value;
-    /// Starts a game.
+    /// Starts a game (stored first when the server keeps games in a database): the game and
+    /// the token of each human seat, `(seat, token)`.
     fn create(
         &self,
         id: String,
         req: &NewGame,
         seed: u64,
-        ai_pool: Arc<Semaphore>,
-        cap: Budget,
+        env: &SessionEnv,
+        client: &str,
+    ) -> Result<(Arc<dyn DynSession>, Vec<(u8, String)>), ApiError>;
+    /// A stored game, replayed to its last stored event; AI seats to move start thinking.
+    fn restore(
+        &self,
+        id: String,
+        setup: &StoredSetup,
+        events: &[Value],
+        env: &SessionEnv,
     ) -> Result<Arc<dyn DynSession>, ApiError>;
     /// Replays a record: every step with the spectator view after it.
     fn replay(&self, record: Value) -> Result<Value, ApiError>;
@@ -919,10 +1384,52 @@ impl<G: WebGame> GameKind for Kind<G> {
         id: String,
         req: &NewGame,
         seed: u64,
-        ai_pool: Arc<Semaphore>,
-        cap: Budget,
+        env: &SessionEnv,
+        client: &str,
+    ) -> Result<(Arc<dyn DynSession>, Vec<(u8, String)>), ApiError> {
+        let mut tokens = Vec::new();
+        let mut hashes = Vec::with_capacity(req.seats.len());
+        for (i, spec) in req.seats.iter().enumerate() {
+            if matches!(spec, SeatSpec::Human { .. }) {
+                let token = new_token()?;
+                hashes.push(Some(hash_token(&token)));
+                tokens.push((i as u8, token));
+            } else {
+                hashes.push(None);
+            }
+        }
+        let s = Session::<G>::create(id.clone(), req, seed, self, env, &hashes)?;
+        if let Some(db) = &env.db {
+            let setup = StoredSetup {
+                request: req.clone(),
+                seed,
+                token_hashes: hashes,
+                client: client.to_string(),
+            };
+            let setup = serde_json::to_value(&setup)
+                .map_err(|e| ApiError::Internal(format!("the game's setup: {e}")))?;
+            db.create(&id, G::NAME, &setup)?;
+        }
+        s.advance();
+        Ok((s, tokens))
+    }
+
+    fn restore(
+        &self,
+        id: String,
+        setup: &StoredSetup,
+        events: &[Value],
+        env: &SessionEnv,
     ) -> Result<Arc<dyn DynSession>, ApiError> {
-        let s = Session::<G>::create(id, req, seed, self, ai_pool, cap)?;
+        let s = Session::<G>::create(
+            id,
+            &setup.request,
+            setup.seed,
+            self,
+            env,
+            &setup.token_hashes,
+        )?;
+        s.replay_events(events)?;
         s.advance();
         Ok(s)
     }
@@ -982,15 +1489,49 @@ impl<G: WebGame> GameKind for Kind<G> {
     }
 }
 
+/// How long a Start's request id is remembered.
+pub const REQUEST_ID_TTL: Duration = Duration::from_secs(600);
+
+/// The server's limits on games.
+#[derive(Clone, Copy, Debug)]
+pub struct GameLimits {
+    /// Most games kept in memory (finished ones are dropped first).
+    pub max_sessions: usize,
+    /// Most unfinished games at once (503 beyond).
+    pub max_unfinished: usize,
+    /// Most unfinished games one client (address) may have created (429 beyond).
+    pub max_per_client: usize,
+}
+
+impl Default for GameLimits {
+    fn default() -> Self {
+        GameLimits {
+            max_sessions: 1000,
+            max_unfinished: 1000,
+            max_per_client: 1000,
+        }
+    }
+}
+
+struct Entry {
+    session: Arc<dyn DynSession>,
+    /// The client that created it.
+    client: String,
+}
+
 /// Every hosted game, by id.
 pub struct Sessions {
-    map: Mutex<HashMap<String, Arc<dyn DynSession>>>,
+    map: Mutex<HashMap<String, Entry>>,
     counter: AtomicU64,
     master_seed: u64,
-    max_sessions: usize,
+    limits: GameLimits,
     max_think: Duration,
     /// Limits how many AI players think at the same time.
     pub ai_pool: Arc<Semaphore>,
+    /// Where games are stored as they are played (`--db`).
+    pub db: Option<Arc<WebDb>>,
+    /// The answers of recent Starts by (client, request id).
+    starts: Mutex<HashMap<(String, String), (Instant, Value)>>,
 }
 
 impl Sessions {
@@ -1007,19 +1548,49 @@ impl Sessions {
             map: Mutex::new(HashMap::new()),
             counter: AtomicU64::new(0),
             master_seed,
-            max_sessions: max_sessions.max(1),
+            limits: GameLimits {
+                max_sessions: max_sessions.max(1),
+                ..GameLimits::default()
+            },
             max_think,
             ai_pool: Arc::new(Semaphore::new(ai_threads.max(1))),
+            db: None,
+            starts: Mutex::new(HashMap::new()),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<dyn DynSession>>> {
+    /// With these limits on games.
+    pub fn with_limits(mut self, limits: GameLimits) -> Self {
+        self.limits = GameLimits {
+            max_sessions: limits.max_sessions.max(1),
+            max_unfinished: limits.max_unfinished.max(1),
+            max_per_client: limits.max_per_client.max(1),
+        };
+        self
+    }
+
+    /// Storing every game as it is played in `db`.
+    pub fn with_db(mut self, db: Option<Arc<WebDb>>) -> Self {
+        self.db = db;
+        self
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
         self.map.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The operator's cap on every AI seat's budget (`--max-think`).
     pub fn cap(&self) -> Budget {
         budget_cap(self.max_think)
+    }
+
+    /// What a new game shares with the server.
+    pub fn env(&self) -> SessionEnv {
+        SessionEnv {
+            ai_pool: Arc::clone(&self.ai_pool),
+            cap: self.cap(),
+            db: self.db.clone(),
+        }
     }
 
     /// A fresh id and the seed a game gets when its request names none.
@@ -1030,20 +1601,53 @@ impl Sessions {
         (format!("{}-{:08x}", n + 1, tag as u32), seed)
     }
 
+    /// Whether `client` may start another game: 429 past its own limit of unfinished games,
+    /// 503 when the server holds its limit of unfinished games.
+    pub fn admit(&self, client: &str) -> Result<(), ApiError> {
+        let map = self.lock();
+        let unfinished: Vec<&Entry> = map.values().filter(|e| !e.session.is_done()).collect();
+        let mine = unfinished.iter().filter(|e| e.client == client).count();
+        if mine >= self.limits.max_per_client {
+            return Err(ApiError::TooMany(format!(
+                "you have {mine} unfinished games on this server, its limit per player: finish \
+                 or abandon one first (abandoned games are dropped after an hour)"
+            )));
+        }
+        if unfinished.len() >= self.limits.max_unfinished {
+            return Err(ApiError::Unavailable(format!(
+                "the server holds {} unfinished games, its limit; try again later",
+                unfinished.len()
+            )));
+        }
+        Ok(())
+    }
+
     /// Stores a game, dropping old ones beyond the limit. Fails when every stored game is
     /// still being played.
     pub fn insert(&self, id: String, s: Arc<dyn DynSession>) -> Result<(), ApiError> {
+        self.insert_for(id, s, "")
+    }
+
+    /// Stores a game created by `client`.
+    pub fn insert_for(
+        &self,
+        id: String,
+        s: Arc<dyn DynSession>,
+        client: &str,
+    ) -> Result<(), ApiError> {
         let mut map = self.lock();
-        while map.len() >= self.max_sessions {
+        while map.len() >= self.limits.max_sessions {
             let oldest = map
                 .iter()
-                .filter(|(_, s)| s.is_done())
-                .min_by_key(|(_, s)| s.last_touch())
+                .filter(|(_, e)| e.session.is_done())
+                .min_by_key(|(_, e)| e.session.last_touch())
                 .or_else(|| {
                     // Nobody touched it for an hour: abandoned.
                     map.iter()
-                        .filter(|(_, s)| s.last_touch().elapsed() > Duration::from_secs(3600))
-                        .min_by_key(|(_, s)| s.last_touch())
+                        .filter(|(_, e)| {
+                            e.session.last_touch().elapsed() > Duration::from_secs(3600)
+                        })
+                        .min_by_key(|(_, e)| e.session.last_touch())
                 })
                 .map(|(k, _)| k.clone());
             match oldest {
@@ -1058,7 +1662,13 @@ impl Sessions {
                 }
             }
         }
-        map.insert(id, s);
+        map.insert(
+            id,
+            Entry {
+                session: s,
+                client: client.to_string(),
+            },
+        );
         Ok(())
     }
 
@@ -1066,13 +1676,108 @@ impl Sessions {
     pub fn get(&self, id: &str) -> Result<Arc<dyn DynSession>, ApiError> {
         self.lock()
             .get(id)
-            .cloned()
+            .map(|e| Arc::clone(&e.session))
             .ok_or_else(|| ApiError::NotFound(format!("no game with id '{id}'")))
     }
 
     /// Summaries of every stored game.
     pub fn list(&self) -> Vec<Value> {
-        let all: Vec<Arc<dyn DynSession>> = self.lock().values().cloned().collect();
+        let all: Vec<Arc<dyn DynSession>> = self
+            .lock()
+            .values()
+            .map(|e| Arc::clone(&e.session))
+            .collect();
         all.iter().map(|s| s.summary()).collect()
+    }
+
+    /// The games being played with free seats, oldest first.
+    pub fn lobby(&self) -> Vec<Value> {
+        let all: Vec<(String, Arc<dyn DynSession>)> = self
+            .lock()
+            .iter()
+            .map(|(k, e)| (k.clone(), Arc::clone(&e.session)))
+            .collect();
+        let mut open: Vec<(u64, Value)> = all
+            .iter()
+            .filter_map(|(k, s)| {
+                let n = k
+                    .split('-')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                s.lobby_entry().map(|v| (n, v))
+            })
+            .collect();
+        open.sort_by_key(|(n, _)| *n);
+        open.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// Runs `create` once per (client, request id) within [`REQUEST_ID_TTL`]: a repeat gets
+    /// the first answer (and `true`: it is a repeat). Without a request id, always runs.
+    pub fn once_per_request(
+        &self,
+        client: &str,
+        request_id: Option<&str>,
+        create: impl FnOnce() -> Result<Value, ApiError>,
+    ) -> Result<(Value, bool), ApiError> {
+        let Some(rid) = request_id else {
+            return create().map(|v| (v, false));
+        };
+        if rid.is_empty() || rid.len() > 100 {
+            return Err(ApiError::BadRequest(
+                "request_id: expected 1 to 100 characters".into(),
+            ));
+        }
+        // Held while the game is created, so a repeat arriving meanwhile waits for it.
+        let mut starts = self.starts.lock().unwrap_or_else(|p| p.into_inner());
+        starts.retain(|_, (t, _)| t.elapsed() < REQUEST_ID_TTL);
+        let key = (client.to_string(), rid.to_string());
+        if let Some((_, answer)) = starts.get(&key) {
+            return Ok((answer.clone(), true));
+        }
+        let answer = create()?;
+        starts.insert(key, (Instant::now(), answer.clone()));
+        Ok((answer, false))
+    }
+
+    /// Restores every unfinished game of the database: replayed to its last stored event,
+    /// AI seats to move thinking again. Returns how many were restored and the errors of
+    /// those that could not be (skipped). Game ids continue after the highest stored one.
+    pub fn restore(
+        &self,
+        build: &dyn Fn(
+            &str,
+            String,
+            &StoredSetup,
+            &[Value],
+            &SessionEnv,
+        ) -> Result<Arc<dyn DynSession>, ApiError>,
+    ) -> Result<(usize, Vec<String>), ApiError> {
+        let Some(db) = self.db.clone() else {
+            return Ok((0, Vec::new()));
+        };
+        let all = db.games(false)?;
+        let highest = all
+            .iter()
+            .filter_map(|r| r.id.split('-').next().and_then(|n| n.parse::<u64>().ok()))
+            .max()
+            .unwrap_or(0);
+        self.counter.fetch_max(highest, Ordering::Relaxed);
+        let env = self.env();
+        let (mut restored, mut errors) = (0, Vec::new());
+        for row in all.iter().filter(|r| r.status == "playing") {
+            let result = (|| {
+                let setup: StoredSetup = serde_json::from_str(&row.setup)
+                    .map_err(|e| ApiError::Internal(format!("its setup: {e}")))?;
+                let events = db.events(&row.id)?;
+                let s = build(&row.game, row.id.clone(), &setup, &events, &env)?;
+                self.insert_for(row.id.clone(), s, &setup.client)
+            })();
+            match result {
+                Ok(()) => restored += 1,
+                Err(e) => errors.push(format!("game {}: {e}", row.id)),
+            }
+        }
+        Ok((restored, errors))
     }
 }

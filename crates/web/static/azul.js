@@ -196,7 +196,44 @@ const AzulPage = {
     document.getElementById("undo").addEventListener("click", () => this.undo());
     document.getElementById("hint").addEventListener("click", () => this.askHint());
     document.getElementById("download").addEventListener("click", () => this.downloadRecord());
-    document.getElementById("newgame").addEventListener("click", () => location.reload());
+    document.getElementById("newgame").addEventListener("click", () => this.leave());
+    // A game's address (`/azul?game=ID`, and an invite link's `#token=`) opens that game.
+    const id = gameIdFromUrl();
+    if (id) {
+      const token = Seats.fromFragment(id);
+      if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
+      await this.open(id, null);
+    }
+  },
+
+  // "New game": leaving a game being played asks first (the game stays at its address).
+  leave() {
+    const running = this.snap && this.snap.status === "playing" && (this.mine || []).length;
+    if (running && !confirm("Leave this game? It stays at its address, so you can come back to it, but nobody plays your seat meanwhile.")) return;
+    location.href = location.pathname;
+  },
+
+  // Shows game `id` (`first`: its snapshot if already at hand) as the seats this browser
+  // holds the tokens of see it, or as a spectator.
+  async open(id, first) {
+    let snap = first;
+    if (!snap) {
+      try { snap = await api("GET", `/api/games/${id}`); } catch (e) { setStatus(e.message, "error"); return; }
+    }
+    document.getElementById("setup").style.display = "none";
+    document.getElementById("game").style.display = "";
+    this.mine = snap.my_seats || [];
+    this.setLabels(snap);
+    this.humanSeats = this.mine;
+    document.getElementById("pause").style.display = snap.seats.some((s) => s.type === "human") ? "none" : "";
+    this.snap = snap;
+    this.follower = new GameFollower(id, this.mine.length ? this.mine[0] : null,
+      (st, s) => this.onStep(st, s), (s) => this.onSnapshot(s));
+    this.follower.run();
+  },
+
+  setLabels(snap) {
+    this.labels = snap.seats.map((s, i) => s.type === "human" ? (s.free ? `free seat ${i + 1}` : `${s.name}`) : `${s.name} (AI, seat ${i + 1})`);
   },
 
   // A double click (or a second click while the first request is out) starts one game.
@@ -214,17 +251,17 @@ const AzulPage = {
     const seedText = document.getElementById("seed").value.trim();
     const body = { game: "azul", seats: this.readSeats() };
     if (seedText) body.seed = Number(seedText);
+    // One id per game asked for: a retry of the same Start gets the same game.
+    this.startId = this.startId || requestId();
+    body.request_id = this.startId;
     let snap;
     try { snap = await api("POST", "/api/games", body); } catch (e) { setStatus(e.message, "error"); return; }
-    document.getElementById("setup").style.display = "none";
-    document.getElementById("game").style.display = "";
-    this.labels = snap.seats.map((s, i) => s.type === "human" ? `${s.name}` : `${s.name} (AI, seat ${i + 1})`);
-    this.humanSeats = snap.seats.map((s, i) => s.type === "human" ? i : -1).filter((i) => i >= 0);
-    document.getElementById("pause").style.display = this.humanSeats.length ? "none" : "";
-    this.snap = snap;
-    this.follower = new GameFollower(snap.id, this.humanSeats.length ? this.humanSeats[0] : null,
-      (st, s) => this.onStep(st, s), (s) => this.onSnapshot(s));
-    this.follower.run();
+    this.startId = null;
+    // This browser plays the human seats it made; the free seats' tokens go out as invites.
+    for (const t of snap.tokens || []) if (!snap.seats[t.seat].free) Seats.add(snap.id, t.seat, t.token);
+    history.pushState(null, "", snap.url);
+    showInvites(snap, snap.tokens);
+    await this.open(snap.id, snap);
   },
 
   async onStep(st, snap) {
@@ -278,17 +315,21 @@ const AzulPage = {
   },
 
   async onSnapshot(snap) {
-    // Hot-seat games: show the legal moves of whichever human is to move.
-    if (snap.waiting_for === "human" && snap.seat !== snap.to_move) {
+    // Hot-seat games: show the legal moves of whichever of this browser's seats is to move.
+    if (snap.waiting_for === "human" && snap.seat !== snap.to_move && (this.mine || []).includes(snap.to_move)) {
       try { snap = await api("GET", `/api/games/${snap.id}?seat=${snap.to_move}`); } catch (e) { setStatus(e.message, "error"); return; }
     }
     this.snap = snap;
     this.selected = null;
+    this.setLabels(snap);
     this.draw();
     document.getElementById("undo").style.display = snap.can_undo ? "" : "none";
     document.getElementById("hint").style.display = this.info.hints && snap.can_hint ? "" : "none";
     if (snap.status === "finished") { this.showFinal(snap); this.follower.stop(); }
     else if (snap.status === "failed") setStatus(snap.failure, "error");
+    else if (snap.waiting_for === "human" && !(this.mine || []).includes(snap.to_move)) {
+      setStatus(snap.seats[snap.to_move].free ? `Waiting for someone to take ${this.labels[snap.to_move]}` : `Waiting for ${this.labels[snap.to_move]} to move`);
+    }
     else if (snap.waiting_for === "human") {
       setStatus(`${this.labels[snap.to_move]}: pick tiles from a factory or the centre (or Tab to them, Enter to choose)`, "turn");
       const first = document.querySelector("#board .tile.pick");
@@ -323,7 +364,8 @@ const AzulPage = {
     if (!a) return;
     this.busy = true;
     try {
-      const snap = await api("POST", `/api/games/${this.snap.id}/move`, { seat: this.snap.to_move, action: a.action });
+      // The revision makes a retried request play once (the server answers its repeat alike).
+      const snap = await api("POST", `/api/games/${this.snap.id}/move`, { seat: this.snap.to_move, action: a.action, expected_revision: this.snap.revision });
       this.selected = null;
       await this.follower.ingest(snap);
     } catch (e) {
@@ -341,7 +383,7 @@ const AzulPage = {
   async undoOnce() {
     try {
       const seat = this.snap.to_move ?? this.humanSeats[0] ?? 0;
-      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat });
+      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat, expected_revision: this.snap.revision });
       this.follower.nextStep = snap.step_count;
       this.hint = null;
       // The taken-back moves: struck out in the log, and no longer anyone's last move.
@@ -362,6 +404,7 @@ const AzulPage = {
     try {
       const h = await api("POST", `/api/games/${this.snap.id}/hint`, { seat: this.snap.to_move });
       this.hint = h.action_json;
+      if (h.revision !== undefined && this.snap) this.snap.revision = Math.max(this.snap.revision, h.revision);
       const why = h.explain ? ` — ${h.explain.why} (${h.explain.points >= 0 ? "+" : ""}${h.explain.points})` : "";
       box.textContent = `Hint from the strongest player: ${AzulView.words(h.action_json, "take")}${why}`;
       this.log.note(`${this.labels[h.seat]} asked for a hint`);

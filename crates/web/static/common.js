@@ -1,11 +1,52 @@
 "use strict";
-// Shared helpers of the Tessera pages: the JSON API client and small DOM builders.
+// Shared helpers of the Tessera pages: the JSON API client, the seat tokens this browser
+// holds, the game's address, and small DOM builders.
+
+// The seat tokens this browser holds, per game: localStorage "tessera.seats.ID" is
+// {"0": "token", ...}. Every API request about a game carries them (Authorization: Bearer
+// T0,T1), so the server knows which seats this browser plays.
+const Seats = {
+  key(id) { return `tessera.seats.${id}`; },
+  load(id) {
+    try { return JSON.parse(localStorage.getItem(this.key(id)) || "{}") || {}; } catch (e) { return {}; }
+  },
+  add(id, seat, token) {
+    const m = this.load(id);
+    m[String(seat)] = token;
+    try { localStorage.setItem(this.key(id), JSON.stringify(m)); } catch (e) { /* private mode: this tab only */ }
+    this.memory[id] = m;
+  },
+  memory: {},
+  tokens(id) {
+    const m = Object.assign({}, this.load(id), this.memory[id] || {});
+    return Object.values(m).filter((t) => /^[0-9a-f]+$/i.test(t));
+  },
+  // An invite link's token (`#token=...` in the address): kept for the game, then removed
+  // from the address bar so it is not shared by accident.
+  fromFragment(id) {
+    const m = /(?:^#|&)token=([0-9a-fA-F]+)/.exec(location.hash);
+    if (!m) return null;
+    history.replaceState(null, "", location.pathname + location.search);
+    return m[1];
+  },
+};
+
+// A fresh id for a request that must take effect once (Start), however often it is sent.
+function requestId() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     opts.headers["content-type"] = "application/json";
     opts.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const m = /^\/api\/games\/([^/?]+)/.exec(path);
+  if (m) {
+    const tokens = Seats.tokens(m[1]);
+    if (tokens.length) opts.headers["authorization"] = `Bearer ${tokens.join(",")}`;
   }
   const resp = await fetch(path, opts);
   let data = null;
@@ -14,9 +55,60 @@ async function api(method, path, body) {
     const msg = data && data.error ? data.error : `HTTP ${resp.status}`;
     const err = new Error(msg);
     err.status = resp.status;
+    err.data = data;
     throw err;
   }
   return data;
+}
+
+// The game's address (`/azul?game=ID`), put in the address bar once a game is open.
+function gameIdFromUrl() {
+  return new URLSearchParams(location.search).get("game");
+}
+
+// The invite links of the free seats (`free` in the snapshot), for the creator to send.
+function showInvites(snap, tokens) {
+  let box = document.getElementById("invites");
+  if (!box) {
+    box = el("div", { id: "invites", class: "panel invites" });
+    const game = document.getElementById("game");
+    if (game) game.insertBefore(box, game.firstChild);
+  }
+  clear(box);
+  const free = (tokens || []).filter((t) => snap.seats[t.seat] && snap.seats[t.seat].free);
+  if (!free.length) { box.style.display = "none"; return; }
+  box.style.display = "";
+  box.appendChild(el("h3", { text: "Invite players" }));
+  box.appendChild(el("p", { class: "muted", text: "Send each link to one person: it lets them play that seat. Anyone else can watch at this page's address." }));
+  for (const t of free) {
+    const url = location.origin + t.invite;
+    box.appendChild(el("div", { class: "invite" }, el("span", { text: `Seat ${t.seat + 1}: ` }),
+      el("input", { type: "text", readonly: true, value: url, class: "invite-link", id: `invite-${t.seat}`, size: 60, onfocus: (e) => e.target.select() })));
+  }
+}
+
+// The lobby: games being played with free seats; "Join" takes one with a name.
+async function showLobby(container) {
+  let data;
+  try { data = await api("GET", "/api/lobby"); } catch (e) { container.textContent = e.message; return; }
+  clear(container);
+  if (!data.games.length) { container.appendChild(el("p", { class: "muted", text: "No open tables right now: start a game with a free seat (seat type \"Person (invite)\") to open one." })); return; }
+  for (const g of data.games) {
+    const who = g.seats.map((s) => s.free ? "free seat" : s.name).join(", ");
+    const name = el("input", { type: "text", maxlength: 40, placeholder: "your name", class: "join-name", "aria-label": "your name" });
+    const btn = el("button", { class: "join", text: "Join" });
+    btn.addEventListener("click", async () => {
+      if (btn.disabled) return;
+      btn.disabled = true;
+      try {
+        const r = await api("POST", `/api/games/${g.id}/join`, { name: name.value.trim() || "Guest" });
+        Seats.add(g.id, r.seat, r.token);
+        location.href = r.url;
+      } catch (e) { btn.disabled = false; setStatus(e.message, "error"); }
+    });
+    container.appendChild(el("div", { class: "lobby-game", "data-game": g.id },
+      el("strong", { text: `${g.title}` }), ` · ${who} `, name, " ", btn));
+  }
 }
 
 function el(tag, attrs, ...children) {
@@ -67,6 +159,7 @@ function seatEditor(container, count, info) {
   for (let i = 0; i < count; i++) {
     const sel = el("select", { id: `seat${i}-type`, "aria-label": `seat ${i + 1}` },
       el("option", { value: "human", text: "Human" }),
+      el("option", { value: "open", text: "Person (invite link)" }),
       levels.length ? el("optgroup", { label: "Difficulty levels" },
         ...levels.map((l) => el("option", { value: "ai:" + l.agent, text: `Level ${l.number} · ${l.name}`, title: l.summary }))) : null,
       el("optgroup", { label: "Other players" },
@@ -82,7 +175,8 @@ function seatEditor(container, count, info) {
       const name = agentOf();
       const lv = levels.find((l) => l.agent === name);
       const ag = agents.find((x) => x.name === name);
-      about.textContent = lv ? lv.summary : ag ? ag.description : "you play this seat";
+      about.textContent = lv ? lv.summary : ag ? ag.description
+        : sel.value === "open" ? "a free seat: send its invite link to a friend, or someone joins from the lobby" : "you play this seat";
     };
     sel.addEventListener("change", sync);
     sync();
@@ -91,6 +185,7 @@ function seatEditor(container, count, info) {
   }
   return () => rows.map((r, i) => {
     const agent = r.agentOf();
+    if (agent === null && r.sel.value === "open") return { type: "human", open: true };
     if (agent === null) return { type: "human", name: `Player ${i + 1}` };
     const seat = { type: "ai", agent };
     if (r.timed()) seat.budget = { time_ms: Math.max(1, parseInt(r.ms.value || "500", 10)) };

@@ -91,6 +91,42 @@ const QwirklePage = {
     document.getElementById("clear").addEventListener("click", () => { this.pending = []; this.selected = null; this.draw(); });
     document.getElementById("trade").addEventListener("click", () => this.trade());
     document.getElementById("pass").addEventListener("click", () => this.send("pass"));
+    const ng = document.getElementById("newgame");
+    if (ng) ng.addEventListener("click", (e) => { e.preventDefault(); this.leave(); });
+    // A game's address (`/qwirkle?game=ID`, and an invite link's `#token=`) opens that game.
+    const id = gameIdFromUrl();
+    if (id) {
+      const token = Seats.fromFragment(id);
+      if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
+      await this.open(id, null);
+    }
+  },
+
+  // Leaving a game being played asks first (the game stays at its address).
+  leave() {
+    const running = this.snap && this.snap.status === "playing" && this.me !== null;
+    if (running && !confirm("Leave this game? It stays at its address, so you can come back to it, but nobody plays your seat meanwhile.")) return;
+    location.href = location.pathname;
+  },
+
+  async open(id, first) {
+    let snap = first;
+    if (!snap) {
+      try { snap = await api("GET", `/api/games/${id}`); } catch (e) { setStatus(e.message, "error"); return; }
+    }
+    document.getElementById("setup").style.display = "none";
+    document.getElementById("game").style.display = "";
+    this.setLabels(snap);
+    const mine = snap.my_seats || [];
+    this.me = mine.length ? mine[0] : null;
+    document.getElementById("pause").style.display = snap.seats.some((s) => s.type === "human") ? "none" : "";
+    this.snap = snap;
+    this.follower = new GameFollower(id, this.me, (st, s) => this.onStep(st, s), (s) => this.onSnapshot(s));
+    this.follower.run();
+  },
+
+  setLabels(snap) {
+    this.labels = snap.seats.map((s, i) => s.type === "human" ? (s.free ? `free seat ${i + 1}` : s.name) : `${s.name} (AI, seat ${i + 1})`);
   },
 
   // A double click (or a second click while the first request is out) starts one game.
@@ -108,16 +144,16 @@ const QwirklePage = {
     const body = { game: "qwirkle", seats: this.readSeats() };
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
+    // One id per game asked for: a retry of the same Start gets the same game.
+    this.startId = this.startId || requestId();
+    body.request_id = this.startId;
     let snap;
     try { snap = await api("POST", "/api/games", body); } catch (e) { setStatus(e.message, "error"); return; }
-    document.getElementById("setup").style.display = "none";
-    document.getElementById("game").style.display = "";
-    this.labels = snap.seats.map((s, i) => s.type === "human" ? s.name : `${s.name} (AI, seat ${i + 1})`);
-    const me = snap.seats.findIndex((s) => s.type === "human");
-    this.me = me >= 0 ? me : null;
-    document.getElementById("pause").style.display = this.me === null ? "" : "none";
-    this.follower = new GameFollower(snap.id, this.me, (st, s) => this.onStep(st, s), (s) => this.onSnapshot(s));
-    this.follower.run();
+    this.startId = null;
+    for (const t of snap.tokens || []) if (!snap.seats[t.seat].free) Seats.add(snap.id, t.seat, t.token);
+    history.pushState(null, "", snap.url);
+    showInvites(snap, snap.tokens);
+    await this.open(snap.id, snap);
   },
 
   async onStep(st, snap) {
@@ -136,6 +172,7 @@ const QwirklePage = {
 
   onSnapshot(snap) {
     this.snap = snap;
+    this.setLabels(snap);
     this.pending = []; this.selected = null; this.tradeSel.clear();
     this.draw();
     document.getElementById("undo").style.display = snap.can_undo ? "" : "none";
@@ -148,6 +185,8 @@ const QwirklePage = {
     else if (snap.waiting_for === "human" && snap.to_move === this.me) {
       const fm = snap.view.first_move_size;
       setStatus(`Your turn: click a tile in your hand, then a cell; repeat, then Confirm` + (fm ? ` (the first move must place ${fm} tiles)` : ""), "turn");
+    } else if (snap.waiting_for === "human") {
+      setStatus(snap.seats[snap.to_move].free ? `Waiting for someone to take ${this.labels[snap.to_move]}` : `Waiting for ${this.labels[snap.to_move]} to move`);
     } else setStatus(`${this.labels[snap.to_move]} is thinking…`);
   },
 
@@ -252,6 +291,7 @@ const QwirklePage = {
     try {
       const h = await api("POST", `/api/games/${this.snap.id}/hint`, { seat: this.me });
       this.hint = h.action_json;
+      if (h.revision !== undefined) this.snap.revision = Math.max(this.snap.revision, h.revision);
       const why = h.explain ? ` — ${h.explain.why}` : "";
       box.textContent = `Hint from the strongest player: ${qDescribe(h.action_json).replace(/^placed/, "place").replace(/^traded/, "trade").replace(/^passed/, "pass")}${why}`;
       this.log.note(`${this.labels[this.me]} asked for a hint`);
@@ -268,7 +308,7 @@ const QwirklePage = {
 
   async undoOnce() {
     try {
-      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat: this.me });
+      const snap = await api("POST", `/api/games/${this.snap.id}/undo`, { seat: this.me, expected_revision: this.snap.revision });
       this.follower.nextStep = snap.step_count;
       this.hint = null;
       // The taken-back moves: struck out in the log, and no longer anyone's last move.
@@ -284,7 +324,7 @@ const QwirklePage = {
 
   async send(action) {
     try {
-      const snap = await api("POST", `/api/games/${this.snap.id}/move`, { seat: this.me, action });
+      const snap = await api("POST", `/api/games/${this.snap.id}/move`, { seat: this.me, action, expected_revision: this.snap.revision });
       await this.follower.ingest(snap);
     } catch (e) {
       setStatus(e.message, "error");

@@ -23,6 +23,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use tessera_arena::schedule::RunParams;
 use tessera_arena::store::Store;
+use tessera_web::access::Credentials;
 use tessera_web::{App, Config, games};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -166,6 +167,19 @@ fn run<F: std::future::Future<Output = ()>>(f: F) {
         .block_on(f);
 }
 
+/// The seat tokens the browser holds for game `id` (what its page sends with each request).
+async fn browser_creds(c: &Client, id: &str) -> Credentials {
+    let v = c
+        .execute(
+            "return JSON.stringify(Seats.tokens(arguments[0]));",
+            vec![json!(id)],
+        )
+        .await
+        .expect("read the page's seat tokens");
+    let tokens: Vec<String> = serde_json::from_str(v.as_str().unwrap_or("[]")).unwrap_or_default();
+    Credentials::from_tokens(tokens.iter().map(String::as_str))
+}
+
 async fn text_of(c: &Client, css: &str) -> String {
     match c.find(Locator::Css(css)).await {
         Ok(e) => e.text().await.unwrap_or_default(),
@@ -271,7 +285,7 @@ fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
             .sessions
             .get(id)
             .unwrap()
-            .snapshot(&Default::default())
+            .snapshot(&Default::default(), &Credentials::none())
             .unwrap();
         assert_eq!(snap["status"], "finished");
         let mut shown = Vec::new();
@@ -356,14 +370,20 @@ fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
             .sessions
             .get(&id)
             .unwrap()
-            .snapshot(&Default::default())
+            .snapshot(&Default::default(), &Credentials::none())
             .unwrap();
         assert!(spectator["view"]["hand"].as_array().unwrap().is_empty());
         let q = tessera_web::session::ViewQuery {
             seat: Some(1),
             ..Default::default()
         };
-        assert!(app.sessions.get(&id).unwrap().snapshot(&q).is_err());
+        assert!(
+            app.sessions
+                .get(&id)
+                .unwrap()
+                .snapshot(&q, &browser_creds(&c, &id).await)
+                .is_err()
+        );
         // A legal placement, the largest one, placed by clicks.
         let place = snap["legal"]
             .as_array()
@@ -443,10 +463,13 @@ fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
                 .sessions
                 .get(&id)
                 .unwrap()
-                .snapshot(&tessera_web::session::ViewQuery {
-                    since: Some(0),
-                    ..Default::default()
-                })
+                .snapshot(
+                    &tessera_web::session::ViewQuery {
+                        since: Some(0),
+                        ..Default::default()
+                    },
+                    &Credentials::none(),
+                )
                 .unwrap();
             let mine: Vec<&Value> = s["steps"]
                 .as_array()
@@ -485,7 +508,8 @@ async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String
                 seat: Some(0),
                 ..Default::default()
             };
-            let s = app.sessions.get(&id).unwrap().snapshot(&q).unwrap();
+            let creds = browser_creds(c, &id).await;
+            let s = app.sessions.get(&id).unwrap().snapshot(&q, &creds).unwrap();
             if s["waiting_for"] == "human" && text_of(c, "#status").await.starts_with("Your turn") {
                 return (id, s);
             }
@@ -552,7 +576,14 @@ fn a_qwirkle_trade_is_made_by_clicking() {
             let action = snap["legal"][0]["action"].as_str().unwrap().to_string();
             let session = app.sessions.get(&id).unwrap();
             session
-                .play(tessera_web::session::MoveRequest { seat: 0, action })
+                .play(
+                    tessera_web::session::MoveRequest {
+                        seat: 0,
+                        action,
+                        expected_revision: None,
+                    },
+                    &browser_creds(&c, &id).await,
+                )
                 .expect("the first legal move is accepted");
             // Wait for the AI's reply and the page to show the human's turn again.
             let deadline = Instant::now() + Duration::from_secs(60);
@@ -584,17 +615,21 @@ fn a_qwirkle_trade_is_made_by_clicking() {
         screenshot(&c, "qwirkle-trade-chosen.png").await;
         click(&c, "#trade").await;
         let deadline = Instant::now() + Duration::from_secs(30);
+        let creds = browser_creds(&c, &id).await;
         let step = loop {
             assert!(Instant::now() < deadline, "the trade was not played");
             let s = app
                 .sessions
                 .get(&id)
                 .unwrap()
-                .snapshot(&tessera_web::session::ViewQuery {
-                    seat: Some(0),
-                    since: Some(0),
-                    ..Default::default()
-                })
+                .snapshot(
+                    &tessera_web::session::ViewQuery {
+                        seat: Some(0),
+                        since: Some(0),
+                        ..Default::default()
+                    },
+                    &creds,
+                )
                 .unwrap();
             let trade = s["steps"]
                 .as_array()
@@ -861,7 +896,9 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         assert!(c.find(Locator::Css("#last-0")).await.is_err());
         let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
         let session = app.sessions.get(&id).unwrap();
-        let snap = session.snapshot(&Default::default()).unwrap();
+        let snap = session
+            .snapshot(&Default::default(), &Credentials::none())
+            .unwrap();
         assert_eq!(snap["step_count"].as_u64().unwrap(), steps_before);
         let record = session.record().unwrap();
         let kinds: Vec<&str> = record["assists"]

@@ -2,6 +2,7 @@
 // Each test file uses some of these helpers, never all of them.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -14,15 +15,57 @@ use tessera_arena::{games, runner};
 use tessera_web::{App, router};
 use tower::ServiceExt;
 
-/// Sends `method uri` with a JSON `body`; returns the status and the body as JSON (or as a
-/// JSON string when it is not JSON).
+/// The seat tokens of every game the tests created, by server (its address in memory: tests
+/// running at once have servers with the same game ids) and game id.
+static TOKENS: std::sync::Mutex<BTreeMap<(usize, String), Vec<String>>> =
+    std::sync::Mutex::new(BTreeMap::new());
+
+/// Keeps the seat tokens of a new game's answer.
+pub fn remember_tokens(app: &Arc<App>, v: &Value) {
+    if let (Some(id), Some(tokens)) = (v["id"].as_str(), v["tokens"].as_array()) {
+        let tokens = tokens
+            .iter()
+            .filter_map(|t| t["token"].as_str().map(String::from))
+            .collect();
+        TOKENS
+            .lock()
+            .unwrap()
+            .insert((Arc::as_ptr(app) as usize, id.to_string()), tokens);
+    }
+}
+
+/// Every seat token of the game `uri` names (`/api/games/ID/...`), as a Bearer value.
+fn tokens_for(app: &Arc<App>, uri: &str) -> Option<String> {
+    let id = uri.strip_prefix("/api/games/")?.split(['/', '?']).next()?;
+    let key = (Arc::as_ptr(app) as usize, id.to_string());
+    let tokens = TOKENS.lock().unwrap().get(&key)?.join(",");
+    (!tokens.is_empty()).then(|| format!("Bearer {tokens}"))
+}
+
+/// Sends `method uri` with a JSON `body` as the person who created the game (with every
+/// seat token of it); returns the status and the body as JSON (or as a JSON string when it
+/// is not JSON).
 pub async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let req = Request::builder()
+    let auth = tokens_for(app, uri);
+    call_with(app, method, uri, body, auth.as_deref()).await
+}
+
+/// Sends `method uri` with `body` and this `Authorization` header (`None`: none).
+pub async fn call_with(
+    app: &Arc<App>,
+    method: &str,
+    uri: &str,
+    body: &str,
+    authorization: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder()
         .method(method)
         .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
+        .header("content-type", "application/json");
+    if let Some(a) = authorization {
+        req = req.header("authorization", a);
+    }
+    let req = req.body(Body::from(body.to_string())).unwrap();
     let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = axum::body::to_bytes(resp.into_body(), 64 << 20)
@@ -30,6 +73,9 @@ pub async fn call(app: &Arc<App>, method: &str, uri: &str, body: &str) -> (Statu
         .unwrap();
     let v = serde_json::from_slice(&bytes)
         .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    if method == "POST" && uri == "/api/games" {
+        remember_tokens(app, &v);
+    }
     (status, v)
 }
 

@@ -1,0 +1,93 @@
+//! Web games kept in the database (`tessera serve --db FILE`): each game's setup when it is
+//! created and every event as it happens, written before the server answers the request
+//! that caused it. On start the server replays the events of every unfinished game.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde_json::Value;
+use tessera_arena::store::{Store, WebGameRow};
+
+use crate::error::ApiError;
+
+/// The server's writable connection to the database.
+pub struct WebDb {
+    store: Mutex<Store>,
+    path: PathBuf,
+}
+
+fn db_err(what: &str, e: impl std::fmt::Display) -> ApiError {
+    ApiError::Unavailable(format!(
+        "the server could not store {what} ({e}); nothing was changed"
+    ))
+}
+
+impl WebDb {
+    /// Opens (creating if needed) the database at `path` for writing.
+    pub fn open(path: &Path) -> Result<Self, tessera_arena::ArenaError> {
+        Ok(WebDb {
+            store: Mutex::new(Store::open(path)?),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The database's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stores a new game.
+    pub fn create(&self, id: &str, game: &str, setup: &Value) -> Result<(), ApiError> {
+        self.lock()
+            .web_create(id, game, &setup.to_string())
+            .map_err(|e| db_err("the new game", e))
+    }
+
+    /// Stores event `n` of game `id`.
+    pub fn append(&self, id: &str, n: u64, event: &Value) -> Result<(), ApiError> {
+        self.lock()
+            .web_append(id, n, &event.to_string())
+            .map_err(|e| db_err("the move", e))
+    }
+
+    /// Stores the end of game `id` with its record.
+    pub fn finish(&self, id: &str, status: &str, record: &Value) -> Result<(), ApiError> {
+        self.lock()
+            .web_finish(id, status, &record.to_string())
+            .map_err(|e| db_err("the game's end", e))
+    }
+
+    /// Every stored game (only the unfinished ones with `playing_only`).
+    pub fn games(&self, playing_only: bool) -> Result<Vec<WebGameRow>, ApiError> {
+        self.lock()
+            .web_games(playing_only)
+            .map_err(|e| ApiError::Internal(format!("reading the stored games: {e}")))
+    }
+
+    /// One stored game.
+    pub fn game(&self, id: &str) -> Result<Option<WebGameRow>, ApiError> {
+        self.lock()
+            .web_game(id)
+            .map_err(|e| ApiError::Internal(format!("reading stored game {id}: {e}")))
+    }
+
+    /// The events of game `id`, parsed.
+    pub fn events(&self, id: &str) -> Result<Vec<Value>, ApiError> {
+        let texts = self
+            .lock()
+            .web_events(id)
+            .map_err(|e| ApiError::Internal(format!("reading the moves of game {id}: {e}")))?;
+        texts
+            .iter()
+            .map(|t| {
+                serde_json::from_str(t).map_err(|e| {
+                    ApiError::Internal(format!("a stored move of game {id} is not JSON: {e}"))
+                })
+            })
+            .collect()
+    }
+}
