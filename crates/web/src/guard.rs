@@ -147,17 +147,30 @@ pub async fn check(State(app): State<Arc<App>>, mut req: Request, next: Next) ->
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > app.guard.max_body as u64) {
-        return ApiError::TooLarge(format!(
-            "request body of {} bytes: the limit is {} bytes",
-            declared.unwrap_or_default(),
+        .and_then(|v| v.parse::<u64>().ok())
+        .or_else(|| axum::body::HttpBody::size_hint(req.body()).exact());
+    let too_large = |size: Option<u64>| {
+        ApiError::TooLarge(format!(
+            "request body {}over the limit of {} bytes",
+            size.map_or(String::new(), |n| format!("of {n} bytes ")),
             app.guard.max_body
         ))
-        .into_response();
+        .into_response()
+    };
+    if declared.is_some_and(|n| n > app.guard.max_body as u64) {
+        return too_large(declared);
     }
     req.extensions_mut().insert(Client(client));
-    next.run(req).await
+    let resp = next.run(req).await;
+    // A streamed body found too long while being read: the same JSON answer.
+    let json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if resp.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE && !json {
+        return too_large(None);
+    }
+    resp
 }
 
 #[cfg(test)]
