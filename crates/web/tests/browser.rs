@@ -1581,3 +1581,190 @@ fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
     assert!(report.analysis.sprt.is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The actions played so far in game `id`, as the server has them.
+fn actions_played(app: &App, id: &str) -> Vec<(u64, String)> {
+    let s = app
+        .sessions
+        .get(id)
+        .unwrap()
+        .snapshot(
+            &tessera_web::session::ViewQuery {
+                since: Some(0),
+                ..Default::default()
+            },
+            &Credentials::none(),
+        )
+        .unwrap();
+    s["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|st| st["type"] == "action")
+        .map(|st| {
+            (
+                st["player"].as_u64().unwrap(),
+                st["action"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Plays one Azul move by clicking in `c` (a pickable tile, then a lit line or the floor),
+/// once the page offers one; waits until the server has it.
+async fn click_azul_move(c: &Client, app: &App, id: &str, who: &str) {
+    let before = actions_played(app, id).len();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "{who} never got to move; status: {}",
+            text_of(c, "#status").await
+        );
+        if let Ok(b) = c.find(Locator::Css("#continue")).await {
+            let _ = b.click().await;
+        }
+        if actions_played(app, id).len() > before {
+            return;
+        }
+        let picks = c
+            .find_all(Locator::Css(".tile.pick"))
+            .await
+            .unwrap_or_default();
+        if let Some(p) = picks.first()
+            && p.click().await.is_ok()
+            && let Some(t) = c
+                .find_all(Locator::Css(".pline.target, .floor.target"))
+                .await
+                .unwrap_or_default()
+                .first()
+        {
+            let _ = t.click().await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[test]
+fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let (driver_a, driver_b) = (start_driver("ann"), start_driver("bob"));
+        let ann = connect(&driver_a).await;
+        let bob = connect(&driver_b).await;
+        ann.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        ann.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        // Seat 2 is a free seat for a friend.
+        js(
+            &ann,
+            "const s = document.querySelector('#seat1-type'); s.value = 'open'; \
+             s.dispatchEvent(new Event('change')); return true;",
+        )
+        .await;
+        ann.find(Locator::Css("#seed"))
+            .await
+            .unwrap()
+            .send_keys("7")
+            .await
+            .unwrap();
+        click(&ann, "#start").await;
+        wait_js(
+            &ann,
+            "document.querySelector('#invite-1')",
+            "the invite link",
+            20,
+        )
+        .await;
+        let invite = js(&ann, "return document.querySelector('#invite-1').value")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string();
+        let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
+        assert!(
+            invite.contains(&format!("/azul?game={id}#token=")),
+            "{invite}"
+        );
+        // The game's address is in Ann's address bar.
+        let url = ann.current_url().await.unwrap();
+        assert!(url.as_str().ends_with(&format!("/azul?game={id}")), "{url}");
+        screenshot(&ann, "online-invite.png").await;
+
+        // Bob opens the invite link: he plays seat 2, and the token leaves his address bar.
+        bob.goto(&invite.replace("/azul?", "/azul?fast&"))
+            .await
+            .unwrap();
+        wait_js(
+            &bob,
+            "document.querySelector('#game') && document.querySelector('#game').style.display === ''",
+            "Bob's game",
+            20,
+        )
+        .await;
+        let bob_url = bob.current_url().await.unwrap();
+        assert!(bob_url.fragment().is_none(), "{bob_url}");
+        // Ann moves first; Bob cannot pick a tile meanwhile.
+        click_azul_move(&ann, &app, &id, "Ann").await;
+        wait_js(
+            &bob,
+            "document.querySelector('.tile.pick')",
+            "Bob's turn",
+            20,
+        )
+        .await;
+        assert!(
+            ann.find_all(Locator::Css(".tile.pick"))
+                .await
+                .unwrap()
+                .is_empty(),
+            "Ann cannot move for Bob"
+        );
+        click_azul_move(&bob, &app, &id, "Bob").await;
+        click_azul_move(&ann, &app, &id, "Ann").await;
+        // Bob reloads in the middle of the game: the same game, still his seat.
+        bob.refresh().await.unwrap();
+        click_azul_move(&bob, &app, &id, "Bob after a reload").await;
+        // Ann opens the game in a second tab: the same state, and she plays from there.
+        let first = ann.window().await.unwrap();
+        let tab = ann.new_window(true).await.unwrap();
+        ann.switch_to_window(tab.handle).await.unwrap();
+        ann.goto(&format!("http://{addr}/azul?fast&game={id}"))
+            .await
+            .unwrap();
+        click_azul_move(&ann, &app, &id, "Ann in a second tab").await;
+        screenshot(&ann, "online-second-tab.png").await;
+        ann.close_window().await.unwrap();
+        ann.switch_to_window(first).await.unwrap();
+        click_azul_move(&bob, &app, &id, "Bob").await;
+        // Back in the first tab, Ann sees the moves made elsewhere and plays on.
+        click_azul_move(&ann, &app, &id, "Ann in the first tab").await;
+        let played = actions_played(&app, &id);
+        assert_eq!(played.len(), 7);
+        let seats: Vec<u64> = played.iter().map(|(p, _)| *p).collect();
+        assert_eq!(seats, vec![0, 1, 0, 1, 0, 1, 0], "the seats alternate");
+        // Both pages show the server's move log, one entry per move.
+        wait_js(
+            &bob,
+            "document.querySelectorAll('#log .log-entry').length >= 7",
+            "Bob's log",
+            20,
+        )
+        .await;
+        // The record names both players, and undo is not offered between people.
+        let rec = app.sessions.get(&id).unwrap().record().unwrap();
+        assert_eq!(rec["seats"][0], "human:Player 1");
+        assert_eq!(
+            js(&bob, "return document.querySelector('#undo').style.display").await,
+            "none"
+        );
+        screenshot(&bob, "online-bob.png").await;
+        ann.close().await.unwrap();
+        bob.close().await.unwrap();
+    });
+}
