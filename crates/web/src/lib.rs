@@ -294,7 +294,20 @@ async fn new_game(
                 app.sessions
                     .insert_for(id.clone(), Arc::clone(&session), &client)?;
                 let first_human = tokens.first().map(|(seat, _)| *seat);
-                let all = Credentials::from_tokens(tokens.iter().map(|(_, t)| t.as_str()));
+                // The creator plays the human seats that are not free (the free seats'
+                // tokens go out as invites).
+                let open = |seat: u8| {
+                    matches!(
+                        req.seats.get(seat as usize),
+                        Some(session::SeatSpec::Human { open: true, .. })
+                    )
+                };
+                let all = Credentials::from_tokens(
+                    tokens
+                        .iter()
+                        .filter(|(seat, _)| !open(*seat))
+                        .map(|(_, t)| t.as_str()),
+                );
                 let mut snap = session.snapshot(
                     &ViewQuery {
                         seat: first_human,

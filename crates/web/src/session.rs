@@ -618,6 +618,7 @@ impl<G: WebGame> Session<G> {
                     self.log(g, json!({"op": "claim", "seat": seat}))?;
                     g.seats[seat as usize].free = false;
                     g.bumps += 1;
+                    self.rev_tx.send_replace(g.revision());
                 }
                 Ok(PlayerId(seat))
             }

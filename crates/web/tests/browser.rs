@@ -1616,11 +1616,21 @@ async fn click_azul_move(c: &Client, app: &App, id: &str, who: &str) {
     let before = actions_played(app, id).len();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        assert!(
-            Instant::now() < deadline,
-            "{who} never got to move; status: {}",
-            text_of(c, "#status").await
-        );
+        if Instant::now() > deadline {
+            screenshot(c, &format!("stuck-{}.png", who.replace(' ', "-"))).await;
+            let page = c
+                .execute(
+                    "return JSON.stringify({seat: AzulPage.snap.seat, legal: (AzulPage.snap.legal || []).length, \
+                     mine: AzulPage.mine, waiting: AzulPage.snap.waiting_for, tokens: Seats.tokens(AzulPage.snap.id)});",
+                    vec![],
+                )
+                .await;
+            panic!(
+                "{who} never got to move after {:?}; status: {}; page: {page:?}",
+                actions_played(app, id),
+                text_of(c, "#status").await
+            );
+        }
         if let Ok(b) = c.find(Locator::Css("#continue")).await {
             let _ = b.click().await;
         }
@@ -1632,14 +1642,21 @@ async fn click_azul_move(c: &Client, app: &App, id: &str, who: &str) {
             .await
             .unwrap_or_default();
         if let Some(p) = picks.first()
-            && p.click().await.is_ok()
+            && p.click()
+                .await
+                .map_err(|e| eprintln!("{who}: clicking a tile: {e}"))
+                .is_ok()
             && let Some(t) = c
                 .find_all(Locator::Css(".pline.target, .floor.target"))
                 .await
                 .unwrap_or_default()
                 .first()
         {
-            let _ = t.click().await;
+            if let Err(e) = t.click().await {
+                eprintln!("{who}: clicking a line: {e}");
+            }
+        } else {
+            eprintln!("{who}: {} tiles to pick", picks.len());
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -1696,6 +1713,9 @@ fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() 
         assert!(url.as_str().ends_with(&format!("/azul?game={id}")), "{url}");
         screenshot(&ann, "online-invite.png").await;
 
+        // Seat 2 stays free (in the lobby) until Bob comes.
+        click_azul_move(&ann, &app, &id, "Ann").await;
+        assert_eq!(app.sessions.lobby().len(), 1, "seat 2 is still free");
         // Bob opens the invite link: he plays seat 2, and the token leaves his address bar.
         bob.goto(&invite.replace("/azul?", "/azul?fast&"))
             .await
@@ -1709,8 +1729,6 @@ fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() 
         .await;
         let bob_url = bob.current_url().await.unwrap();
         assert!(bob_url.fragment().is_none(), "{bob_url}");
-        // Ann moves first; Bob cannot pick a tile meanwhile.
-        click_azul_move(&ann, &app, &id, "Ann").await;
         wait_js(
             &bob,
             "document.querySelector('.tile.pick')",

@@ -180,8 +180,8 @@ async fn free_seats_are_in_the_lobby_until_someone_joins() {
     assert_eq!(g["seats"][1]["free"], true);
     assert_eq!(
         g["my_seats"],
-        json!([0, 1]),
-        "the creator holds both tokens"
+        json!([0]),
+        "the creator plays seat 0; seat 1's token is its invite"
     );
     let (_, lobby) = get(&app, "/api/lobby", None).await;
     assert_eq!(lobby["games"][0]["id"], id);
