@@ -1267,6 +1267,13 @@ impl<G: WebGame> Session<G> {
     }
 }
 
+/// A new game and the token of each human seat, `(seat, token)`.
+pub type Created = (Arc<dyn DynSession>, Vec<(u8, String)>);
+
+/// Restores one stored game: (game name, id, setup, events, environment).
+pub type RestoreFn<'a> = dyn Fn(&str, String, &StoredSetup, &[Value], &SessionEnv) -> Result<Arc<dyn DynSession>, ApiError>
+    + 'a;
+
 /// A game as stored when it is created (`--db`): the request, the seed, the seats' token
 /// hashes and the client that created it.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -1300,7 +1307,7 @@ pub trait GameKind: Send + Sync {
         seed: u64,
         env: &SessionEnv,
         client: &str,
-    ) -> Result<(Arc<dyn DynSession>, Vec<(u8, String)>), ApiError>;
+    ) -> Result<Created, ApiError>;
     /// A stored game, replayed to its last stored event; AI seats to move start thinking.
     fn restore(
         &self,
@@ -1387,7 +1394,7 @@ impl<G: WebGame> GameKind for Kind<G> {
         seed: u64,
         env: &SessionEnv,
         client: &str,
-    ) -> Result<(Arc<dyn DynSession>, Vec<(u8, String)>), ApiError> {
+    ) -> Result<Created, ApiError> {
         let mut tokens = Vec::new();
         let mut hashes = Vec::with_capacity(req.seats.len());
         for (i, spec) in req.seats.iter().enumerate() {
@@ -1744,16 +1751,7 @@ impl Sessions {
     /// Restores every unfinished game of the database: replayed to its last stored event,
     /// AI seats to move thinking again. Returns how many were restored and the errors of
     /// those that could not be (skipped). Game ids continue after the highest stored one.
-    pub fn restore(
-        &self,
-        build: &dyn Fn(
-            &str,
-            String,
-            &StoredSetup,
-            &[Value],
-            &SessionEnv,
-        ) -> Result<Arc<dyn DynSession>, ApiError>,
-    ) -> Result<(usize, Vec<String>), ApiError> {
+    pub fn restore(&self, build: &RestoreFn<'_>) -> Result<(usize, Vec<String>), ApiError> {
         let Some(db) = self.db.clone() else {
             return Ok((0, Vec::new()));
         };
