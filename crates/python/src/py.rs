@@ -23,11 +23,11 @@ use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::qwirkle_batch::QwirkleBatch;
 use crate::tiles::TilesTable;
-use crate::tournament::{Callable, Failure, WithCallables};
+use crate::tournament::{_sprt, Callable, Failure, PySprtTracker, WithCallables};
 use tessera_arena::error::ArenaError;
 use tessera_arena::games::GameDriver;
 use tessera_arena::runner::{RunOptions, run_tournament};
-use tessera_arena::schedule::{RunParams, Shard};
+use tessera_arena::schedule::{RunParams, Shard, parse_sprt};
 use tessera_arena::store::Store;
 
 /// Most legal actions listed in an error message.
@@ -1655,9 +1655,10 @@ fn arena_err(e: ArenaError) -> PyErr {
 /// played by this call, summary as JSON, faults as JSON, the run's command line)`. Wrapped
 /// by `tessera.tournament`. `shard` `(k, n)` plays only the `k`-th of `n` slices of whole
 /// deals (`tessera tournament --shard k/n`), as `tessera.tournament(executor="ray")` asks
-/// each task to.
+/// each task to; `sprt` is `--sprt`'s test (`elo0=0,elo1=10`), the run then stopping when
+/// it decides.
 #[pyfunction]
-#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume, shard = None))]
+#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume, shard = None, sprt = None))]
 #[allow(clippy::too_many_arguments)]
 fn _tournament(
     py: Python<'_>,
@@ -1672,6 +1673,7 @@ fn _tournament(
     paired: bool,
     resume: bool,
     shard: Option<(u32, u32)>,
+    sprt: Option<&str>,
 ) -> PyResult<(i64, u64, String, String, String)> {
     let shard = match shard {
         None => Shard::ALL,
@@ -1715,6 +1717,10 @@ fn _tournament(
     let refs: Vec<&str> = specs.iter().map(|s| s.as_str()).collect();
     let mut params = RunParams::new(game, &refs, players, games, series, seed);
     params.paired = paired;
+    params.sprt = sprt
+        .map(parse_sprt)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let failure = Arc::new(Failure::default());
     let opts = RunOptions {
         jobs,
@@ -1783,6 +1789,8 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyQwirkleBatch>()?;
     m.add_function(wrap_pyfunction!(_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(_sprt, m)?)?;
+    m.add_class::<PySprtTracker>()?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(_check_seed, m)?)?;
     m.add("MAX_BATCH", MAX_BATCH)?;

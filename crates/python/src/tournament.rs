@@ -18,9 +18,12 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rand::Rng;
 use tessera_arena::ArenaGame;
+use tessera_arena::analysis::{SprtStatus, SprtTracker};
 use tessera_arena::error::ArenaError;
 use tessera_arena::games::{Driver, GameDriver, Lineup, PlayedGame, Worker, play_table};
 use tessera_arena::registry::{AgentInfo, AgentPlan, RegistryError};
+use tessera_arena::schedule::{parse_sprt, sprt_text};
+use tessera_arena::store::Store;
 use tessera_azul::AzulState;
 use tessera_core::table::{Fault, FaultKind};
 use tessera_core::{Agent, Budget, Game, GameInfo, GameRng, Turn};
@@ -323,5 +326,126 @@ impl<G: PyGame> Worker for MixedWorker<G> {
             record: serde_json::to_string(&record).map_err(ArenaError::RecordJson)?,
             faults: table.faults().to_vec(),
         })
+    }
+}
+
+/// The state of a sequential test as Python gets it: (the test as `--sprt` takes it, the
+/// verdict `H0 accepted`/`H1 accepted`/`undecided`, LLR, lower bound, upper bound, pairs
+/// counted, pentanomial counts LL, LD+DL, DD+WL+LW, WD+DW, WW).
+pub type SprtTuple = (String, &'static str, f64, f64, f64, u64, [u64; 5]);
+
+fn sprt_tuple(s: &SprtStatus) -> SprtTuple {
+    (
+        sprt_text(&s.params),
+        s.verdict(),
+        s.llr,
+        s.bounds.0,
+        s.bounds.1,
+        s.pairs,
+        s.counts,
+    )
+}
+
+/// `tessera.sprt`: the arena's SPRT (`tessera tournament --sprt`'s test: fishtest's
+/// generalized LLR of pentanomial pair counts against Wald's bounds) of `counts`, for the
+/// test `test` in `--sprt`'s syntax (`elo0=0,elo1=10[,alpha=..][,beta=..][,model=..]`).
+/// A pure function: the same counts give the same LLR and decision.
+#[pyfunction]
+pub fn _sprt(test: &str, counts: [u64; 5]) -> PyResult<SprtTuple> {
+    let params = parse_sprt(test).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let bounds = params.bounds();
+    let llr = params.llr(&counts);
+    let decision = params.decide(&counts);
+    Ok(sprt_tuple(&SprtStatus {
+        params,
+        bounds,
+        decision,
+        llr,
+        pairs: counts.iter().sum(),
+        counts,
+    }))
+}
+
+/// The sequential test of one run fed from results files as their games arrive (the Ray
+/// executor feeds each task's slice): the runner's own [`SprtTracker`], so pairs count in
+/// schedule order and the test stops at the first pair that crosses a bound, whatever the
+/// order the slices finish in. The decision is the one a local run of the same seed reaches.
+#[pyclass(name = "_SprtTracker", module = "tessera._tessera")]
+#[derive(Default)]
+pub struct PySprtTracker {
+    /// The run's key (its parameters) and its test, from the first file fed.
+    run: Option<(String, SprtTracker)>,
+}
+
+#[pymethods]
+impl PySprtTracker {
+    #[new]
+    fn new() -> Self {
+        PySprtTracker::default()
+    }
+
+    /// Feeds every game of the results file `path` and returns the test's state. The first
+    /// run fed (it must have an SPRT) is the test's run; another run in a later file is an
+    /// error, or with `skip_other_runs` (a store holding other runs too) passed over.
+    #[pyo3(signature = (path, skip_other_runs = false))]
+    fn add(
+        &mut self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        skip_other_runs: bool,
+    ) -> PyResult<SprtTuple> {
+        let err = |e: ArenaError| PyValueError::new_err(e.to_string());
+        let runs = py.detach(|| -> Result<Vec<_>, ArenaError> {
+            let store = Store::open_read(&path)?;
+            store
+                .runs()?
+                .into_iter()
+                .map(|run| {
+                    let rows = store.rows(run.id)?;
+                    Ok((run.params, rows))
+                })
+                .collect()
+        });
+        for (params, rows) in runs.map_err(err)? {
+            let key = params.key();
+            let sprt = match (&self.run, params.sprt) {
+                (Some((known, _)), _) if *known == key => None,
+                (_, _) if skip_other_runs => continue,
+                (Some(_), _) => {
+                    return Err(PyValueError::new_err(format!(
+                        "{}: holds another run ({}) than the one this test counts",
+                        path.display(),
+                        params.command_line()
+                    )));
+                }
+                (None, None) => {
+                    return Err(PyValueError::new_err(format!(
+                        "{}: its run ({}) has no SPRT",
+                        path.display(),
+                        params.command_line()
+                    )));
+                }
+                (None, Some(sprt)) => Some(sprt),
+            };
+            if let Some(sprt) = sprt {
+                self.run = Some((key, SprtTracker::new(sprt, &params)));
+            }
+            if let Some((_, tracker)) = self.run.as_mut() {
+                for row in &rows {
+                    tracker.add(row);
+                }
+            }
+        }
+        self.status()
+    }
+
+    /// The test's state (an error before any file was fed).
+    fn status(&self) -> PyResult<SprtTuple> {
+        match &self.run {
+            Some((_, t)) => Ok(sprt_tuple(&t.status())),
+            None => Err(PyValueError::new_err(
+                "no results file was fed to the test yet",
+            )),
+        }
     }
 }

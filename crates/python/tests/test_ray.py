@@ -1,6 +1,7 @@
 """tessera.tournament(executor="ray") on a local Ray cluster started here: the same seed
-gives the same stored games as a local run. Ray comes with the ``test`` extra; this file
-never skips."""
+gives the same stored games as a local run, and an SPRT decided across the cluster reaches
+the local run's decision. Ray comes with the ``test`` extra; this file never skips.
+(tests/test_ray_cluster.py runs a cluster of two node processes started with ``ray start``.)"""
 
 import os
 import sqlite3
@@ -92,6 +93,62 @@ def test_a_worker_killed_mid_slice_loses_no_game(cluster, tmp_path):
     assert marker.exists(), "no worker was killed"
     assert dist["played"] == 8 == local["played"]
     assert stored(tmp_path / "a.sqlite") == stored(tmp_path / "b.sqlite")
+
+
+def deals_stored(db):
+    with sqlite3.connect(db) as c:
+        return [d for (d,) in c.execute("select distinct deal from games order by deal")]
+
+
+@pytest.mark.parametrize(
+    "agents, verdict", [(["greedy", "random"], "H1 accepted"), (["random", "greedy"], "H0 accepted")]
+)
+def test_an_sprt_on_ray_decides_as_the_local_run(cluster, tmp_path, agents, verdict):
+    """greedy beats random nearly every game: the test accepts H1 (greedy first) or H0
+    (random first) within a few pairs of the 200 allowed. The Ray run counts the same pairs
+    in schedule order, so the decision, LLR and counts are the local run's exactly; it stops
+    submitting once decided, and every pair it submitted is stored."""
+    test = {"elo0": 0, "elo1": 100, "alpha": 0.05, "beta": 0.05}
+    local = tessera.tournament(agents, games=400, seed=3, db=tmp_path / "a.sqlite", sprt=test)
+    dist = tessera.tournament(
+        agents, games=400, seed=3, db=tmp_path / "b.sqlite", sprt=test, executor="ray", shards=3
+    )
+    assert local["sprt"]["decision"] == verdict
+    assert dist["sprt"] == local["sprt"]
+    assert dist["sprt"]["test"] == "elo0=0,elo1=100,alpha=0.05,beta=0.05,model=logistic"
+    pairs = dist["sprt"]["pairs"]
+    assert 1 <= pairs < 20 and sum(dist["sprt"]["counts"]) == pairs
+    lower, upper = dist["sprt"]["bounds"]
+    assert (dist["sprt"]["llr"] >= upper) if verdict == "H1 accepted" else (dist["sprt"]["llr"] <= lower)
+    # At most 3 pairs in flight: submission stopped within 3 pairs of the decision, and the
+    # pairs in flight then were stored too (nothing that finished is lost).
+    assert pairs <= dist["shards"] < pairs + 3
+    assert deals_stored(tmp_path / "b.sqlite") == list(range(dist["shards"]))
+    assert dist["played"] == 2 * dist["shards"]
+    # The games of the counted pairs are the local run's, row for row.
+    a_runs, a_games = stored(tmp_path / "a.sqlite")
+    b_runs, b_games = stored(tmp_path / "b.sqlite")
+    assert a_runs == b_runs
+    assert [g for g in a_games if g[3] < pairs] == [g for g in b_games if g[3] < pairs]
+    # The test's state is stored with the run, as `tessera tournament --sprt` stores it.
+    with sqlite3.connect(tmp_path / "b.sqlite") as c:
+        assert c.execute("select decision, pairs from sprt").fetchall() == [(verdict, pairs)]
+    # Asked again, the decided run is reported from the store, nothing played.
+    again = tessera.tournament(
+        agents, games=400, seed=3, db=tmp_path / "b.sqlite", sprt=test, executor="ray"
+    )
+    assert again["played"] == 0 and again["sprt"] == dist["sprt"]
+
+
+def test_an_sprt_that_does_not_fit_the_run_is_refused_before_any_task(cluster, tmp_path):
+    db = tmp_path / "x.sqlite"
+    with pytest.raises(ValueError, match="two agents on paired deals"):
+        tessera.tournament(["greedy", "random", "level:1"], games=4, db=db, executor="ray",
+                           sprt="elo0=0,elo1=10")
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        tessera.tournament(["greedy", "random"], games=4, db=db, executor="ray",
+                           sprt="elo0=10,elo1=0")
+    assert not db.exists()
 
 
 def test_bad_executor_arguments_are_clear_errors(tmp_path):

@@ -224,3 +224,44 @@ def test_a_qwirkle_tournament_with_a_callable_depends_on_the_seed_only(tmp_path)
     assert runs[0]["summary"] == runs[1]["summary"] and runs[0]["played"] == 4
     other = tessera.tournament(agents=[last_legal, "random"], game="qwirkle", games=4, seed=7, db=tmp_path / "s7.sqlite")
     assert other["summary"] != runs[0]["summary"]
+
+
+def test_sprt_is_the_arenas_test_of_pair_counts():
+    # crates/arena/src/sprt.rs's reference: fishtest's LLR_logistic of these counts.
+    r = tessera.sprt("elo0=0,elo1=5", [400, 2000, 5000, 2100, 500])
+    assert r["llr"] == pytest.approx(5.841598213996522, abs=1e-7)
+    assert r["bounds"] == pytest.approx((-2.944438979166440, 2.944438979166440), abs=1e-12)
+    assert r["decision"] == "H1 accepted" and r["pairs"] == 10000
+    assert r["test"] == "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=logistic"
+    small = tessera.sprt({"elo0": 0, "elo1": 2}, (1, 2, 3, 2, 2))
+    assert small["llr"] == pytest.approx(0.01415537510397602, abs=1e-9)
+    assert small["decision"] == "undecided"
+    # The mirror image of the counts is evidence the other way.
+    assert tessera.sprt("elo0=0,elo1=5", [500, 2100, 5000, 2000, 400])["decision"] == "H0 accepted"
+    assert tessera.sprt("elo0=0,elo1=5", [0] * 5)["llr"] == 0.0
+    for bad in ([1, 2, 3], [1, 2, 3, 4, -5], [1.5, 0, 0, 0, 0], "12345", [True, 0, 0, 0, 0]):
+        with pytest.raises(ValueError, match="five non-negative integers"):
+            tessera.sprt("elo0=0,elo1=5", bad)
+    with pytest.raises(ValueError, match="elo0=E0,elo1=E1"):
+        tessera.sprt("elo0=0", [0] * 5)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        tessera.sprt({"elo0": 0, "elo1": 5, "gamma": 1}, [0] * 5)
+    with pytest.raises(TypeError, match="expected a test such as"):
+        tessera.sprt(5, [0] * 5)
+
+
+def test_a_local_sprt_stops_when_decided_and_stores_its_decision(tmp_path):
+    db = tmp_path / "s.sqlite"
+    r = tessera.tournament(["greedy", "random"], games=400, seed=3, db=db, sprt="elo0=0,elo1=100")
+    s = r["sprt"]
+    assert s["decision"] == "H1 accepted" and s["llr"] >= s["bounds"][1]
+    # Far fewer than the 400 games allowed; the counts are the pairs' pentanomial.
+    assert r["played"] < 60 and sum(s["counts"]) == s["pairs"] >= 1
+    assert r["command"].endswith("--sprt elo0=0,elo1=100,alpha=0.05,beta=0.05,model=logistic")
+    # The counts give the stored LLR through the pure function.
+    assert tessera.sprt(s["test"], s["counts"])["llr"] == pytest.approx(s["llr"], abs=1e-12)
+    with sqlite3.connect(db) as c:
+        assert c.execute("select decision, pairs from sprt").fetchall() == [("H1 accepted", s["pairs"])]
+    with pytest.raises(ValueError, match="two agents on paired deals"):
+        tessera.tournament(["greedy", "random", "level:1"], games=4, db=tmp_path / "x.sqlite",
+                           sprt="elo0=0,elo1=10")

@@ -10,11 +10,73 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 
 from ._tessera import Agent, AzulGame, MatchTiles, QwirkleGame, __version__
-from ._tessera import _check_seed, _tournament
+from ._tessera import _check_seed, _sprt, _tournament
 
-__all__ = ["Agent", "AzulGame", "MatchTiles", "QwirkleGame", "tournament", "__version__"]
+__all__ = ["Agent", "AzulGame", "MatchTiles", "QwirkleGame", "sprt", "tournament", "__version__"]
+
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
+
+
+def _sprt_text(test) -> str:
+    """``--sprt``'s text of ``test``: the text itself, or a dict of its parameters."""
+    if isinstance(test, dict):
+        unknown = sorted(set(test) - set(SPRT_KEYS))
+        if unknown:
+            raise ValueError(f"sprt: unknown parameter(s) {unknown}: expected some of {list(SPRT_KEYS)}")
+        return ",".join(f"{k}={test[k]}" for k in SPRT_KEYS if k in test)
+    if isinstance(test, str):
+        return test
+    raise TypeError(
+        f"sprt {test!r}: expected a test such as 'elo0=0,elo1=10' or {{'elo0': 0, 'elo1': 10}}"
+    )
+
+
+def _sprt_dict(t) -> dict:
+    test, decision, llr, lower, upper, pairs, counts = t
+    return {
+        "test": test,
+        "decision": decision,
+        "llr": llr,
+        "bounds": (lower, upper),
+        "pairs": pairs,
+        "counts": list(counts),
+    }
+
+
+def sprt(test, counts) -> dict:
+    """The arena's sequential probability ratio test (``tessera tournament --sprt``) of
+    pentanomial pair counts ``[LL, LD+DL, DD+WL+LW, WD+DW, WW]`` (pairs of games on one deal
+    with the seats swapped, scoring 0, 1/2, 1, 3/2 or 2 points for the first agent).
+
+    ``test`` is ``--sprt``'s text (``"elo0=0,elo1=10,alpha=0.05,beta=0.05,model=logistic"``;
+    alpha and beta default to 0.05, the model to logistic) or a dict of those keys. Returns
+    ``{"test": the test as --sprt takes it, "decision": "H0 accepted" | "H1 accepted" |
+    "undecided", "llr": the generalized log-likelihood ratio, "bounds": Wald's (lower,
+    upper), "pairs", "counts"}``. A pure function of the counts, computed by the same Rust
+    code as the runner's test (crates/arena/src/sprt.rs).
+    """
+    if not isinstance(counts, (list, tuple)) or len(counts) != 5 or not all(
+        isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts
+    ):
+        raise ValueError(
+            f"counts {counts!r}: expected five non-negative integers [LL, LD+DL, DD+WL+LW, WD+DW, WW]"
+        )
+    return _sprt_dict(_sprt(_sprt_text(test), list(counts)))
+
+
+def _stored_sprt(db, run: int) -> dict | None:
+    """The state of run ``run``'s test as the runner stored it (table ``sprt``)."""
+    with sqlite3.connect(os.fspath(db)) as c:
+        row = c.execute(
+            "select test, decision, llr, lower, upper, pairs, counts from sprt where run = ?",
+            (run,),
+        ).fetchone()
+    if row is None:
+        return None
+    return _sprt_dict((*row[:6], json.loads(row[6])))
 
 
 def tournament(
@@ -31,6 +93,7 @@ def tournament(
     executor: str = "local",
     shards: int | None = None,
     max_retries: int = 3,
+    sprt: str | dict | None = None,
 ) -> dict:
     """Runs a tournament with the arena's runner: the same schedule (every table of
     ``players`` agents, seats rotated, deals paired), statistics and SQLite store as
@@ -54,6 +117,17 @@ def tournament(
     ``max_retries`` times. Same seed, same stored games as a local run. ``jobs`` and
     ``resume`` are local only; callables must pickle (cloudpickle) to reach the workers.
 
+    ``sprt`` (``"elo0=0,elo1=10"``, ``--sprt``'s syntax, or a dict with the keys elo0, elo1,
+    alpha, beta, model) runs the sequential test of ``tessera tournament --sprt``: two
+    agents, two players, paired deals; ``games`` is then the most games to play. The test
+    counts pairs in schedule order and stops at the first pair that crosses a bound, so the
+    decision depends on the seed only, not on where or in what order pairs were played. With
+    ``executor="ray"`` every task plays one deal pair; at most ``shards`` tasks (default
+    twice the cluster's CPUs) are in flight, the driver stores each finished pair in ``db``
+    and feeds it to the test as it arrives, and submits no more once the test decides (the
+    pairs still in flight are stored too). The result then has ``"sprt"``: the test's
+    ``decision``, ``llr``, ``bounds``, ``pairs`` and ``counts`` (see :func:`sprt`).
+
     Returns ``{"run": id, "db": path, "played": games played by this call, "command": the
     equivalent command line, "summary": per agent games/wins/draws/losses/points/win_rate
     with its 95% interval/score mean and sd, per table and series rows, Elo ratings,
@@ -66,6 +140,7 @@ def tournament(
             raise ValueError(f"{name} {value!r}: expected a non-negative integer")
     if not isinstance(agents, (list, tuple)):
         raise TypeError(f"agents: expected a list of specs and callables, got {type(agents).__name__}")
+    test = None if sprt is None else _sprt_text(sprt)
     if executor == "ray":
         if resume:
             raise ValueError("resume=True is for local runs: a Ray run merges its slices into db")
@@ -75,12 +150,12 @@ def tournament(
 
         run, played, summary, faults, command, shards = _ray.run(
             list(agents), game, players, games, series, seed, os.fspath(db), bool(paired),
-            shards, max_retries,
+            shards, max_retries, test,
         )
     elif executor == "local":
         run, played, summary, faults, command = _tournament(
             list(agents), game, players, games, series, seed, os.fspath(db), jobs, bool(paired),
-            bool(resume),
+            bool(resume), None, test,
         )
     else:
         raise ValueError(f"executor {executor!r}: expected 'local' or 'ray'")
@@ -94,6 +169,8 @@ def tournament(
     }
     if executor == "ray":
         result["shards"] = shards
+    if test is not None:
+        result["sprt"] = _stored_sprt(db, run)
     return result
 
 
