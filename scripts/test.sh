@@ -107,11 +107,15 @@ for d in "${PATH_DIRS[@]}"; do
   fi
 done
 ROOT="$PWD"
+# tessera.train drives the `tessera` command line (the wheel does not ship it): the one
+# `cargo test` built, named by TESSERA_CLI (tests/test_ray.py trains with it on Ray).
+cargo build --locked -p tessera --bin tessera
+TESSERA_CLI="$ROOT/target/debug/tessera"
 RUN_DIR="$(mktemp -d)"
 SITE="$("$FRESH/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 (
   cd "$RUN_DIR"
-  export PATH="$NO_RUST_PATH" VIRTUAL_ENV="$FRESH" TESSERA_INSTALLED_IN="$SITE"
+  export PATH="$NO_RUST_PATH" VIRTUAL_ENV="$FRESH" TESSERA_INSTALLED_IN="$SITE" TESSERA_CLI
   unset PYTHONPATH
   if command -v cargo >/dev/null 2>&1 || command -v rustc >/dev/null 2>&1; then
     py_fail "cargo or rustc is still on the test PATH"

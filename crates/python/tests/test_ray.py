@@ -4,6 +4,7 @@ the local run's decision. Ray comes with the ``test`` extra; this file never ski
 (tests/test_ray_cluster.py runs a cluster of two node processes started with ``ray start``.)"""
 
 import os
+import shutil
 import sqlite3
 
 import pytest
@@ -162,3 +163,45 @@ def test_bad_executor_arguments_are_clear_errors(tmp_path):
         tessera.tournament(
             ["random", "greedy"], games=2, db=tmp_path / "x.sqlite", executor="ray", shards=0
         )
+
+
+def tessera_cli():
+    """The `tessera` command line: scripts/test.sh sets TESSERA_CLI to the one it built."""
+    cli = os.environ.get("TESSERA_CLI") or shutil.which("tessera")
+    assert cli and os.path.exists(cli), (
+        "set TESSERA_CLI to the tessera command (cargo build -p tessera; scripts/test.sh does)"
+    )
+    return cli
+
+
+def test_train_self_play_on_ray_gives_the_local_weights(cluster, tmp_path):
+    """`tessera train azul-augur` once locally and with its self-play in 3 Ray tasks (slices
+    of 4 games each) then one fit: the same weights file, byte for byte."""
+    cli = tessera_cli()
+    common = dict(seed=3, games=12, player="greedy", tessera_cli=cli)
+    local = tessera.train(out=tmp_path / "local.json", data=tmp_path / "local", **common)
+    dist = tessera.train(out=tmp_path / "ray.json", data=tmp_path / "ray", executor="ray",
+                         shards=3, **common)
+    assert dist["shards"] == 3 and local["shards"] == 1
+    assert [os.path.basename(r) for r in dist["rows"]] == ["rows-1.txt", "rows-2.txt", "rows-3.txt"]
+    ray_rows = [open(r).read().splitlines() for r in dist["rows"]]
+    assert all(ray_rows) and sorted(sum(ray_rows, [])) == sorted(
+        open(local["rows"][0]).read().splitlines()
+    )
+    weights = (tmp_path / "local.json").read_bytes()
+    assert b'"format": "tessera-azul-augur"' in weights
+    assert (tmp_path / "ray.json").read_bytes() == weights
+    assert "held-out log loss" in dist["report"] and "held-out log loss" in local["report"]
+    # Another seed fits other weights.
+    other = tessera.train(out=tmp_path / "other.json", executor="ray", **{**common, "seed": 4})
+    assert other["rows"] is None
+    assert (tmp_path / "other.json").read_bytes() != weights
+
+
+def test_train_reports_a_bad_call_clearly(tmp_path):
+    with pytest.raises(FileNotFoundError, match="tessera command line"):
+        tessera.train(out=tmp_path / "w.json", tessera_cli=tmp_path / "no-such-tessera")
+    with pytest.raises(ValueError, match="executor 'dask'"):
+        tessera.train(out=tmp_path / "w.json", executor="dask", tessera_cli=tessera_cli())
+    with pytest.raises(RuntimeError, match="unknown model 'azul-x'"):
+        tessera.train("azul-x", out=tmp_path / "w.json", games=2, tessera_cli=tessera_cli())

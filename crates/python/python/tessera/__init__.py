@@ -1,6 +1,7 @@
 """Tessera from Python: exact Azul and Qwirkle engines with fixed action ids and numpy
 observations (``AzulGame``, ``QwirkleGame``), Match the Tiles (``MatchTiles``), our agents
-(``Agent``), tournaments through the arena (``tournament``), the batch API
+(``Agent``), tournaments through the arena (``tournament``, locally or on Ray, with an
+SPRT: ``sprt``), ``tessera train`` with its self-play on Ray (``train``), the batch API
 (``tessera.batch``), PettingZoo environments in ``tessera.envs`` (``azul_v0``,
 ``qwirkle_v0``, ``azul_vector``), the Gymnasium environments ``tessera/MatchTiles-v0`` and
 ``tessera/AzulVsAgent-v0`` (Azul against one of our agents) and the OpenSpiel games
@@ -14,8 +15,11 @@ import sqlite3
 
 from ._tessera import Agent, AzulGame, MatchTiles, QwirkleGame, __version__
 from ._tessera import _check_seed, _sprt, _tournament
+from ._train import train
 
-__all__ = ["Agent", "AzulGame", "MatchTiles", "QwirkleGame", "sprt", "tournament", "__version__"]
+__all__ = [
+    "Agent", "AzulGame", "MatchTiles", "QwirkleGame", "sprt", "tournament", "train", "__version__",
+]
 
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 

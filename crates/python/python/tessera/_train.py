@@ -1,0 +1,131 @@
+"""``tessera.train``: ``tessera train azul-augur`` driven from Python, its self-play fanned
+out as Ray tasks with ``executor="ray"``.
+
+The training itself is the command line's (crates/cli/src/cmd/train.rs): self-play slices
+(``--shard k/n --data rows-k.txt``: game ``i`` belongs to slice ``i mod n + 1`` and depends
+only on the seed and ``i``) and one fit of every slice's rows (``--fit``: rows sorted by
+game and position first). So the weights of a run split into slices are those of the same
+run in one piece, byte for byte. Each Ray task runs one slice with the ``tessera`` command
+on its node and returns the rows; the driver writes them and runs the fit.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+
+def _cli(path: str | os.PathLike | None) -> str:
+    """The ``tessera`` command: ``path``, else ``$TESSERA_CLI``, else ``tessera`` on PATH."""
+    found = os.fspath(path) if path is not None else os.environ.get("TESSERA_CLI")
+    if found is None:
+        found = shutil.which("tessera")
+    if not found or not os.path.exists(found):
+        raise FileNotFoundError(
+            f"the tessera command line ({found or 'tessera on PATH'}) was not found: "
+            "install it on every node (cargo install --path crates/cli) or pass tessera_cli="
+        )
+    return found
+
+
+def _run(cmd: list[str]) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(cmd)} failed (exit {done.returncode}):\n{done.stderr.strip()}"
+        )
+    return done.stdout
+
+
+def _self_play(cli, common, k, n):
+    """One Ray task: slice ``k`` of ``n`` of the self-play; returns its rows file's text."""
+    with tempfile.TemporaryDirectory(prefix="tessera-train-") as d:
+        rows = os.path.join(d, f"rows-{k}.txt")
+        out = _run([_cli(cli), "train", *common, "--shard", f"{k}/{n}", "--data", rows])
+        with open(rows) as f:
+            return k, f.read(), out
+
+
+def train(
+    model: str = "azul-augur",
+    *,
+    out: str | os.PathLike,
+    seed: int = 1,
+    games: int = 2000,
+    players: int = 2,
+    player: str = "strong:nodes=1500",
+    epsilon: float = 0.05,
+    l2: float | None = None,
+    features: int | None = None,
+    executor: str = "local",
+    shards: int | None = None,
+    max_retries: int = 3,
+    data: str | os.PathLike | None = None,
+    tessera_cli: str | os.PathLike | None = None,
+) -> dict:
+    """Trains ``model`` (``azul-augur``: augur's win-chance weights) as ``tessera train``
+    does, writing the weights file ``out``.
+
+    ``executor="local"`` runs ``tessera train MODEL ... --data DATA/rows.txt --out OUT``;
+    ``executor="ray"`` plays the self-play as ``shards`` Ray tasks (default twice the
+    cluster's CPUs, at most ``games``), each ``tessera train MODEL ... --shard k/n`` on
+    its node, retried up to ``max_retries`` times, writes their rows to ``DATA/rows-k.txt``
+    and fits them here (``--fit``): the same weights as the local run, byte for byte.
+    ``data`` keeps the rows files (default: a temporary folder). The ``tessera`` command
+    must be installed on every node (``tessera_cli``, else ``$TESSERA_CLI``, else PATH):
+    the wheel does not ship it. Returns ``{"out", "rows": the rows files (None when not
+    kept), "shards", "report": the fit's table of held-out figures, "command"}``.
+    """
+    for name, value in (("seed", seed), ("games", games), ("players", players)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} {value!r}: expected a non-negative integer")
+    if executor not in ("local", "ray"):
+        raise ValueError(f"executor {executor!r}: expected 'local' or 'ray'")
+    if shards is not None and (not isinstance(shards, int) or isinstance(shards, bool) or shards < 1):
+        raise ValueError(f"shards {shards!r}: expected a positive integer or None")
+    cli = _cli(tessera_cli)
+    common = [model, "--seed", str(seed), "--games", str(games), "--players", str(players),
+              "--player", player, "--epsilon", repr(float(epsilon))]
+    if l2 is not None:
+        common += ["--l2", repr(float(l2))]
+    if features is not None:
+        common += ["--features", str(int(features))]
+    out = os.fspath(out)
+    keep = data is not None
+    folder = tempfile.mkdtemp(prefix="tessera-train-") if data is None else os.fspath(data)
+    os.makedirs(folder, exist_ok=True)
+    try:
+        if executor == "local":
+            rows = [os.path.join(folder, "rows.txt")]
+            report = _run([cli, "train", *common, "--data", rows[0], "--out", out])
+            n = 1
+        else:
+            from ._ray import _ray
+
+            ray = _ray()
+            if shards is None:
+                shards = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+            n = max(1, min(shards, games))
+            task = ray.remote(max_retries=max_retries, scheduling_strategy="SPREAD")(_self_play)
+            # Each node finds its own command (tessera_cli, else its $TESSERA_CLI or PATH).
+            node_cli = None if tessera_cli is None else os.fspath(tessera_cli)
+            pending = [task.remote(node_cli, common, k, n) for k in range(1, n + 1)]
+            rows = [os.path.join(folder, f"rows-{k}.txt") for k in range(1, n + 1)]
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                k, text, _ = ray.get(done[0])
+                with open(rows[k - 1], "w") as f:
+                    f.write(text)
+            report = _run([cli, "train", *common, "--fit", ",".join(rows), "--out", out])
+    finally:
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    return {
+        "out": out,
+        "rows": rows if keep else None,
+        "shards": n,
+        "report": report,
+        "command": " ".join(["tessera", "train", *common, "--out", out]),
+    }
