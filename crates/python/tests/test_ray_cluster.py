@@ -3,7 +3,7 @@ started here with Ray's own CLI as on real machines: a head (`ray start --head -
 --num-cpus=1`) and a worker node (`ray start --address=HEAD --block --num-cpus=1`), the
 test connecting as a client with `ray.init(address=HEAD)`. The same seed stores the same
 games as a local run; a task's worker process killed with SIGKILL in the middle of its
-slice is retried by Ray and no game is lost. Ray comes with the `test` extra: this file
+slice, and then the whole worker node killed, lose no game (Ray retries the tasks). Ray comes with the `test` extra: this file
 never skips. The nodes are stopped by the process ids this file started (their process
 group), never with `ray stop`, which would stop every Ray cluster on the machine."""
 
@@ -110,8 +110,11 @@ def two_nodes():
     port = free_port()
     # Without Ray's token authentication (a real cluster keeps it: `ray get-auth-token
     # --generate`, the token on every node): this cluster listens on loopback only.
-    saved = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"
+    # A dead node is noticed within about 2 s (Ray's defaults take tens of seconds).
+    settings = {"RAY_AUTH_MODE": "disabled", "RAY_health_check_period_ms": "500",
+                "RAY_health_check_timeout_ms": "500", "RAY_health_check_failure_threshold": "3"}
+    saved = {k: os.environ.get(k) for k in settings}
+    os.environ.update(settings)
     address = f"{NODE_IP}:{port}"
     nodes = []
     try:
@@ -126,15 +129,18 @@ def two_nodes():
             time.sleep(0.5)
         assert sum(n["Alive"] for n in ray.nodes()) == 2, ray.nodes()
         assert ray.cluster_resources().get("CPU") == 2
-        yield address
+        head_id = ray.get_runtime_context().get_node_id()
+        (worker_id,) = [n["NodeID"] for n in ray.nodes() if n["NodeID"] != head_id]
+        yield {"address": address, "worker": nodes[1], "worker_id": worker_id}
     finally:
         ray.shutdown()
         for proc in reversed(nodes):
             stop_node(proc)
-        if saved is None:
-            os.environ.pop("RAY_AUTH_MODE", None)
-        else:
-            os.environ["RAY_AUTH_MODE"] = saved
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
         shutil.rmtree(temp, ignore_errors=True)
 
 
@@ -213,6 +219,60 @@ def test_a_worker_process_killed_with_sigkill_loses_no_game(two_nodes, tmp_path)
         killer.join()
     assert len(killed) == 1 and killed[0] != os.getpid()
     assert not os.path.exists(f"/proc/{killed[0]}") or "Z" in open(f"/proc/{killed[0]}/stat").read().split()[2]
+    assert dist["played"] == 12 == local["played"]
+    assert stored(tmp_path / "a.sqlite") == stored(tmp_path / "b.sqlite")
+    assert dist["summary"] == local["summary"]
+
+
+def test_the_worker_node_killed_mid_run_loses_no_game(two_nodes, tmp_path):
+    """Last in this file (it ends the worker node): the first move played on the worker node
+    waits; the test kills that whole node (its `ray start`, raylet and worker processes:
+    its process group) with SIGKILL. Ray notices the dead node, runs its tasks again on the
+    head, and the store equals the local run's."""
+    victim = tmp_path / "victim"
+    worker_id = two_nodes["worker_id"]
+
+    def first_legal(game):
+        import ray as r
+
+        if r.get_runtime_context().get_node_id() == worker_id:
+            try:
+                fd = os.open(victim, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                pass
+            else:
+                os.close(fd)
+                time.sleep(300)  # the node dies here
+        time.sleep(0.01)  # slices overlap, so that both nodes get some
+        return game.legal_actions()[0]
+
+    local = tessera.tournament([first_legal, "greedy"], games=12, seed=8,
+                               db=tmp_path / "a.sqlite")
+    assert not victim.exists()
+    node = two_nodes["worker"]
+    killed = []
+
+    def kill_node_when_ready():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if victim.exists():
+                os.killpg(node.pid, signal.SIGKILL)
+                killed.append(node.pid)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_node_when_ready)
+    killer.start()
+    try:
+        dist = tessera.tournament(
+            [first_legal, "greedy"], games=12, seed=8, db=tmp_path / "b.sqlite",
+            executor="ray", shards=3, max_retries=3,
+        )
+    finally:
+        killer.join()
+    assert killed, "no task reached the worker node"
+    node.wait(timeout=20)
+    assert [n["Alive"] for n in ray.nodes() if n["NodeID"] == worker_id] == [False]
     assert dist["played"] == 12 == local["played"]
     assert stored(tmp_path / "a.sqlite") == stored(tmp_path / "b.sqlite")
     assert dist["summary"] == local["summary"]
