@@ -43,7 +43,7 @@ pub mod sprt;
 pub mod stats;
 pub mod store;
 
-pub use tessera_house::{engine, error, ext, games, protocol, registry, spec, terminal};
+pub use tessera_house::{engine, error, ext, games, handle, protocol, registry, spec, terminal};
 
 pub use engine::EngineGame;
 pub use error::{ArenaError, MergeError, ParamsError, RunError};

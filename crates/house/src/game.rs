@@ -76,7 +76,8 @@ pub trait ArenaGame: EngineGame {
     const MAX_ACTIONS: usize = 100_000;
 
     /// True for a game that exists to test generic code (Nim): every front end hosts it, but
-    /// players are not offered it unless the operator asks (`tessera serve --test-games`).
+    /// players are not offered it unless the operator asks (`tessera serve --test-games`;
+    /// `tessera.games()` flags it).
     const TEST_GAME: bool = false;
 
     /// A new game for `players` seats (checked to be in range), set up with `rng` (for

@@ -15,6 +15,7 @@ use tessera_core::{Agent, Budget, GameInfo, GameRecord, Seat, Table, play_game};
 
 use crate::error::ArenaError;
 pub use crate::game::ArenaGame;
+use crate::handle::{AgentHandle, GameHandle, HandleError, PlanAgent, TableHandle};
 use crate::registry::{AgentInfo, AgentPlan, RegistryError};
 
 /// One finished game, in game-independent form.
@@ -81,6 +82,32 @@ pub trait GameDriver: Send + Sync {
         out: &mut dyn std::io::Write,
     ) -> Result<(), crate::terminal::TerminalError> {
         driver(self.name())?.play_terminal(seats, seed, input, out)
+    }
+    /// A game of `players` seats (the fewest when `None`) being played from `seed`, behind
+    /// an object-safe handle ([`crate::handle`]). The default, for drivers that wrap one of
+    /// [`drivers`], is the arena's driver of the same name; [`Driver`] gives its own.
+    fn handle(
+        &self,
+        players: Option<usize>,
+        seed: u64,
+    ) -> Result<Box<dyn GameHandle>, HandleError> {
+        same_name(self.name())?.handle(players, seed)
+    }
+    /// A game resumed from a state in notation, chance from `seed`.
+    fn handle_from_notation(
+        &self,
+        text: &str,
+        seed: u64,
+    ) -> Result<Box<dyn GameHandle>, HandleError> {
+        same_name(self.name())?.handle_from_notation(text, seed)
+    }
+    /// A handle read back from its [`GameHandle::snapshot`].
+    fn restore_handle(&self, snapshot: &str) -> Result<Box<dyn GameHandle>, HandleError> {
+        same_name(self.name())?.restore_handle(snapshot)
+    }
+    /// Agent `spec` of this game with its seat's budget, its choices drawn from `seed`.
+    fn agent(&self, spec: &str, seed: u64) -> Result<Box<dyn AgentHandle>, HandleError> {
+        same_name(self.name())?.agent(spec, seed)
     }
     /// Plays one game with `seats[i]` (agent specifications) at seat `i` from `seed`,
     /// building the agents for this game only.
@@ -178,6 +205,30 @@ pub fn play_seeded<G: ArenaGame>(
 impl<G: ArenaGame> GameDriver for Driver<G> {
     fn info(&self) -> GameInfo {
         G::INFO
+    }
+
+    fn handle(
+        &self,
+        players: Option<usize>,
+        seed: u64,
+    ) -> Result<Box<dyn GameHandle>, HandleError> {
+        Ok(Box::new(TableHandle::<G>::new(players, seed)?))
+    }
+
+    fn handle_from_notation(
+        &self,
+        text: &str,
+        seed: u64,
+    ) -> Result<Box<dyn GameHandle>, HandleError> {
+        Ok(Box::new(TableHandle::<G>::from_notation(text, seed)?))
+    }
+
+    fn restore_handle(&self, snapshot: &str) -> Result<Box<dyn GameHandle>, HandleError> {
+        Ok(Box::new(TableHandle::<G>::restore(snapshot)?))
+    }
+
+    fn agent(&self, spec: &str, seed: u64) -> Result<Box<dyn AgentHandle>, HandleError> {
+        Ok(Box::new(PlanAgent::<G>::new(spec, seed)?))
     }
 
     fn engine(
@@ -310,6 +361,17 @@ pub fn drivers() -> Vec<Box<dyn GameDriver>> {
     let mut all = Collect(Vec::new());
     visit_games(&mut all);
     all.0
+}
+
+/// The arena's driver named `name`, for [`GameDriver`]'s defaults.
+fn same_name(name: &str) -> Result<Box<dyn GameDriver>, HandleError> {
+    driver(name).map_err(|e| match e {
+        ArenaError::UnknownGame { name, known } => HandleError::UnknownGame { name, known },
+        e => HandleError::UnknownGame {
+            name: e.to_string(),
+            known: String::new(),
+        },
+    })
 }
 
 /// The game named `name`.

@@ -4,6 +4,8 @@
 //! the Python package and the tournaments of `tessera-arena`):
 //! - [`games`]: every game behind one object-safe [`GameDriver`], found by name
 //!   ([`driver`], [`drivers`]); a game joins by implementing [`ArenaGame`];
+//! - [`handle`]: any registered game and its agents behind object-safe handles, picked by
+//!   name at run time (the Python package's `tessera.make`);
 //! - [`registry`]: every player of every game by name (`greedy`, `strategic:diagonal`,
 //!   `alphabeta:depth=3`), with parameters, descriptions and difficulty levels;
 //! - [`spec`]: the text of an agent specification;
@@ -29,6 +31,7 @@ pub mod ext;
 pub mod ext_error;
 pub mod game;
 pub mod games;
+pub mod handle;
 pub mod protocol;
 pub mod registry;
 pub mod spec;
