@@ -31,7 +31,7 @@ use rand::Rng;
 use tessera_core::record::GameSeeds;
 use tessera_core::table::{Next, TableError};
 use tessera_core::{
-    Agent, Budget, Game, GameInfo, GameRng, PlayerId, SearchInfo, Seat, SeatsError, Table, Turn,
+    Agent, Budget, GameInfo, GameRng, PlayerId, SearchInfo, Seat, SeatsError, Table, Turn,
 };
 use thiserror::Error;
 
@@ -173,6 +173,11 @@ pub trait GameHandle: Send {
     fn clone_box(&self) -> Box<dyn GameHandle>;
     /// For agents of the same game: the typed handle.
     fn as_any(&self) -> &dyn Any;
+    /// A copy of the current state (a `G`), for an agent to think on elsewhere
+    /// ([`AgentHandle::act_on`]).
+    fn state_any(&self) -> Box<dyn Any + Send>;
+    /// The id of `action` (a `G::Action`, as [`AgentHandle::act_on`] returns it).
+    fn action_id(&self, action: &dyn Any) -> Result<usize, HandleError>;
 }
 
 /// The [`GameHandle`] of a game `G`: a table of people.
@@ -452,6 +457,28 @@ impl<G: ArenaGame> GameHandle for TableHandle<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+
+    fn state_any(&self) -> Box<dyn Any + Send> {
+        Box::new(self.state().clone())
+    }
+
+    fn action_id(&self, action: &dyn Any) -> Result<usize, HandleError> {
+        let a = action
+            .downcast_ref::<G::Action>()
+            .ok_or_else(|| HandleError::WrongGame {
+                spec: "an agent".into(),
+                agent_game: "another game",
+                handle_game: G::INFO.name,
+            })?;
+        let legal = self.legal_actions();
+        legal
+            .iter()
+            .position(|b| b == a)
+            .ok_or(HandleError::NoSuchAction {
+                id: usize::MAX,
+                legal: legal.len(),
+            })
+    }
 }
 
 /// A handle's own moves replayed from its own start cannot fail.
@@ -472,7 +499,7 @@ pub trait AgentHandle: Send {
     fn act(&mut self, game: &dyn GameHandle) -> Result<String, HandleError>;
     /// The move it picks for the seat to move in `state` (a `&G` of its game), as a boxed
     /// `G::Action`: for front ends with typed states of their own.
-    fn act_on(&mut self, state: &dyn Any) -> Result<Box<dyn Any>, HandleError>;
+    fn act_on(&mut self, state: &dyn Any) -> Result<Box<dyn Any + Send>, HandleError>;
     /// What it reported of its last choice (searching agents do).
     fn last_info(&self) -> Option<SearchInfo>;
     /// Its generator (each move draws a table seed from it).
@@ -565,7 +592,7 @@ impl<G: ArenaGame> AgentHandle for PlanAgent<G> {
         self.choose(&state).map(|a| a.to_string())
     }
 
-    fn act_on(&mut self, state: &dyn Any) -> Result<Box<dyn Any>, HandleError> {
+    fn act_on(&mut self, state: &dyn Any) -> Result<Box<dyn Any + Send>, HandleError> {
         let state = state
             .downcast_ref::<G>()
             .ok_or_else(|| HandleError::WrongGame {
@@ -573,7 +600,8 @@ impl<G: ArenaGame> AgentHandle for PlanAgent<G> {
                 agent_game: G::INFO.name,
                 handle_game: "another game",
             })?;
-        self.choose(state).map(|a| Box::new(a) as Box<dyn Any>)
+        self.choose(state)
+            .map(|a| Box::new(a) as Box<dyn Any + Send>)
     }
 
     fn last_info(&self) -> Option<SearchInfo> {
@@ -661,7 +689,7 @@ mod tests {
         let mut g = d.handle(None, 0).expect("nim");
         let before = g.notation();
         let n = g.legal().len();
-        let e = g.play_id(n).err().expect("past the list");
+        let e = g.play_id(n).expect_err("past the list");
         assert!(e.to_string().contains("out of range"), "{e}");
         assert!(matches!(
             g.play_text("x:y"),

@@ -12,9 +12,11 @@ use numpy::{
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyTuple};
+use tessera_arena::ArenaGame;
+use tessera_arena::handle::AgentHandle;
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
-use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Turn};
+use tessera_core::{Game, PlayerId, Turn};
 use tessera_qwirkle::Qwirkle;
 
 use crate::azul;
@@ -124,13 +126,15 @@ fn _check_seed(seed: Seed) -> u64 {
     seed.0
 }
 
-fn check_players(game: &str, players: i64) -> PyResult<usize> {
-    if (2..=4).contains(&players) {
-        Ok(players as usize)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "{game} is for 2 to 4 players, not {players}"
-        )))
+/// `players` checked against game `G`'s seat range, as its registration states it.
+fn check_players<G: Game>(players: i64) -> PyResult<usize> {
+    let info = G::INFO;
+    match usize::try_from(players) {
+        Ok(p) if info.seats_ok(p) => Ok(p),
+        _ => Err(PyValueError::new_err(format!(
+            "{} is for {} to {} players, not {players}",
+            info.title, info.min_players, info.max_players
+        ))),
     }
 }
 
@@ -145,7 +149,7 @@ fn check_seat(seat: i64, players: usize) -> PyResult<PlayerId> {
     }
 }
 
-fn list_legal(ids: impl Iterator<Item = (usize, String)>) -> String {
+pub(crate) fn list_legal(ids: impl Iterator<Item = (usize, String)>) -> String {
     let all: Vec<(usize, String)> = ids.collect();
     if all.is_empty() {
         return "none".into();
@@ -230,8 +234,10 @@ impl PyAzul {
     #[pyo3(signature = (players = 2, seed = Seed(0)))]
     fn new(players: i64, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
-        let players = check_players("Azul", players)?;
-        let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+        let players = check_players::<AzulState>(players)?;
+        // Set up as the registration sets up a game of this seed (`tessera.make("azul")`
+        // and a tournament's game of the same seed start alike).
+        let initial = AzulState::new_game(players, &mut GameSeeds { seed }.setup_rng());
         Ok(PyAzul {
             session: Self::start(initial, seed)?,
             buf: Vec::new(),
@@ -256,7 +262,7 @@ impl PyAzul {
     fn reset(&mut self, seed: Seed) -> PyResult<()> {
         let seed = seed.0;
         let players = self.state().num_players();
-        let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+        let initial = AzulState::new_game(players, &mut GameSeeds { seed }.setup_rng());
         self.session = Self::start(initial, seed)?;
         Ok(())
     }
@@ -550,7 +556,7 @@ impl PyQwirkle {
     #[pyo3(signature = (players = 2, seed = Seed(0)))]
     fn new(players: i64, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
-        let players = check_players("Qwirkle", players)?;
+        let players = check_players::<Qwirkle>(players)?;
         let table =
             QwirkleTable::new(players, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(PyQwirkle { table })
@@ -778,76 +784,85 @@ impl PyQwirkle {
     }
 }
 
-enum AgentKind {
-    Azul(Box<dyn Agent<AzulState>>),
-    /// A Qwirkle agent, and the step ids of the move it chose this turn, each with the
-    /// pending tiles (hand slot, cell) before it.
-    Qwirkle {
-        agent: Box<dyn Agent<Qwirkle>>,
-        state: Box<Option<Qwirkle>>,
-        plan: Vec<(Vec<(u8, tessera_qwirkle::Placed)>, usize)>,
-    },
+/// A registered agent's choices in progress.
+struct AgentState {
+    /// The agent, from its game's registration.
+    handle: Box<dyn AgentHandle>,
+    /// Qwirkle (step ids): the state at the start of the turn whose move was chosen, and
+    /// the move's step ids, each with the pending tiles (hand slot, cell) before it.
+    turn: Option<Qwirkle>,
+    plan: Vec<(Vec<(u8, tessera_qwirkle::Placed)>, usize)>,
 }
 
-/// One of our agents, built from a registry spec (`tessera agents azul|qwirkle` lists them).
+/// One of our agents, built from a registry spec of any registered game (`tessera agents`
+/// and `tessera.agents(game)` list them).
 #[pyclass(module = "tessera._tessera", name = "Agent")]
 pub struct PyAgent {
     spec: String,
     game: &'static str,
-    agent: Mutex<AgentKind>,
-    /// The budget per move the spec asks for (`AgentPlan::budget`: its `time=`, `depth=`,
-    /// `nodes=` or the entry's default), given to every `choose`.
-    budget: Budget,
-    rng: Mutex<GameRng>,
+    inner: Mutex<AgentState>,
+}
+
+impl PyAgent {
+    fn build(spec: &str, game: &str, seed: u64) -> PyResult<Self> {
+        let d = crate::game::game_driver(game)?;
+        let handle = d
+            .agent(spec, seed)
+            .map_err(|e| PyValueError::new_err(format!("agent '{spec}': {e}")))?;
+        Ok(PyAgent {
+            spec: spec.to_string(),
+            game: d.name(),
+            inner: Mutex::new(AgentState {
+                handle,
+                turn: None,
+                plan: Vec::new(),
+            }),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, AgentState> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The TypeError for a handle this agent cannot play: what it takes, and what it got.
+    fn expected(&self, got: String) -> PyErr {
+        let what = match self.game {
+            "azul" => "an AzulGame or a tessera.Game of azul".to_string(),
+            "qwirkle" => "a QwirkleGame or a tessera.Game of qwirkle".to_string(),
+            other => format!("a tessera.Game of {other}"),
+        };
+        PyTypeError::new_err(format!(
+            "agent {} plays {}: expected {what}, got {got}",
+            self.spec, self.game
+        ))
+    }
+
+    /// The agent's choice for the player to move in `state` (a `&G` of its game), thought
+    /// with the GIL released, through its seat's table ([`AgentHandle::act_on`]).
+    fn choose<A: Copy + 'static>(
+        py: Python<'_>,
+        agent: &mut AgentState,
+        state: Box<dyn std::any::Any + Send>,
+    ) -> PyResult<A> {
+        let handle = &mut agent.handle;
+        let chosen = py
+            .detach(move || handle.act_on(state.as_ref()))
+            .map_err(crate::game::handle_err)?;
+        chosen
+            .downcast_ref::<A>()
+            .copied()
+            .ok_or_else(|| PyRuntimeError::new_err("the agent answered for another game"))
+    }
 }
 
 #[pymethods]
 impl PyAgent {
-    /// An agent of `game` (`azul` or `qwirkle`) from its spec (`strong:time=100ms`,
-    /// `smart`, `random`); its own random choices come from `seed`.
+    /// An agent of registered game `game` (`azul`, `qwirkle`, `nim`, ...) from its spec
+    /// (`strong:time=100ms`, `smart`, `random`); its own random choices come from `seed`.
     #[new]
     #[pyo3(signature = (spec, game = "azul", seed = Seed(0)))]
     fn new(spec: &str, game: &str, seed: Seed) -> PyResult<Self> {
-        let seed = seed.0;
-        let bad = |e: &dyn std::fmt::Display| PyValueError::new_err(format!("agent '{spec}': {e}"));
-        let (game, agent, budget) = match game {
-            "azul" => {
-                let plan = tessera_arena::registry::azul::registry()
-                    .parse(spec)
-                    .map_err(|e| bad(&e))?;
-                (
-                    "azul",
-                    AgentKind::Azul(plan.build().map_err(|e| bad(&e))?),
-                    plan.budget(),
-                )
-            }
-            "qwirkle" => {
-                let plan = tessera_arena::registry::qwirkle::registry()
-                    .parse(spec)
-                    .map_err(|e| bad(&e))?;
-                (
-                    "qwirkle",
-                    AgentKind::Qwirkle {
-                        agent: plan.build().map_err(|e| bad(&e))?,
-                        state: Box::new(None),
-                        plan: Vec::new(),
-                    },
-                    plan.budget(),
-                )
-            }
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "game '{other}': expected 'azul' or 'qwirkle'"
-                )));
-            }
-        };
-        Ok(PyAgent {
-            spec: spec.to_string(),
-            game,
-            agent: Mutex::new(agent),
-            budget,
-            rng: Mutex::new(tessera_core::rng::seeded(seed)),
-        })
+        Self::build(spec, game, seed.0)
     }
 
     /// The agent's spec.
@@ -856,116 +871,116 @@ impl PyAgent {
         self.spec.clone()
     }
 
-    /// The agent's game (`azul` or `qwirkle`).
+    /// The agent's game (`azul`, `qwirkle`, ...).
     #[getter]
     fn game(&self) -> &'static str {
         self.game
     }
 
-    /// The action id the agent picks for the player to move in `game` (an `AzulGame` or a
-    /// `QwirkleGame`, e.g. `env.unwrapped.game`). It thinks (with the GIL released, within
-    /// its spec's budget) on a determinized copy: what the player to move may see. In
-    /// Qwirkle a move takes several step ids: the agent chooses the move at the first step
-    /// of the turn and returns its ids one call at a time.
-    fn act(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let mut kind = self
-            .agent
-            .lock()
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        match &mut *kind {
-            AgentKind::Azul(agent) => {
-                let g = game.cast::<PyAzul>().map_err(|_| {
-                    PyTypeError::new_err(format!(
-                        "agent {} plays azul: expected an AzulGame, got {}",
-                        self.spec,
-                        describe_value(game)
-                    ))
-                })?;
-                let state = g.borrow().state().clone();
-                let Turn::Player(p) = state.turn() else {
-                    return Err(PyValueError::new_err(
-                        "the game is over: no action can be chosen",
-                    ));
-                };
-                let chosen = py.detach(|| -> Result<AzulAction, String> {
-                    let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
-                    let seen = state.determinize(p, &mut rng);
-                    Ok(agent.choose(&seen, &self.budget, &mut rng))
-                });
-                let a = chosen.map_err(PyRuntimeError::new_err)?;
-                state.check_action(a).map_err(|e| {
-                    PyRuntimeError::new_err(format!("agent {} chose illegal {a}: {e}", self.spec))
-                })?;
-                Ok(azul::encode(a))
-            }
-            AgentKind::Qwirkle { agent, state, plan } => {
-                let g = game.cast::<PyQwirkle>().map_err(|_| {
-                    PyTypeError::new_err(format!(
-                        "agent {} plays qwirkle: expected a QwirkleGame, got {}",
-                        self.spec,
-                        describe_value(game)
-                    ))
-                })?;
-                let g = g.borrow();
-                let t = &g.table;
-                let Some(p) = t.mover() else {
-                    return Err(PyValueError::new_err(
-                        "the game is over: no action can be chosen",
-                    ));
-                };
-                if !t.pending().is_empty() {
-                    // The rest of the move chosen at the start of this turn.
-                    if state.as_ref().as_ref() == Some(t.state())
-                        && let Some((_, id)) = plan.iter().find(|(before, _)| before == t.pending())
-                    {
-                        return Ok(*id);
-                    }
-                    return Err(PyValueError::new_err(format!(
-                        "agent {}: a placement is pending that this agent did not start; it \
-                         chooses whole moves, at the first step of a turn",
-                        self.spec
-                    )));
-                }
-                let now = t.state().clone();
-                let chosen = py.detach(|| -> Result<tessera_qwirkle::Move, String> {
-                    let mut rng = self.rng.lock().map_err(|e| e.to_string())?;
-                    let seen = now.determinize(p, &mut rng);
-                    Ok(agent.choose(&seen, &self.budget, &mut rng))
-                });
-                let m = chosen.map_err(PyRuntimeError::new_err)?;
-                let ids = t.ids_of(&m).ok_or_else(|| {
-                    PyRuntimeError::new_err(format!(
-                        "agent {} chose {m:?}, which cannot be played as step ids here \
-                         (illegal, or a cell outside the 31 x 31 window)",
-                        self.spec
-                    ))
-                })?;
-                // The pending tiles before each id: replayed on a copy.
-                let mut copy = t.clone();
-                plan.clear();
-                for &id in &ids {
-                    plan.push((copy.pending().to_vec(), id));
-                    copy.step(id as i64)
-                        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                }
-                **state = Some(now);
-                Ok(ids[0])
-            }
+    /// The agent's budget per move, from its spec (`time=`, `nodes=`, `depth=`) or the
+    /// registry's default: `{"time_ms", "nodes", "depth"}`, absent keys unlimited.
+    fn budget<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let b = self.lock().handle.budget();
+        let d = PyDict::new(py);
+        if let Some(t) = b.time {
+            d.set_item("time_ms", t.as_millis() as u64)?;
         }
+        if let Some(n) = b.nodes {
+            d.set_item("nodes", n)?;
+        }
+        if let Some(n) = b.depth {
+            d.set_item("depth", n)?;
+        }
+        Ok(d)
+    }
+
+    /// The action id the agent picks for the player to move in `game`: a `tessera.Game` of
+    /// its game (an id of its `legal_moves()`), or an `AzulGame` / a `QwirkleGame` (a fixed
+    /// id; e.g. `env.unwrapped.game`). It sits at a table of the position with its spec's
+    /// budget and the table hands out its thinking (the state the seat may see, determinized)
+    /// with the GIL released. In a `QwirkleGame` a move takes several step ids: the agent
+    /// chooses the move at the first step of the turn and returns its ids one call at a time.
+    fn act(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let mut agent = self.lock();
+        if let Ok(g) = game.cast::<crate::game::PyGame>() {
+            let (state, name) = {
+                let h = g.borrow();
+                let h = h.lock();
+                (h.state_any(), h.info().name)
+            };
+            if name != self.game {
+                return Err(self.expected(format!("a Game of {name}")));
+            }
+            let handle = &mut agent.handle;
+            let chosen = py
+                .detach(move || handle.act_on(state.as_ref()))
+                .map_err(crate::game::handle_err)?;
+            let g = g.borrow();
+            return g
+                .lock()
+                .action_id(chosen.as_ref())
+                .map_err(crate::game::handle_err);
+        }
+        if let Ok(g) = game.cast::<PyAzul>() {
+            if self.game != "azul" {
+                return Err(self.expected(describe_value(game)));
+            }
+            let state = g.borrow().state().clone();
+            let a: AzulAction = Self::choose(py, &mut agent, Box::new(state))?;
+            return Ok(azul::encode(a));
+        }
+        if let Ok(g) = game.cast::<PyQwirkle>() {
+            if self.game != "qwirkle" {
+                return Err(self.expected(describe_value(game)));
+            }
+            let g = g.borrow();
+            let t = &g.table;
+            if t.mover().is_none() {
+                return Err(PyValueError::new_err(
+                    "the game is over: no action can be chosen",
+                ));
+            }
+            if !t.pending().is_empty() {
+                // The rest of the move chosen at the start of this turn.
+                if agent.turn.as_ref() == Some(t.state())
+                    && let Some((_, id)) =
+                        agent.plan.iter().find(|(before, _)| before == t.pending())
+                {
+                    return Ok(*id);
+                }
+                return Err(PyValueError::new_err(format!(
+                    "agent {}: a placement is pending that this agent did not start; it \
+                     chooses whole moves, at the first step of a turn",
+                    self.spec
+                )));
+            }
+            let now = t.state().clone();
+            let m: tessera_qwirkle::Move = Self::choose(py, &mut agent, Box::new(now.clone()))?;
+            let ids = t.ids_of(&m).ok_or_else(|| {
+                PyRuntimeError::new_err(format!(
+                    "agent {} chose {m:?}, which cannot be played as step ids here \
+                     (illegal, or a cell outside the 31 x 31 window)",
+                    self.spec
+                ))
+            })?;
+            // The pending tiles before each id: replayed on a copy.
+            let mut copy = t.clone();
+            agent.plan.clear();
+            for &id in &ids {
+                agent.plan.push((copy.pending().to_vec(), id));
+                copy.step(id as i64)
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            }
+            agent.turn = Some(now);
+            return Ok(ids[0]);
+        }
+        Err(self.expected(describe_value(game)))
     }
 
     /// What the agent reported of its last choice, if it reports anything (searching
     /// agents do): `{"depth", "nodes", "leaves", "value", "seconds"}`; None otherwise.
     fn last_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let kind = self
-            .agent
-            .lock()
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        let info = match &*kind {
-            AgentKind::Azul(a) => a.last_info(),
-            AgentKind::Qwirkle { agent, .. } => agent.last_info(),
-        };
-        let Some(info) = info else {
+        let Some(info) = self.lock().handle.last_info() else {
             return Ok(None);
         };
         let d = PyDict::new(py);
@@ -977,8 +992,38 @@ impl PyAgent {
         Ok(Some(d))
     }
 
+    /// Pickling: the game, the spec and the agent's generator's position (rebuilt from the
+    /// registry on unpickling, it draws what the original would have drawn next). A
+    /// `QwirkleGame` move half played is not kept: pickle between moves.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let rng = crate::driver::ChanceState::of(self.lock().handle.rng()).to_text();
+        let text = serde_json::json!({"game": self.game, "spec": self.spec, "rng": rng});
+        Ok((restorer(py)?, ("agent", text.to_string())))
+    }
+
     fn __repr__(&self) -> String {
         format!("Agent('{}', game='{}')", self.spec, self.game)
+    }
+}
+
+impl PyAgent {
+    /// Rebuilds a pickled agent (`__reduce__`'s text).
+    fn restore(text: &str) -> PyResult<Self> {
+        let bad = |why: &str| PyValueError::new_err(format!("not a pickled agent: {why}"));
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(&e.to_string()))?;
+        let field = |name: &str| {
+            v.get(name)
+                .and_then(|x| x.as_str())
+                .ok_or_else(|| bad(&format!("no text field '{name}'")))
+        };
+        let rng = crate::driver::ChanceState::from_text(field("rng")?)
+            .ok_or_else(|| bad("rng: expected key:stream:word position"))?;
+        let agent = Self::build(field("spec")?, field("game")?, 0)?;
+        agent.lock().handle.set_rng(rng.rng());
+        Ok(agent)
     }
 }
 
@@ -1130,11 +1175,12 @@ impl PyTiles {
 }
 
 /// `tessera._tessera._restore`, the function pickles call to rebuild a handle.
-fn restorer(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+pub(crate) fn restorer(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     py.import("tessera._tessera")?.getattr("_restore")
 }
 
-/// Rebuilds a pickled handle: `kind` is `azul`, `qwirkle` or `tiles`, `text` what its
+/// Rebuilds a pickled handle: `kind` is `azul`, `qwirkle`, `tiles`, `game` (a
+/// `tessera.Game`) or `agent`, `text` what its
 /// `__reduce__` wrote. ValueError if the text is not one.
 #[pyfunction]
 fn _restore(py: Python<'_>, kind: &str, text: &str) -> PyResult<Py<PyAny>> {
@@ -1152,9 +1198,11 @@ fn _restore(py: Python<'_>, kind: &str, text: &str) -> PyResult<Py<PyAny>> {
             let table = TilesTable::restore(text).map_err(|e| bad(&e))?;
             Py::new(py, PyTiles { table })?.into_any()
         }
+        "game" => Py::new(py, crate::game::PyGame::restore(text)?)?.into_any(),
+        "agent" => Py::new(py, PyAgent::restore(text)?)?.into_any(),
         other => {
             return Err(PyValueError::new_err(format!(
-                "pickled handle kind '{other}': expected azul, qwirkle or tiles"
+                "pickled handle kind '{other}': expected azul, qwirkle, tiles, game or agent"
             )));
         }
     })
@@ -1182,7 +1230,7 @@ fn batch_err(e: BatchError) -> PyErr {
 }
 
 /// Describes a Python value for an error message: its type, and for arrays dtype and shape.
-fn describe_value(v: &Bound<'_, PyAny>) -> String {
+pub(crate) fn describe_value(v: &Bound<'_, PyAny>) -> String {
     let ty = v
         .get_type()
         .name()
@@ -1264,7 +1312,7 @@ impl PyAzulBatch {
         autoreset: &str,
     ) -> PyResult<Self> {
         let seed = seed.0;
-        let players = check_players("Azul", players)?;
+        let players = check_players::<AzulState>(players)?;
         let mode = match autoreset {
             "same_step" => Autoreset::SameStep,
             "next_step" => Autoreset::NextStep,
@@ -1481,7 +1529,7 @@ impl PyQwirkleBatch {
         autoreset: &str,
     ) -> PyResult<Self> {
         let seed = seed.0;
-        let players = check_players("Qwirkle", players)?;
+        let players = check_players::<Qwirkle>(players)?;
         let mode = match autoreset {
             "same_step" => Autoreset::SameStep,
             "next_step" => Autoreset::NextStep,
@@ -1793,6 +1841,7 @@ fn _tessera(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySprtTracker>()?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(_check_seed, m)?)?;
+    crate::game::register(m)?;
     m.add("MAX_BATCH", MAX_BATCH)?;
     m.add("MAX_QWIRKLE_BATCH", MAX_QWIRKLE_BATCH)?;
     m.add("QWIRKLE_WINDOW", qwirkle::WINDOW)?;

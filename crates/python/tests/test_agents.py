@@ -71,7 +71,7 @@ def test_bad_agent_specs_and_games_raise_value_errors():
         game.step(agent.act(game))
     with pytest.raises(ValueError, match="the game is over"):
         agent.act(game)
-    with pytest.raises(TypeError, match="expected an AzulGame, got a QwirkleGame"):
+    with pytest.raises(TypeError, match="expected an AzulGame or a tessera.Game of azul, got a QwirkleGame"):
         agent.act(tessera.QwirkleGame(2))
     with pytest.raises(TypeError, match="expected a QwirkleGame"):
         tessera.Agent("random", game="qwirkle").act(tessera.AzulGame(2))

@@ -1,4 +1,5 @@
-"""Tessera from Python: exact Azul and Qwirkle engines with fixed action ids and numpy
+"""Tessera from Python: every registered game by name (``make``, ``games``, ``agents``:
+a generic ``Game`` with moves in notation or as ids), exact Azul and Qwirkle engines with fixed action ids and numpy
 observations (``AzulGame``, ``QwirkleGame``), Match the Tiles (``MatchTiles``), our agents
 (``Agent``), tournaments through the arena (``tournament``, locally or on Ray, with an
 SPRT: ``sprt``), ``tessera train`` with its self-play on Ray (``train``), the batch API
@@ -13,13 +14,31 @@ import json
 import os
 import sqlite3
 
-from ._tessera import Agent, AzulGame, MatchTiles, QwirkleGame, __version__
-from ._tessera import _check_seed, _sprt, _tournament
+from ._tessera import Agent, AzulGame, Game, MatchTiles, QwirkleGame, __version__, make
+from ._tessera import _agents, _check_seed, _games, _sprt, _tournament
 from ._train import train
 
 __all__ = [
-    "Agent", "AzulGame", "MatchTiles", "QwirkleGame", "sprt", "tournament", "train", "__version__",
+    "Agent", "AzulGame", "Game", "MatchTiles", "QwirkleGame", "agents", "games", "make", "sprt",
+    "tournament", "train", "__version__",
 ]
+
+
+def games(test: bool = True) -> list[dict]:
+    """The registered games (the list ``tessera games`` prints), each a dict: ``name``,
+    ``title``, ``min_players``, ``max_players``, ``chance``, ``hidden_info``, ``test`` (True
+    for games that exist to test the house, such as ``nim``) and ``levels`` (``number``,
+    ``name``, ``summary``, ``spec``). ``test=False`` leaves the test games out.
+    ``make(g["name"])`` starts any of them."""
+    return [g for g in json.loads(_games()) if test or not g["test"]]
+
+
+def agents(game: str) -> list[dict]:
+    """Game ``game``'s registered agents (the list ``tessera agents GAME`` prints), each a
+    dict: ``name``, ``summary`` and ``params`` (``syntax``, ``default``, ``doc``). A spec
+    built from them (``"alphabeta:depth=3"``) makes an ``Agent(spec, game=game)``.
+    ValueError for a game that is not registered."""
+    return json.loads(_agents(game))
 
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 
