@@ -1,13 +1,15 @@
 //! The batch API's Rust side, without Python: draw a random legal action per game
-//! (`sample_legal`) and `AzulBatch::step` N 2-player games, writing observations and masks,
-//! on one thread and on two (rayon's pool), as `examples/bench_batch.py` does through Python.
-//! Throughput is in steps (one action in one game).
+//! (`sample_legal`) and step N 2-player games (`AzulBatch::step`, `QwirkleBatch::step`),
+//! writing observations and masks, on one thread and on two (rayon's pool), as
+//! `examples/bench_batch.py` does through Python. Throughput is in steps (one action, or one
+//! Qwirkle step id, in one game).
 //!
 //! `cargo bench -p tessera-python --bench batch`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tessera_python::azul;
 use tessera_python::batch::{AzulBatch, Outputs};
+use tessera_python::qwirkle_batch::QwirkleBatch;
 
 struct Bufs {
     obs: Vec<f32>,
@@ -51,5 +53,39 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+fn bench_qwirkle(c: &mut Criterion) {
+    let n = 256;
+    let mut g = c.benchmark_group("qwirkle_batch_step");
+    g.throughput(Throughput::Elements(n as u64));
+    for threads in [1, 2] {
+        let mut b = QwirkleBatch::new(n, 2, 0, threads).expect("a batch");
+        let mut bufs = Bufs {
+            obs: vec![0.0; n * b.observation_len()],
+            mask: vec![0; n * b.num_actions()],
+            rewards: vec![0.0; n * 2],
+            dones: vec![false; n],
+            to_move: vec![0; n],
+        };
+        let mut actions = vec![0i64; n];
+        g.bench_function(format!("n{n}_threads{threads}"), |bench| {
+            bench.iter(|| {
+                b.sample_legal(&mut actions).expect("shape");
+                b.step(
+                    &actions,
+                    Outputs {
+                        obs: &mut bufs.obs,
+                        mask: &mut bufs.mask,
+                        rewards: &mut bufs.rewards,
+                        dones: &mut bufs.dones,
+                        to_move: &mut bufs.to_move,
+                    },
+                )
+                .expect("legal actions")
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_qwirkle);
 criterion_main!(benches);
