@@ -1,14 +1,19 @@
-//! Many independent Azul games stepped in one call, for learning throughput (`tessera.batch`).
+//! Many independent games stepped in one call, for learning throughput (`tessera.batch`):
+//! one engine, [`Batch`], for every game with fixed action ids ([`BatchGame`]); the Azul
+//! batch is [`AzulBatch`] (here), the Qwirkle batch [`crate::qwirkle_batch::QwirkleBatch`].
 //!
-//! [`AzulBatch`] holds `n` games, each a [`Session`] (so each moves through the package's one
-//! step function). [`AzulBatch::step`] takes one action id per game, steps every game, starts
-//! a new game where one ended (auto-reset), and writes the outputs into caller-owned buffers
-//! (the Python side's preallocated numpy arrays): the observation and action mask of the
-//! player to move, per-seat rewards, the done flags and the seat to move. The games are split
-//! into contiguous chunks, one per thread, run on rayon's pool (each chunk writes its own rows).
+//! A [`Batch`] holds `n` games, each moving through the package's one step function.
+//! [`Batch::step`] takes one action id per game, checks them all (nothing moves if one is
+//! refused), steps every game, starts a new game where one ended (auto-reset), and writes the
+//! outputs into caller-owned buffers (the Python side's preallocated numpy arrays): the
+//! observation and action mask of the player to move, per-seat rewards, the done flags and the
+//! seat to move. The games are split into contiguous chunks, one per thread, run on rayon's
+//! pool (each chunk writes its own rows).
 //!
-//! Seeds: game `i`'s episode `e` (from 0) is started from seed `seed + i + e * n`, exactly as
-//! `AzulGame(players, seed + i + e * n)`, so any game of a batch can be replayed alone.
+//! Seeds: game `i`'s episode `e` (from 0) is started from seed `s_i + e * n`, exactly as
+//! the lone handle of that seed (`AzulGame(players, s_i + e * n)`), so any game of a batch
+//! can be replayed alone; `s_i` is `seed + i` ([`Batch::new`]) or the `i`-th of the seeds
+//! given ([`Batch::with_seeds`]).
 //!
 //! Auto-reset ([`Autoreset`]): by default a game that ends is restarted in the same step (its
 //! row holds the new game). With [`Autoreset::NextStep`] (Gymnasium's default for vector
@@ -19,7 +24,7 @@
 use rayon::prelude::*;
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
-use tessera_core::{Game, GameRng, PlayerId, Turn};
+use tessera_core::{Game, GameRng, Outcome, PlayerId};
 use thiserror::Error;
 
 use crate::azul;
@@ -93,14 +98,6 @@ pub struct Outputs<'a> {
     pub to_move: &'a mut [i64],
 }
 
-struct Slot {
-    session: Session<AzulState>,
-    episode: u64,
-    rng: GameRng,
-    /// Under [`Autoreset::NextStep`]: the game ended at the last step and waits for its reset.
-    over: bool,
-}
-
 /// When a batch restarts a game that ended. See the [module](self) documentation.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Autoreset {
@@ -112,52 +109,100 @@ pub enum Autoreset {
     NextStep,
 }
 
-/// `n` Azul games of the same player count. See the [module](self) documentation.
-pub struct AzulBatch {
-    games: Vec<Slot>,
+/// One game of a [`Batch`]: a game with fixed action ids, its observation and its mask.
+pub trait BatchGame: Sized + Send + Sync {
+    /// The fewest games a thread takes (below it, fewer threads are used).
+    const MIN_CHUNK: usize;
+    /// True when a restarted game's random sampler is seeded anew from the new episode's
+    /// seed; false when one sampler serves all of a game's episodes.
+    const SAMPLER_PER_EPISODE: bool;
+
+    /// A new game of `players` from `seed`, as the lone handle of that seed starts it.
+    fn start(players: usize, seed: u64) -> Result<Self, String>;
+    /// Checks `players` against the game's seat range.
+    fn check_players(players: usize) -> Result<(), String>;
+    /// Observation length for `players`.
+    fn observation_len(players: usize) -> usize;
+    /// Action ids for `players`.
+    fn num_actions(players: usize) -> usize;
+    /// Whether id `id` may be played now (game `game` of the batch, for the error).
+    fn check(&self, game: usize, id: i64) -> Result<(), BatchError>;
+    /// Plays id `id` (already checked) and resolves chance.
+    fn step(&mut self, game: usize, id: i64) -> Result<(), BatchError>;
+    /// The seat to move, `None` once the game is over.
+    fn mover(&self) -> Option<PlayerId>;
+    /// The result once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// `seat`'s observation.
+    fn write_observation(&self, seat: PlayerId, obs: &mut [f32]);
+    /// The action mask (all zeros once the game is over).
+    fn write_mask(&self, mask: &mut [i8]);
+    /// A uniformly random legal id from `rng`, -1 if none.
+    fn sample(&self, rng: &mut GameRng) -> i64;
+    /// The state in notation.
+    fn notation(&self) -> String;
+}
+
+/// Mixed into a game's seed for its random sampler.
+const SAMPLER_SALT: u64 = 0x5eed_ba7c;
+
+struct Slot<E> {
+    game: E,
+    /// The seed of the game's first episode.
+    base: u64,
+    episode: u64,
+    rng: GameRng,
+    /// Under [`Autoreset::NextStep`]: the game ended at the last step and waits for its reset.
+    over: bool,
+}
+
+/// `n` games of the same player count. See the [module](self) documentation.
+pub struct Batch<E: BatchGame> {
+    games: Vec<Slot<E>>,
     players: usize,
-    seed: u64,
     threads: usize,
     autoreset: Autoreset,
 }
 
-fn start(players: usize, seed: u64) -> Result<Session<AzulState>, String> {
-    let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
-    Session::new(initial, seed).map_err(|e| e.to_string())
+/// Writes a game's row: the observation of the seat to move (or of `seat` once the game is
+/// over), the mask; returns the seat to move (-1 once over).
+fn write_row<E: BatchGame>(g: &E, seat: PlayerId, obs: &mut [f32], mask: &mut [i8]) -> i64 {
+    let p = g.mover();
+    g.write_observation(p.unwrap_or(seat), obs);
+    g.write_mask(mask);
+    p.map_or(-1, |p| p.index() as i64)
 }
 
-fn mover(s: &AzulState) -> PlayerId {
-    match s.turn() {
-        Turn::Player(p) => p,
-        // Never between steps: a session resolves chance and a batch resets finished games.
-        _ => PlayerId(0),
-    }
-}
-
-impl AzulBatch {
-    /// `n` games of `players` (2-4) from `seed`, stepped by up to `threads` threads.
+impl<E: BatchGame> Batch<E> {
+    /// `n` games of `players` from `seed` (game `i` from `seed + i`), stepped by up to
+    /// `threads` threads.
     pub fn new(n: usize, players: usize, seed: u64, threads: usize) -> Result<Self, String> {
-        if n == 0 {
+        let seeds: Vec<u64> = (0..n as u64).map(|i| seed.wrapping_add(i)).collect();
+        Self::with_seeds(&seeds, players, threads)
+    }
+
+    /// One game of `players` per seed (game `i` from `seeds[i]`), stepped by up to `threads`
+    /// threads.
+    pub fn with_seeds(seeds: &[u64], players: usize, threads: usize) -> Result<Self, String> {
+        if seeds.is_empty() {
             return Err("a batch needs at least one game".into());
         }
-        if !(2..=4).contains(&players) {
-            return Err(format!("Azul is for 2 to 4 players, not {players}"));
-        }
-        let games = (0..n)
-            .map(|i| {
-                let s = seed.wrapping_add(i as u64);
+        E::check_players(players)?;
+        let games = seeds
+            .iter()
+            .map(|&s| {
                 Ok(Slot {
-                    session: start(players, s)?,
+                    game: E::start(players, s)?,
+                    base: s,
                     episode: 0,
-                    rng: tessera_core::rng::seeded(s ^ 0x5eed_ba7c),
+                    rng: tessera_core::rng::seeded(s ^ SAMPLER_SALT),
                     over: false,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        Ok(AzulBatch {
+        Ok(Batch {
             games,
             players,
-            seed,
             threads: threads.max(1),
             autoreset: Autoreset::SameStep,
         })
@@ -191,22 +236,25 @@ impl AzulBatch {
 
     /// Observation length per game.
     pub fn observation_len(&self) -> usize {
-        azul::observation_len(self.players)
+        E::observation_len(self.players)
     }
 
     /// Action ids per game.
     pub fn num_actions(&self) -> usize {
-        azul::num_actions(self.players)
+        E::num_actions(self.players)
     }
 
-    /// Game `i`'s current state.
-    pub fn state(&self, i: usize) -> Option<&AzulState> {
-        self.games.get(i).map(|g| g.session.state())
+    /// Game `i`.
+    pub fn game(&self, i: usize) -> Option<&E> {
+        self.games.get(i).map(|g| &g.game)
     }
 
     /// The seed game `i`'s current episode started from.
     pub fn game_seed(&self, i: usize) -> Option<u64> {
-        self.games.get(i).map(|g| g.session.seed())
+        let n = self.games.len() as u64;
+        self.games
+            .get(i)
+            .map(|g| g.base.wrapping_add(g.episode.wrapping_mul(n)))
     }
 
     fn check_shapes(&self, actions: Option<usize>, out: &Outputs<'_>) -> Result<(), BatchError> {
@@ -231,6 +279,13 @@ impl AzulBatch {
         Ok(())
     }
 
+    /// Threads for this batch's size, and the games per thread.
+    fn split(&self) -> (usize, usize) {
+        let n = self.games.len();
+        let threads = self.threads.min(n.div_ceil(E::MIN_CHUNK)).max(1);
+        (threads, n.div_ceil(threads))
+    }
+
     /// Writes every game's outputs without stepping (after construction).
     pub fn observe(&mut self, out: Outputs<'_>) -> Result<(), BatchError> {
         self.check_shapes(None, &out)?;
@@ -238,11 +293,11 @@ impl AzulBatch {
         out.dones.fill(false);
         let (olen, na) = (self.observation_len(), self.num_actions());
         for (i, g) in self.games.iter().enumerate() {
-            write_row(
-                g.session.state(),
+            out.to_move[i] = write_row(
+                &g.game,
+                PlayerId(0),
                 &mut out.obs[i * olen..(i + 1) * olen],
                 &mut out.mask[i * na..(i + 1) * na],
-                &mut out.to_move[i],
             );
         }
         Ok(())
@@ -254,28 +309,15 @@ impl AzulBatch {
         self.check_shapes(Some(actions.len()), &out)?;
         let players = self.players;
         let n = self.games.len();
-        let threads = self.threads.min(n.div_ceil(64)).max(1);
-        let chunk = n.div_ceil(threads);
+        let (threads, chunk) = self.split();
         // Every action is checked first (in parallel; the lowest game's error is reported),
         // so that nothing moves when one is refused.
-        let check = |(c, (games, acts)): (usize, (&[Slot], &[i64]))| -> Result<(), BatchError> {
+        let check = |(c, (games, acts)): (usize, (&[Slot<E>], &[i64]))| -> Result<(), BatchError> {
             for (k, (g, &id)) in games.iter().zip(acts).enumerate() {
-                if g.over {
-                    // Waits for its reset: the action is ignored.
-                    continue;
+                if !g.over {
+                    // (A game waiting for its reset ignores its action.)
+                    g.game.check(c * chunk + k, id)?;
                 }
-                let i = c * chunk + k;
-                let a = azul::decode(id, players)
-                    .map_err(|source| BatchError::OutOfRange { game: i, source })?;
-                g.session
-                    .state()
-                    .check_action(a)
-                    .map_err(|e| BatchError::Illegal {
-                        game: i,
-                        id,
-                        action: a,
-                        reason: e.to_string(),
-                    })?;
             }
             Ok(())
         };
@@ -291,7 +333,6 @@ impl AzulBatch {
         };
         checked.into_iter().collect::<Result<(), _>>()?;
         let (olen, na) = (self.observation_len(), self.num_actions());
-        let (seed, total) = (self.seed, n as u64);
         let Outputs {
             obs,
             mask,
@@ -303,8 +344,7 @@ impl AzulBatch {
             players,
             olen,
             na,
-            seed,
-            total,
+            total: n as u64,
             autoreset: self.autoreset,
         };
         let work = self
@@ -334,13 +374,14 @@ impl AzulBatch {
         if threads == 1 {
             work.into_iter().try_for_each(|w| w.run(&ctx))
         } else {
-            let chunks: Vec<Chunk<'_>> = work.collect();
+            let chunks: Vec<Chunk<'_, E>> = work.collect();
             chunks.into_par_iter().try_for_each(|w| w.run(&ctx))
         }
     }
 
     /// A uniformly random legal action id per game, from each game's own seeded generator
-    /// (a random policy without a round trip through numpy).
+    /// (a random policy without a round trip through numpy); -1 for a game that waits for
+    /// its reset.
     pub fn sample_legal(&mut self, out: &mut [i64]) -> Result<(), BatchError> {
         if out.len() != self.games.len() {
             return Err(BatchError::Shape {
@@ -349,15 +390,13 @@ impl AzulBatch {
                 got: out.len(),
             });
         }
-        let n = self.games.len();
-        let chunk = n.div_ceil(self.threads.min(n.div_ceil(64)).max(1));
+        let (_, chunk) = self.split();
         self.games
             .par_chunks_mut(chunk)
             .zip(out.par_chunks_mut(chunk))
             .for_each(|(games, out)| {
                 for (g, o) in games.iter_mut().zip(out.iter_mut()) {
-                    let a = g.session.state().random_action(&mut g.rng);
-                    *o = a.map_or(-1, |a| azul::encode(a) as i64);
+                    *o = g.game.sample(&mut g.rng);
                 }
             });
         Ok(())
@@ -369,26 +408,24 @@ struct Ctx {
     players: usize,
     olen: usize,
     na: usize,
-    seed: u64,
     total: u64,
     autoreset: Autoreset,
 }
 
 /// One thread's share of a step: contiguous games and their output rows.
-struct Chunk<'a> {
+struct Chunk<'a, E> {
     first: usize,
-    games: &'a mut [Slot],
+    games: &'a mut [Slot<E>],
     acts: &'a [i64],
     out: Outputs<'a>,
 }
 
-impl Chunk<'_> {
+impl<E: BatchGame> Chunk<'_, E> {
     fn run(self, ctx: &Ctx) -> Result<(), BatchError> {
         let Ctx {
             players,
             olen,
             na,
-            seed,
             total,
             autoreset,
         } = *ctx;
@@ -406,13 +443,14 @@ impl Chunk<'_> {
                 &mut obs[k * olen..(k + 1) * olen],
                 &mut mask[k * na..(k + 1) * na],
             );
-            let restart = |g: &mut Slot| -> Result<(), BatchError> {
+            let restart = |g: &mut Slot<E>| -> Result<(), BatchError> {
                 g.episode += 1;
-                let s = seed
-                    .wrapping_add(i as u64)
-                    .wrapping_add(g.episode.wrapping_mul(total));
-                g.session =
-                    start(players, s).map_err(|reason| BatchError::Internal { game: i, reason })?;
+                let s = g.base.wrapping_add(g.episode.wrapping_mul(total));
+                g.game = E::start(players, s)
+                    .map_err(|reason| BatchError::Internal { game: i, reason })?;
+                if E::SAMPLER_PER_EPISODE {
+                    g.rng = tessera_core::rng::seeded(s ^ SAMPLER_SALT);
+                }
                 g.over = false;
                 Ok(())
             };
@@ -420,60 +458,138 @@ impl Chunk<'_> {
                 restart(g)?;
                 r.fill(0.0);
                 dones[k] = false;
-                write_row(g.session.state(), o, m, &mut to_move[k]);
+                to_move[k] = write_row(&g.game, PlayerId(0), o, m);
                 continue;
             }
-            let a = azul::decode(id, players)
-                .map_err(|source| BatchError::OutOfRange { game: i, source })?;
-            let last = mover(g.session.state());
-            g.session.step(a).map_err(|e| match e {
-                StepError::Chance(e) => BatchError::Internal {
-                    game: i,
-                    reason: e.to_string(),
-                },
-                e => BatchError::Illegal {
-                    game: i,
-                    id,
-                    action: a,
-                    reason: e.to_string(),
-                },
-            })?;
-            if let Some(outcome) = g.session.state().outcome() {
+            let last = g.game.mover().unwrap_or(PlayerId(0));
+            g.game.step(i, id)?;
+            if let Some(outcome) = g.game.outcome() {
                 for (x, v) in r.iter_mut().zip(outcome.rewards().as_slice()) {
                     *x = *v as f32;
                 }
                 dones[k] = true;
                 match autoreset {
                     Autoreset::SameStep => restart(g)?,
-                    Autoreset::NextStep => {
-                        // The final position, as the seat that ended the game sees it.
-                        g.over = true;
-                        azul::write_observation(g.session.state(), last, o);
-                        m.fill(0);
-                        to_move[k] = -1;
-                        continue;
-                    }
+                    // The final position, as the seat that ended the game sees it.
+                    Autoreset::NextStep => g.over = true,
                 }
             } else {
                 r.fill(0.0);
                 dones[k] = false;
             }
-            write_row(g.session.state(), o, m, &mut to_move[k]);
+            to_move[k] = write_row(&g.game, last, o, m);
         }
         Ok(())
     }
 }
 
-fn write_row(s: &AzulState, obs: &mut [f32], mask: &mut [i8], to_move: &mut i64) {
-    let p = mover(s);
-    azul::write_observation(s, p, obs);
-    azul::write_mask_direct(s, mask, 0, 1);
-    *to_move = p.index() as i64;
+/// `n` Azul games of the same player count.
+pub type AzulBatch = Batch<Session<AzulState>>;
+
+fn start(players: usize, seed: u64) -> Result<Session<AzulState>, String> {
+    let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
+    Session::new(initial, seed).map_err(|e| e.to_string())
+}
+
+impl BatchGame for Session<AzulState> {
+    const MIN_CHUNK: usize = 64;
+    const SAMPLER_PER_EPISODE: bool = false;
+
+    fn start(players: usize, seed: u64) -> Result<Self, String> {
+        start(players, seed)
+    }
+
+    fn check_players(players: usize) -> Result<(), String> {
+        if (2..=4).contains(&players) {
+            Ok(())
+        } else {
+            Err(format!("Azul is for 2 to 4 players, not {players}"))
+        }
+    }
+
+    fn observation_len(players: usize) -> usize {
+        azul::observation_len(players)
+    }
+
+    fn num_actions(players: usize) -> usize {
+        azul::num_actions(players)
+    }
+
+    fn check(&self, game: usize, id: i64) -> Result<(), BatchError> {
+        let a = azul::decode(id, self.state().num_players())
+            .map_err(|source| BatchError::OutOfRange { game, source })?;
+        self.state()
+            .check_action(a)
+            .map_err(|e| BatchError::Illegal {
+                game,
+                id,
+                action: a,
+                reason: e.to_string(),
+            })
+    }
+
+    fn step(&mut self, game: usize, id: i64) -> Result<(), BatchError> {
+        let a = azul::decode(id, self.state().num_players())
+            .map_err(|source| BatchError::OutOfRange { game, source })?;
+        Session::step(self, a).map_err(|e| match e {
+            StepError::Chance(e) => BatchError::Internal {
+                game,
+                reason: e.to_string(),
+            },
+            e => BatchError::Illegal {
+                game,
+                id,
+                action: a,
+                reason: e.to_string(),
+            },
+        })
+    }
+
+    fn mover(&self) -> Option<PlayerId> {
+        self.state().current_player()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.state().outcome()
+    }
+
+    fn write_observation(&self, seat: PlayerId, obs: &mut [f32]) {
+        azul::write_observation(self.state(), seat, obs);
+    }
+
+    fn write_mask(&self, mask: &mut [i8]) {
+        azul::write_mask_direct(self.state(), mask, 0, 1);
+    }
+
+    fn sample(&self, rng: &mut GameRng) -> i64 {
+        self.state()
+            .random_action(rng)
+            .map_or(-1, |a| azul::encode(a) as i64)
+    }
+
+    fn notation(&self) -> String {
+        self.state().to_string()
+    }
+}
+
+impl AzulBatch {
+    /// Game `i`'s current state.
+    pub fn state(&self, i: usize) -> Option<&AzulState> {
+        self.game(i).map(|g| g.state())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tessera_core::Turn;
+
+    fn mover(s: &AzulState) -> PlayerId {
+        match s.turn() {
+            Turn::Player(p) => p,
+            _ => PlayerId(0),
+        }
+    }
 
     struct Bufs {
         obs: Vec<f32>,
@@ -628,6 +744,37 @@ mod tests {
             }
         }
         assert!(ends >= n && resets >= n, "ends {ends}, resets {resets}");
+    }
+
+    /// A batch of given seeds: game `i` is the lone game of `seeds[i]`, its next episodes
+    /// `seeds[i] + e * n`.
+    #[test]
+    fn a_batch_of_given_seeds_plays_the_lone_games_of_those_seeds() {
+        let seeds = [90, 3, u64::MAX];
+        let mut b = AzulBatch::with_seeds(&seeds, 2, 2).expect("batch");
+        let n = seeds.len() as u64;
+        for (i, &s) in seeds.iter().enumerate() {
+            assert_eq!(b.state(i), Some(start(2, s).expect("start").state()));
+            assert_eq!(b.game_seed(i), Some(s));
+        }
+        let mut bufs = Bufs::new(&b);
+        b.observe(bufs.out()).expect("shapes");
+        let mut acts = vec![0i64; seeds.len()];
+        let mut episodes = [0u64; 3];
+        for _ in 0..400 {
+            b.sample_legal(&mut acts).expect("shape");
+            b.step(&acts, bufs.out()).expect("legal");
+            for (i, &s) in seeds.iter().enumerate() {
+                episodes[i] += bufs.done[i] as u64;
+                let want = s.wrapping_add(episodes[i] * n);
+                assert_eq!(b.game_seed(i), Some(want));
+                if bufs.done[i] {
+                    assert_eq!(b.state(i), Some(start(2, want).expect("start").state()));
+                }
+            }
+        }
+        assert!(episodes.iter().all(|&e| e >= 1), "{episodes:?}");
+        assert!(AzulBatch::with_seeds(&[], 2, 1).is_err());
     }
 
     #[test]

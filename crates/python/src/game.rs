@@ -12,7 +12,7 @@ use tessera_arena::games::{GameDriver, driver, drivers};
 use tessera_arena::handle::{GameHandle, HandleError};
 use tessera_core::table::TableError;
 
-use crate::py::{ActionId, Seed, describe_value, list_legal, restorer};
+use crate::py::{ActionId, Count, Seed, describe_value, list_legal, restorer};
 
 /// A handle's or an agent's error as the Python exception a caller expects: TypeError for a
 /// handle of another game, RuntimeError for a game that refused its own chance (a bug),
@@ -85,15 +85,16 @@ impl PyGame {
     /// None), set up and dealt from `seed` (the same game as a tournament's of that seed).
     #[new]
     #[pyo3(signature = (name, players = None, seed = Seed(0)))]
-    fn new(name: &str, players: Option<i64>, seed: Seed) -> PyResult<Self> {
+    fn new(name: &str, players: Option<Count>, seed: Seed) -> PyResult<Self> {
         let d = game_driver(name)?;
         let players = match players {
             None => None,
-            Some(p) => Some(usize::try_from(p).map_err(|_| {
+            Some(p) => Some(p.usize().ok_or_else(|| {
                 let (lo, hi) = d.players();
                 PyValueError::new_err(format!(
-                    "{} is played by {lo} to {hi} players, not {p}",
-                    d.info().title
+                    "{} is played by {lo} to {hi} players, not {}",
+                    d.info().title,
+                    p.text()
                 ))
             })?),
         };
@@ -214,16 +215,18 @@ impl PyGame {
     }
 
     /// What seat `seat` may see, as a dict (the game's view, as the web client gets it).
-    fn view<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
-        let seat = usize::try_from(seat).unwrap_or(usize::MAX);
-        let text = self.lock().view_json(seat).map_err(handle_err)?;
+    fn view<'py>(&self, py: Python<'py>, seat: Count) -> PyResult<Bound<'py, PyAny>> {
+        let g = self.lock();
+        let text = g
+            .view_json(seat_of(g.as_ref(), &seat)?)
+            .map_err(handle_err)?;
         py.import("json")?.getattr("loads")?.call1((text,))
     }
 
     /// What seat `seat` may see, in the engine protocol's position notation.
-    fn view_text(&self, seat: i64) -> PyResult<String> {
-        let seat = usize::try_from(seat).unwrap_or(usize::MAX);
-        self.lock().view_text(seat).map_err(handle_err)
+    fn view_text(&self, seat: Count) -> PyResult<String> {
+        let g = self.lock();
+        g.view_text(seat_of(g.as_ref(), &seat)?).map_err(handle_err)
     }
 
     /// Scores, seat 0 first.
@@ -280,10 +283,22 @@ impl PyGame {
     }
 }
 
+/// Seat `seat` of `g`, or the ValueError naming the seats that exist.
+fn seat_of(g: &dyn GameHandle, seat: &Count) -> PyResult<usize> {
+    match seat.usize() {
+        Some(s) if s < g.players() => Ok(s),
+        _ => Err(PyValueError::new_err(format!(
+            "seat {} does not exist: this game has seats 0 to {}",
+            seat.text(),
+            g.players() - 1
+        ))),
+    }
+}
+
 /// `tessera.make`: a new game of registered game `name`.
 #[pyfunction]
 #[pyo3(signature = (name, players = None, seed = Seed(0)))]
-fn make(name: &str, players: Option<i64>, seed: Seed) -> PyResult<PyGame> {
+fn make(name: &str, players: Option<Count>, seed: Seed) -> PyResult<PyGame> {
     PyGame::new(name, players, seed)
 }
 

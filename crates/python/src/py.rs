@@ -20,10 +20,10 @@ use tessera_core::{Game, PlayerId, Turn};
 use tessera_qwirkle::Qwirkle;
 
 use crate::azul;
-use crate::batch::{Autoreset, AzulBatch, BatchError, Outputs};
+use crate::batch::{Autoreset, Batch, BatchError, BatchGame, Outputs};
 use crate::driver::{Session, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
-use crate::qwirkle_batch::QwirkleBatch;
+use crate::qwirkle_batch::QwirkleSlot;
 use crate::tiles::TilesTable;
 use crate::tournament::{_sprt, Callable, Failure, PySprtTracker, WithCallables};
 use tessera_arena::error::ArenaError;
@@ -119,6 +119,73 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ActionId {
     }
 }
 
+/// An integer argument other than a seed or an action (a player count, a seat, a batch's
+/// `n` and `threads`, a level number): a Python int or a numpy integer. A bool or a float is
+/// a TypeError; an integer too large for an i64 is kept as its text (`overflow`), so the
+/// caller refuses it with the same ValueError as any other value out of its range (never an
+/// OverflowError).
+#[derive(Clone, Debug)]
+pub(crate) struct Count {
+    pub value: i64,
+    pub overflow: bool,
+    pub text: String,
+}
+
+impl Count {
+    /// A count given from Rust (a default).
+    pub const fn of(value: i64) -> Self {
+        Count {
+            value,
+            overflow: false,
+            text: String::new(),
+        }
+    }
+
+    /// The count as text, as the caller wrote it.
+    pub fn text(&self) -> String {
+        if self.text.is_empty() {
+            self.value.to_string()
+        } else {
+            self.text.clone()
+        }
+    }
+
+    /// The count as a usize, if it is one.
+    pub fn usize(&self) -> Option<usize> {
+        if self.overflow {
+            None
+        } else {
+            usize::try_from(self.value).ok()
+        }
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Count {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let obj: &Bound<'py, PyAny> = &obj;
+        let refuse = |what: &str| {
+            PyTypeError::new_err(format!("{}: expected an integer, not {what}", repr_of(obj)))
+        };
+        if obj.is_instance_of::<PyBool>() {
+            return Err(refuse("a bool"));
+        }
+        if obj.is_instance_of::<PyFloat>() {
+            return Err(refuse("a float"));
+        }
+        match obj.extract::<i64>() {
+            Ok(value) => Ok(Count::of(value)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Count {
+                value: 0,
+                overflow: true,
+                text: repr_of(obj),
+            }),
+            Err(_) => Err(refuse(&describe_value(obj))),
+        }
+    }
+}
+
 /// Checks a seed as every entry point does and returns it (`tessera.envs` and
 /// `tessera.openspiel` call it on the seeds they are given).
 #[pyfunction]
@@ -127,25 +194,28 @@ fn _check_seed(seed: Seed) -> u64 {
 }
 
 /// `players` checked against game `G`'s seat range, as its registration states it.
-fn check_players<G: Game>(players: i64) -> PyResult<usize> {
+fn check_players<G: Game>(players: Count) -> PyResult<usize> {
     let info = G::INFO;
-    match usize::try_from(players) {
-        Ok(p) if info.seats_ok(p) => Ok(p),
+    match players.usize() {
+        Some(p) if info.seats_ok(p) => Ok(p),
         _ => Err(PyValueError::new_err(format!(
-            "{} is for {} to {} players, not {players}",
-            info.title, info.min_players, info.max_players
+            "{} is for {} to {} players, not {}",
+            info.title,
+            info.min_players,
+            info.max_players,
+            players.text()
         ))),
     }
 }
 
-fn check_seat(seat: i64, players: usize) -> PyResult<PlayerId> {
-    if (0..players as i64).contains(&seat) {
-        Ok(PlayerId(seat as u8))
-    } else {
-        Err(PyValueError::new_err(format!(
-            "seat {seat} does not exist: this game has seats 0 to {}",
+fn check_seat(seat: &Count, players: usize) -> PyResult<PlayerId> {
+    match seat.usize() {
+        Some(s) if s < players => Ok(PlayerId(s as u8)),
+        _ => Err(PyValueError::new_err(format!(
+            "seat {} does not exist: this game has seats 0 to {}",
+            seat.text(),
             players - 1
-        )))
+        ))),
     }
 }
 
@@ -231,8 +301,8 @@ impl PyAzul {
     /// A new game: `players` 2-4; the starting player and every deal come from `seed`
     /// (the same streams as `tessera play azul --seed`).
     #[new]
-    #[pyo3(signature = (players = 2, seed = Seed(0)))]
-    fn new(players: i64, seed: Seed) -> PyResult<Self> {
+    #[pyo3(signature = (players = Count::of(2), seed = Seed(0)))]
+    fn new(players: Count, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
         let players = check_players::<AzulState>(players)?;
         // Set up as the registration sets up a game of this seed (`tessera.make("azul")`
@@ -364,8 +434,12 @@ impl PyAzul {
 
     /// Seat `seat`'s observation: float32 vector of length `observation_len` (layout in
     /// docs/python.md).
-    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let p = check_seat(seat, self.players())?;
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Count,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let p = check_seat(&seat, self.players())?;
         let out = PyArray1::<f32>::zeros(py, [self.observation_len()], false);
         {
             let mut w = out.readwrite();
@@ -380,9 +454,10 @@ impl PyAzul {
     /// Seat `seat`'s PettingZoo observation in one call: `{"observation": observation(seat),
     /// "action_mask": mask}`, the mask being `action_mask()` if `seat` is to move and all
     /// zeros otherwise. Fresh arrays each call.
-    fn observe<'py>(&mut self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn observe<'py>(&mut self, py: Python<'py>, seat: Count) -> PyResult<Bound<'py, PyDict>> {
+        let p = check_seat(&seat, self.players())?;
         let observation = self.observation(py, seat)?;
-        let mask = if self.current_player() == Some(seat as usize) {
+        let mask = if self.current_player() == Some(p.index()) {
             self.action_mask(py)
         } else {
             PyArray1::<i8>::zeros(py, [self.num_actions()], false)
@@ -435,8 +510,8 @@ impl PyAzul {
 
     /// Seat `seat`'s observation written into `out`, a C-contiguous float32 array of length
     /// `observation_len` (no allocation).
-    fn observation_into(&self, seat: i64, mut out: PyReadwriteArray1<'_, f32>) -> PyResult<()> {
-        let p = check_seat(seat, self.players())?;
+    fn observation_into(&self, seat: Count, mut out: PyReadwriteArray1<'_, f32>) -> PyResult<()> {
+        let p = check_seat(&seat, self.players())?;
         let n = self.observation_len();
         let out = out
             .as_slice_mut()
@@ -553,8 +628,8 @@ fn qwirkle_err(t: &QwirkleTable, e: QwirkleStepError) -> PyErr {
 impl PyQwirkle {
     /// A new game of `players` 2-4; the deal and every draw come from `seed`.
     #[new]
-    #[pyo3(signature = (players = 2, seed = Seed(0)))]
-    fn new(players: i64, seed: Seed) -> PyResult<Self> {
+    #[pyo3(signature = (players = Count::of(2), seed = Seed(0)))]
+    fn new(players: Count, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
         let players = check_players::<Qwirkle>(players)?;
         let table =
@@ -676,16 +751,20 @@ impl PyQwirkle {
     }
 
     /// What seat `seat` may see, as JSON (board, own hand, hand sizes, bag size, scores).
-    fn view_json(&self, seat: i64) -> PyResult<String> {
-        let p = check_seat(seat, self.players())?;
+    fn view_json(&self, seat: Count) -> PyResult<String> {
+        let p = check_seat(&seat, self.players())?;
         serde_json::to_string(&self.table.state().view(p))
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 
     /// Seat `seat`'s observation: float32 vector of length `observation_len` (layout in
     /// docs/python.md); built from the seat's view only.
-    fn observation<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let p = check_seat(seat, self.players())?;
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Count,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let p = check_seat(&seat, self.players())?;
         let mut out = vec![0f32; self.observation_len()];
         self.table.write_observation(p, &mut out);
         Ok(out.into_pyarray(py))
@@ -694,9 +773,10 @@ impl PyQwirkle {
     /// Seat `seat`'s PettingZoo observation in one call: `{"observation": observation(seat),
     /// "action_mask": mask}`, the mask being `action_mask()` if `seat` is to move and all
     /// zeros otherwise. Fresh arrays each call.
-    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyDict>> {
+    fn observe<'py>(&self, py: Python<'py>, seat: Count) -> PyResult<Bound<'py, PyDict>> {
+        let p = check_seat(&seat, self.players())?;
         let observation = self.observation(py, seat)?;
-        let mask = if self.current_player() == Some(seat as usize) {
+        let mask = if self.current_player() == Some(p.index()) {
             self.action_mask(py)
         } else {
             PyArray1::<i8>::zeros(py, [NUM_ACTIONS], false)
@@ -741,9 +821,9 @@ impl PyQwirkle {
     /// is resampled from `seed`, later draws from `seed` too. The seat's hand, the board and
     /// the scores stay; so do the pending tiles when `seat` is to move (otherwise they are
     /// dropped: only the mover sees them). For search over what a seat may know.
-    fn determinize(&self, seat: i64, seed: Seed) -> PyResult<Self> {
+    fn determinize(&self, seat: Count, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
-        let p = check_seat(seat, self.players())?;
+        let p = check_seat(&seat, self.players())?;
         let mut rng = tessera_core::rng::seeded(seed);
         self.table
             .determinize(p, &mut rng, seed)
@@ -1038,13 +1118,14 @@ pub struct PyTiles {
 impl PyTiles {
     /// Built-in level `number` (1-12).
     #[staticmethod]
-    fn builtin(number: i64) -> PyResult<Self> {
-        let level = usize::try_from(number)
-            .ok()
+    fn builtin(number: Count) -> PyResult<Self> {
+        let level = number
+            .usize()
             .and_then(tessera_tiles::builtin_level)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
-                    "level {number} does not exist: the built-in levels are 1 to {}",
+                    "level {} does not exist: the built-in levels are 1 to {}",
+                    number.text(),
                     tessera_tiles::NUM_LEVELS
                 ))
             })?;
@@ -1055,14 +1136,16 @@ impl PyTiles {
 
     /// Level `index` (from 0) of a text in the level format (docs/tiles.md).
     #[staticmethod]
-    #[pyo3(signature = (text, index = 0))]
-    fn from_text(text: &str, index: usize) -> PyResult<Self> {
+    #[pyo3(signature = (text, index = Count::of(0)))]
+    fn from_text(text: &str, index: Count) -> PyResult<Self> {
+        let given = index.text();
+        let index = index.usize().unwrap_or(usize::MAX);
         let levels = tessera_tiles::parse_levels(text)
             .map_err(|e| PyValueError::new_err(format!("level text: {e}")))?;
         let n = levels.len();
         let level = levels.into_iter().nth(index).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "level index {index}: the text holds {n} level(s), indices 0 to {}",
+                "level index {given}: the text holds {n} level(s), indices 0 to {}",
                 n.saturating_sub(1)
             ))
         })?;
@@ -1077,13 +1160,27 @@ impl PyTiles {
     #[pyo3(signature = (side, colours, optimal, seed = Seed(0)))]
     fn generate(
         py: Python<'_>,
-        side: usize,
-        colours: usize,
-        optimal: u32,
+        side: Count,
+        colours: Count,
+        optimal: Count,
         seed: Seed,
     ) -> PyResult<Self> {
         let seed = seed.0;
-        let cfg = tessera_tiles::generator::GenConfig::new(side, colours, optimal);
+        let size = |name: &str, c: &Count| {
+            c.usize().ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "{name} {}: expected a non-negative integer",
+                    c.text()
+                ))
+            })
+        };
+        let optimal = u32::try_from(size("optimal", &optimal)?)
+            .map_err(|_| PyValueError::new_err(format!("optimal {}: too large", optimal.text())))?;
+        let cfg = tessera_tiles::generator::GenConfig::new(
+            size("side", &side)?,
+            size("colours", &colours)?,
+            optimal,
+        );
         let level = py
             .detach(|| {
                 tessera_tiles::generator::generate(&cfg, &mut tessera_core::rng::seeded(seed))
@@ -1208,20 +1305,6 @@ fn _restore(py: Python<'_>, kind: &str, text: &str) -> PyResult<Py<PyAny>> {
     })
 }
 
-/// Many Azul games stepped in one call (`tessera.batch.AzulBatch`, docs/python.md): numpy
-/// in, numpy out (preallocated arrays written in place), finished games restarted, the GIL
-/// released and the games split over threads while Rust works.
-#[pyclass(module = "tessera._tessera", name = "AzulBatch")]
-pub struct PyAzulBatch {
-    core: AzulBatch,
-    obs: Py<PyArray2<f32>>,
-    mask: Py<PyArray2<i8>>,
-    rewards: Py<PyArray2<f32>>,
-    dones: Py<PyArray1<bool>>,
-    to_move: Py<PyArray1<i64>>,
-    sampled: Py<PyArray1<i64>>,
-}
-
 fn batch_err(e: BatchError) -> PyErr {
     match e {
         BatchError::Internal { .. } => PyRuntimeError::new_err(e.to_string()),
@@ -1267,214 +1350,10 @@ impl Guards<'_> {
     }
 }
 
-impl PyAzulBatch {
-    fn guards<'py>(&self, py: Python<'py>) -> Guards<'py> {
-        Guards {
-            obs: self.obs.bind(py).readwrite(),
-            mask: self.mask.bind(py).readwrite(),
-            rewards: self.rewards.bind(py).readwrite(),
-            dones: self.dones.bind(py).readwrite(),
-            to_move: self.to_move.bind(py).readwrite(),
-        }
-    }
-
-    fn result<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        PyTuple::new(
-            py,
-            [
-                self.obs.bind(py).as_any(),
-                self.mask.bind(py).as_any(),
-                self.rewards.bind(py).as_any(),
-                self.dones.bind(py).as_any(),
-                self.to_move.bind(py).as_any(),
-            ],
-        )
-        .expect("a tuple of five arrays")
-    }
-}
-
-#[pymethods]
-impl PyAzulBatch {
-    /// `n` games (1 to `MAX_GAMES`, 2**20) of `players` (2-4); game `i`'s episode `e` starts
-    /// from seed `seed + i + e * n`; `threads` (default: the machine's cores) share the work.
-    /// A larger `n` is a ValueError before anything is allocated. `autoreset`: `"same_step"`
-    /// (a finished game's row shows the new game at once) or `"next_step"` (it first shows
-    /// the final position, `to_move` -1 and an empty mask; the game's next step ignores its
-    /// action and starts the new game).
-    #[new]
-    #[pyo3(signature = (n, players = 2, seed = Seed(0), threads = None, autoreset = "same_step"))]
-    fn new(
-        py: Python<'_>,
-        n: i64,
-        players: i64,
-        seed: Seed,
-        threads: Option<i64>,
-        autoreset: &str,
-    ) -> PyResult<Self> {
-        let seed = seed.0;
-        let players = check_players::<AzulState>(players)?;
-        let mode = match autoreset {
-            "same_step" => Autoreset::SameStep,
-            "next_step" => Autoreset::NextStep,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "autoreset {other:?}: expected \"same_step\" or \"next_step\""
-                )));
-            }
-        };
-        if !(1..=MAX_BATCH).contains(&n) {
-            return Err(PyValueError::new_err(format!(
-                "n {n}: a batch holds 1 to {MAX_BATCH} games (tessera.batch.MAX_GAMES)"
-            )));
-        }
-        let threads = match threads {
-            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
-            Some(t) if t >= 1 => t as usize,
-            Some(t) => {
-                return Err(PyValueError::new_err(format!(
-                    "threads {t}: expected a positive number or None"
-                )));
-            }
-        };
-        let n = n as usize;
-        let core = py
-            .detach(|| AzulBatch::new(n, players, seed, threads))
-            .map_err(PyValueError::new_err)?
-            .with_autoreset(mode);
-        let (olen, na) = (core.observation_len(), core.num_actions());
-        let mut b = PyAzulBatch {
-            obs: PyArray2::zeros(py, [n, olen], false).unbind(),
-            mask: PyArray2::zeros(py, [n, na], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
-            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
-            to_move: PyArray1::zeros(py, [n], false).unbind(),
-            sampled: PyArray1::zeros(py, [n], false).unbind(),
-            core,
-        };
-        {
-            let mut g = b.guards(py);
-            b.core.observe(g.outputs()?).map_err(batch_err)?;
-        }
-        Ok(b)
-    }
-
-    /// Games in the batch.
-    fn __len__(&self) -> usize {
-        self.core.len()
-    }
-
-    /// Players per game.
-    #[getter]
-    fn players(&self) -> usize {
-        self.core.players()
-    }
-
-    /// Action ids per game.
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.core.num_actions()
-    }
-
-    /// Observation length per game.
-    #[getter]
-    fn observation_len(&self) -> usize {
-        self.core.observation_len()
-    }
-
-    /// `"same_step"` or `"next_step"`: when finished games restart.
-    #[getter]
-    fn autoreset(&self) -> &'static str {
-        match self.core.autoreset() {
-            Autoreset::SameStep => "same_step",
-            Autoreset::NextStep => "next_step",
-        }
-    }
-
-    /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's own
-    /// arrays (float32 `(n, observation_len)`, int8 `(n, num_actions)`, float32
-    /// `(n, players)`, bool `(n,)`, int64 `(n,)`), overwritten by every `step`.
-    fn arrays<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        self.result(py)
-    }
-
-    /// Plays `actions[i]` in game `i` (a 1-D int64 numpy array of length `n`), restarts the
-    /// games that ended, and returns `arrays()`: the observation and mask of each game's
-    /// player to move, the returns of games that ended at this step (zeros elsewhere), which
-    /// games ended, and the seat to move. Raises ValueError (nothing moves) for an illegal
-    /// or out-of-range id, naming the game; TypeError for a non-int64 or non-1-D array.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let n = self.core.len();
-        let arr = actions.cast::<PyArray1<i64>>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "actions: expected a 1-D numpy int64 array of length {n}, got {}",
-                describe_value(actions)
-            ))
-        })?;
-        let acts = arr.readonly();
-        let acts = acts.as_slice().map_err(|_| {
-            PyValueError::new_err(
-                "actions: expected a C-contiguous array (use np.ascontiguousarray)",
-            )
-        })?;
-        let mut g = self.guards(py);
-        let out = g.outputs()?;
-        let core = &mut self.core;
-        py.detach(|| core.step(acts, out)).map_err(batch_err)?;
-        drop(g);
-        Ok(self.result(py))
-    }
-
-    /// A uniformly random legal id per game (each game's own seeded generator), in the
-    /// batch's own int64 array (overwritten by the next call).
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        {
-            let mut s = self.sampled.bind(py).readwrite();
-            let out = s
-                .as_slice_mut()
-                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-            self.core.sample_legal(out).map_err(batch_err)?;
-        }
-        Ok(self.sampled.bind(py).clone())
-    }
-
-    /// Game `i`'s state in notation.
-    fn notation(&self, i: i64) -> PyResult<String> {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.core.state(i))
-            .map(|s| s.to_string())
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "game {i} does not exist: this batch has games 0 to {}",
-                    self.core.len() - 1
-                ))
-            })
-    }
-
-    /// The seed game `i`'s current game started from (`AzulGame(players, seed)` replays it).
-    fn game_seed(&self, i: i64) -> PyResult<u64> {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.core.game_seed(i))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "game {i} does not exist: this batch has games 0 to {}",
-                    self.core.len() - 1
-                ))
-            })
-    }
-}
-
-/// Many Qwirkle games stepped in one call (`tessera.batch.QwirkleBatch`, docs/python.md), one step id each: numpy
-/// in, numpy out (preallocated arrays written in place), finished games restarted, the GIL
-/// released and the games split over threads while Rust works.
-#[pyclass(module = "tessera._tessera", name = "QwirkleBatch")]
-pub struct PyQwirkleBatch {
-    core: QwirkleBatch,
+/// The Python side of a [`Batch`] of any game: the batch and its numpy arrays (written in
+/// place by every step). `AzulBatch` and `QwirkleBatch` are thin classes over it.
+struct BatchArrays<E: BatchGame> {
+    core: Batch<E>,
     obs: Py<PyArray2<f32>>,
     mask: Py<PyArray2<i8>>,
     rewards: Py<PyArray2<f32>>,
@@ -1483,7 +1362,84 @@ pub struct PyQwirkleBatch {
     sampled: Py<PyArray1<i64>>,
 }
 
-impl PyQwirkleBatch {
+/// A batch's size and shape as Python gives them, checked before anything is allocated.
+struct BatchArgs<'a> {
+    n: Count,
+    players: usize,
+    seed: u64,
+    threads: Option<Count>,
+    autoreset: &'a str,
+    /// One seed per game instead of `seed + i`.
+    seeds: Option<Vec<Seed>>,
+    /// The most games (`MAX_BATCH`, `MAX_QWIRKLE_BATCH`) and how the error names the batch
+    /// and the limit.
+    max: i64,
+    what: &'static str,
+    limit: &'static str,
+}
+
+impl<E: BatchGame> BatchArrays<E> {
+    fn new(py: Python<'_>, args: BatchArgs<'_>) -> PyResult<Self> {
+        let mode = match args.autoreset {
+            "same_step" => Autoreset::SameStep,
+            "next_step" => Autoreset::NextStep,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "autoreset {other:?}: expected \"same_step\" or \"next_step\""
+                )));
+            }
+        };
+        let max = args.max;
+        if args.n.overflow || !(1..=max).contains(&args.n.value) {
+            return Err(PyValueError::new_err(format!(
+                "n {}: {} holds 1 to {max} games ({})",
+                args.n.text(),
+                args.what,
+                args.limit
+            )));
+        }
+        let threads = match args.threads {
+            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
+            Some(t) if !t.overflow && t.value >= 1 => t.value as usize,
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "threads {}: expected a positive number or None",
+                    t.text()
+                )));
+            }
+        };
+        let (n, players) = (args.n.value as usize, args.players);
+        let seeds: Vec<u64> = match args.seeds {
+            None => (0..n as u64).map(|i| args.seed.wrapping_add(i)).collect(),
+            Some(v) if v.len() == n => v.into_iter().map(|s| s.0).collect(),
+            Some(v) => {
+                return Err(PyValueError::new_err(format!(
+                    "seeds: expected n = {n} seeds (one per game), got {}",
+                    v.len()
+                )));
+            }
+        };
+        let core = py
+            .detach(|| Batch::<E>::with_seeds(&seeds, players, threads))
+            .map_err(PyValueError::new_err)?
+            .with_autoreset(mode);
+        let (olen, na) = (core.observation_len(), core.num_actions());
+        let mut b = BatchArrays {
+            obs: PyArray2::zeros(py, [n, olen], false).unbind(),
+            mask: PyArray2::zeros(py, [n, na], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
+            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            to_move: PyArray1::zeros(py, [n], false).unbind(),
+            sampled: PyArray1::zeros(py, [n], false).unbind(),
+            core,
+        };
+        {
+            let mut g = b.guards(py);
+            b.core.observe(g.outputs()?).map_err(batch_err)?;
+        }
+        Ok(b)
+    }
+
     fn guards<'py>(&self, py: Python<'py>) -> Guards<'py> {
         Guards {
             obs: self.obs.bind(py).readwrite(),
@@ -1507,99 +1463,7 @@ impl PyQwirkleBatch {
         )
         .expect("a tuple of five arrays")
     }
-}
 
-#[pymethods]
-impl PyQwirkleBatch {
-    /// `n` games (1 to `MAX_QWIRKLE_GAMES`, 2**14: a game's arrays and mask copy take about
-    /// 100 KB, so about 1.7 GB) of `players` (2-4); game `i`'s episode `e` starts from seed
-    /// `seed + i + e * n`; `threads` (default: the machine's cores) share the work. A larger
-    /// `n` is a ValueError before anything is allocated. `autoreset`: `"same_step"`
-    /// (a finished game's row shows the new game at once) or `"next_step"` (it first shows
-    /// the final position, `to_move` -1 and an empty mask; the game's next step ignores its
-    /// action and starts the new game).
-    #[new]
-    #[pyo3(signature = (n, players = 2, seed = Seed(0), threads = None, autoreset = "same_step"))]
-    fn new(
-        py: Python<'_>,
-        n: i64,
-        players: i64,
-        seed: Seed,
-        threads: Option<i64>,
-        autoreset: &str,
-    ) -> PyResult<Self> {
-        let seed = seed.0;
-        let players = check_players::<Qwirkle>(players)?;
-        let mode = match autoreset {
-            "same_step" => Autoreset::SameStep,
-            "next_step" => Autoreset::NextStep,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "autoreset {other:?}: expected \"same_step\" or \"next_step\""
-                )));
-            }
-        };
-        if !(1..=MAX_QWIRKLE_BATCH).contains(&n) {
-            return Err(PyValueError::new_err(format!(
-                "n {n}: a Qwirkle batch holds 1 to {MAX_QWIRKLE_BATCH} games (tessera.batch.MAX_QWIRKLE_GAMES)"
-            )));
-        }
-        let threads = match threads {
-            None => std::thread::available_parallelism().map_or(1, |t| t.get()),
-            Some(t) if t >= 1 => t as usize,
-            Some(t) => {
-                return Err(PyValueError::new_err(format!(
-                    "threads {t}: expected a positive number or None"
-                )));
-            }
-        };
-        let n = n as usize;
-        let core = py
-            .detach(|| QwirkleBatch::new(n, players, seed, threads))
-            .map_err(PyValueError::new_err)?
-            .with_autoreset(mode);
-        let (olen, na) = (core.observation_len(), core.num_actions());
-        let mut b = PyQwirkleBatch {
-            obs: PyArray2::zeros(py, [n, olen], false).unbind(),
-            mask: PyArray2::zeros(py, [n, na], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, players], false).unbind(),
-            dones: PyArray1::from_vec(py, vec![false; n]).unbind(),
-            to_move: PyArray1::zeros(py, [n], false).unbind(),
-            sampled: PyArray1::zeros(py, [n], false).unbind(),
-            core,
-        };
-        {
-            let mut g = b.guards(py);
-            b.core.observe(g.outputs()?).map_err(batch_err)?;
-        }
-        Ok(b)
-    }
-
-    /// Games in the batch.
-    fn __len__(&self) -> usize {
-        self.core.len()
-    }
-
-    /// Players per game.
-    #[getter]
-    fn players(&self) -> usize {
-        self.core.players()
-    }
-
-    /// Step ids per game.
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.core.num_actions()
-    }
-
-    /// Observation length per game.
-    #[getter]
-    fn observation_len(&self) -> usize {
-        self.core.observation_len()
-    }
-
-    /// `"same_step"` or `"next_step"`: when finished games restart.
-    #[getter]
     fn autoreset(&self) -> &'static str {
         match self.core.autoreset() {
             Autoreset::SameStep => "same_step",
@@ -1607,18 +1471,6 @@ impl PyQwirkleBatch {
         }
     }
 
-    /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's own
-    /// arrays (float32 `(n, observation_len)`, int8 `(n, num_actions)`, float32
-    /// `(n, players)`, bool `(n,)`, int64 `(n,)`), overwritten by every `step`.
-    fn arrays<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
-        self.result(py)
-    }
-
-    /// Plays `actions[i]` in game `i` (a 1-D int64 numpy array of length `n`), restarts the
-    /// games that ended, and returns `arrays()`: the observation and mask of each game's
-    /// player to move, the returns of games that ended at this step (zeros elsewhere), which
-    /// games ended, and the seat to move. Raises ValueError (nothing moves) for an illegal
-    /// or out-of-range id, naming the game; TypeError for a non-int64 or non-1-D array.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -1645,8 +1497,6 @@ impl PyQwirkleBatch {
         Ok(self.result(py))
     }
 
-    /// A uniformly random legal id per game (each game's own seeded generator), in the
-    /// batch's own int64 array (overwritten by the next call).
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         {
             let mut s = self.sampled.bind(py).readwrite();
@@ -1658,25 +1508,11 @@ impl PyQwirkleBatch {
         Ok(self.sampled.bind(py).clone())
     }
 
-    /// Game `i`'s state in notation.
-    fn notation(&self, i: i64) -> PyResult<String> {
+    /// Game `i`, or a ValueError naming the games that exist.
+    fn game(&self, i: i64) -> PyResult<(&E, u64)> {
         usize::try_from(i)
             .ok()
-            .and_then(|i| self.core.table(i))
-            .map(|t| t.state().to_string())
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "game {i} does not exist: this batch has games 0 to {}",
-                    self.core.len() - 1
-                ))
-            })
-    }
-
-    /// The seed game `i`'s current game started from (`QwirkleGame(players, seed)` replays it).
-    fn game_seed(&self, i: i64) -> PyResult<u64> {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| self.core.game_seed(i))
+            .and_then(|i| Some((self.core.game(i)?, self.core.game_seed(i)?)))
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
                     "game {i} does not exist: this batch has games 0 to {}",
@@ -1685,6 +1521,150 @@ impl PyQwirkleBatch {
             })
     }
 }
+
+/// The pyclass of a batch: the same methods for every game, each a call into
+/// [`BatchArrays`].
+macro_rules! batch_class {
+    (
+        $(#[$doc:meta])*
+        $class:ident, $name:literal, $game:ty, $state:ty,
+        max = $max:expr, what = $what:literal, limit = $limit:literal,
+        lone = $lone:literal
+    ) => {
+        $(#[$doc])*
+        #[pyclass(module = "tessera._tessera", name = $name)]
+        pub struct $class {
+            inner: BatchArrays<$game>,
+        }
+
+        #[pymethods]
+        impl $class {
+            /// `n` games (1 to the class's most, see `tessera.batch`) of `players` (2-4);
+            /// game `i`'s episode `e` starts from seed `s_i + e * n` (the lone game of that
+            /// seed), `s_i` being `seed + i`, or `seeds[i]` when `seeds` (n seeds, one per
+            /// game) is given; `threads` (default: the machine's cores) share the work. A larger
+            /// `n` is a ValueError before anything is allocated. `autoreset`: `"same_step"`
+            /// (a finished game's row shows the new game at once) or `"next_step"` (it first
+            /// shows the final position, `to_move` -1 and an empty mask; the game's next step
+            /// ignores its action and starts the new game).
+            #[new]
+            #[pyo3(signature = (n, players = Count::of(2), seed = Seed(0), threads = None, autoreset = "same_step", seeds = None))]
+            #[allow(clippy::too_many_arguments)]
+            fn new(
+                py: Python<'_>,
+                n: Count,
+                players: Count,
+                seed: Seed,
+                threads: Option<Count>,
+                autoreset: &str,
+                seeds: Option<Vec<Seed>>,
+            ) -> PyResult<Self> {
+                let players = check_players::<$state>(players)?;
+                let args = BatchArgs {
+                    n,
+                    players,
+                    seed: seed.0,
+                    threads,
+                    autoreset,
+                    seeds,
+                    max: $max,
+                    what: $what,
+                    limit: $limit,
+                };
+                Ok($class {
+                    inner: BatchArrays::new(py, args)?,
+                })
+            }
+
+            /// Games in the batch.
+            fn __len__(&self) -> usize {
+                self.inner.core.len()
+            }
+
+            /// Players per game.
+            #[getter]
+            fn players(&self) -> usize {
+                self.inner.core.players()
+            }
+
+            /// Action ids per game.
+            #[getter]
+            fn num_actions(&self) -> usize {
+                self.inner.core.num_actions()
+            }
+
+            /// Observation length per game.
+            #[getter]
+            fn observation_len(&self) -> usize {
+                self.inner.core.observation_len()
+            }
+
+            /// `"same_step"` or `"next_step"`: when finished games restart.
+            #[getter]
+            fn autoreset(&self) -> &'static str {
+                self.inner.autoreset()
+            }
+
+            /// `(observations, masks, rewards, dones, to_move)` as they are now: the batch's
+            /// own arrays (float32 `(n, observation_len)`, int8 `(n, num_actions)`, float32
+            /// `(n, players)`, bool `(n,)`, int64 `(n,)`), overwritten by every `step`.
+            fn arrays<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+                self.inner.result(py)
+            }
+
+            /// Plays `actions[i]` in game `i` (a 1-D int64 numpy array of length `n`),
+            /// restarts the games that ended, and returns `arrays()`: the observation and
+            /// mask of each game's player to move, the returns of games that ended at this
+            /// step (zeros elsewhere), which games ended, and the seat to move. Raises
+            /// ValueError (nothing moves) for an illegal or out-of-range id, naming the game;
+            /// TypeError for a non-int64 or non-1-D array.
+            fn step<'py>(
+                &mut self,
+                py: Python<'py>,
+                actions: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyTuple>> {
+                self.inner.step(py, actions)
+            }
+
+            /// A uniformly random legal id per game (each game's own seeded generator; -1
+            /// for a game waiting for its reset), in the batch's own int64 array
+            /// (overwritten by the next call).
+            fn sample_actions<'py>(
+                &mut self,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+                self.inner.sample_actions(py)
+            }
+
+            /// Game `i`'s state in notation.
+            fn notation(&self, i: i64) -> PyResult<String> {
+                self.inner.game(i).map(|(g, _)| g.notation())
+            }
+
+            #[doc = concat!("The seed game `i`'s current game started from (`", $lone, "(players, seed)` replays it).")]
+            fn game_seed(&self, i: i64) -> PyResult<u64> {
+                self.inner.game(i).map(|(_, seed)| seed)
+            }
+        }
+    };
+}
+
+batch_class!(
+    /// Many Azul games stepped in one call (`tessera.batch.AzulBatch`, docs/python.md): numpy
+    /// in, numpy out (preallocated arrays written in place), finished games restarted, the
+    /// GIL released and the games split over threads while Rust works.
+    PyAzulBatch, "AzulBatch", Session<AzulState>, AzulState,
+    max = MAX_BATCH, what = "a batch", limit = "tessera.batch.MAX_GAMES",
+    lone = "AzulGame"
+);
+
+batch_class!(
+    /// Many Qwirkle games stepped in one call (`tessera.batch.QwirkleBatch`, docs/python.md),
+    /// one step id each, as `AzulBatch` steps Azul games.
+    PyQwirkleBatch, "QwirkleBatch", QwirkleSlot, Qwirkle,
+    max = MAX_QWIRKLE_BATCH, what = "a Qwirkle batch", limit = "tessera.batch.MAX_QWIRKLE_GAMES",
+    lone = "QwirkleGame"
+);
 
 fn arena_err(e: ArenaError) -> PyErr {
     match e {

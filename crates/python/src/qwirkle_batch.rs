@@ -1,7 +1,6 @@
-//! Many independent Qwirkle games stepped in one call (`tessera.batch.QwirkleBatch`), the
-//! Qwirkle counterpart of [`crate::batch::AzulBatch`]: one step id per game (a placement is
-//! built tile by tile, as in [`QwirkleTable`]), every game stepped on rayon's pool, finished
-//! games restarted as [`Autoreset`] says, the outputs written into caller-owned buffers.
+//! Many independent Qwirkle games stepped in one call (`tessera.batch.QwirkleBatch`): the
+//! batch engine of [`crate::batch`] over Qwirkle's step ids, one id per game (a placement is
+//! built tile by tile, as in [`QwirkleTable`]).
 //!
 //! Seeds: game `i`'s episode `e` (from 0) is `QwirkleTable::new(players, seed + i + e * n)`,
 //! exactly `QwirkleGame(players, seed + i + e * n)`.
@@ -10,30 +9,20 @@
 //! it before anything moves (the caller's mask array may have been written to).
 
 use rand::Rng;
-use rayon::prelude::*;
-use tessera_core::{Game, GameRng};
+use tessera_core::{Game, GameRng, Outcome, PlayerId};
 
-use crate::batch::{Autoreset, BatchError, Outputs};
+use crate::batch::{Batch, BatchError, BatchGame};
 use crate::qwirkle::{NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 
-struct Slot {
+/// One game of a [`QwirkleBatch`]: the table and its current action mask.
+pub struct QwirkleSlot {
     table: QwirkleTable,
-    episode: u64,
-    rng: GameRng,
     /// The current action mask (all zeros once the game is over).
     mask: Vec<u8>,
-    /// Under [`Autoreset::NextStep`]: the game ended and waits for its reset.
-    over: bool,
 }
 
-/// `n` Qwirkle games of the same player count. See the [module](self) documentation.
-pub struct QwirkleBatch {
-    games: Vec<Slot>,
-    players: usize,
-    seed: u64,
-    threads: usize,
-    autoreset: Autoreset,
-}
+/// `n` Qwirkle games of the same player count.
+pub type QwirkleBatch = Batch<QwirkleSlot>;
 
 fn internal(game: usize, e: QwirkleStepError) -> BatchError {
     BatchError::Internal {
@@ -42,266 +31,99 @@ fn internal(game: usize, e: QwirkleStepError) -> BatchError {
     }
 }
 
-impl Slot {
-    fn start(players: usize, seed: u64, game: usize) -> Result<Self, BatchError> {
-        let table = QwirkleTable::new(players, seed).map_err(|e| internal(game, e))?;
+impl BatchGame for QwirkleSlot {
+    const MIN_CHUNK: usize = 8;
+    const SAMPLER_PER_EPISODE: bool = true;
+
+    fn start(players: usize, seed: u64) -> Result<Self, String> {
+        let table = QwirkleTable::new(players, seed).map_err(|e| e.to_string())?;
         let mut mask = vec![0u8; NUM_ACTIONS];
         table.write_mask(&mut mask);
-        Ok(Slot {
-            table,
-            episode: 0,
-            rng: tessera_core::rng::seeded(seed ^ 0x5eed_ba7c),
-            mask,
-            over: false,
-        })
+        Ok(QwirkleSlot { table, mask })
     }
 
-    /// Writes this game's row: the observation of the seat to move (or of `seat` once the
-    /// game is over), the mask, the seat to move (-1 once over).
-    fn write_row(&self, seat: tessera_core::PlayerId, obs: &mut [f32], mask: &mut [i8]) -> i64 {
-        let p = self.table.mover();
-        self.table.write_observation(p.unwrap_or(seat), obs);
+    fn check_players(players: usize) -> Result<(), String> {
+        if (2..=4).contains(&players) {
+            Ok(())
+        } else {
+            Err(format!("Qwirkle is for 2 to 4 players, not {players}"))
+        }
+    }
+
+    fn observation_len(players: usize) -> usize {
+        QwirkleTable::observation_len(players)
+    }
+
+    fn num_actions(_players: usize) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn check(&self, game: usize, id: i64) -> Result<(), BatchError> {
+        let reason = match crate::qwirkle::decode(id) {
+            Err(e) => e.to_string(),
+            Ok(_) if self.mask[id as usize] == 0 => format!(
+                "step id {id} ({}) is not legal now",
+                self.table.describe(id as usize)
+            ),
+            Ok(_) => return Ok(()),
+        };
+        Err(BatchError::Refused { game, reason })
+    }
+
+    fn step(&mut self, game: usize, id: i64) -> Result<(), BatchError> {
+        self.table.step(id).map_err(|e| internal(game, e))?;
+        self.table.write_mask(&mut self.mask);
+        Ok(())
+    }
+
+    fn mover(&self) -> Option<PlayerId> {
+        self.table.mover()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.table.state().outcome()
+    }
+
+    fn write_observation(&self, seat: PlayerId, obs: &mut [f32]) {
+        self.table.write_observation(seat, obs);
+    }
+
+    fn write_mask(&self, mask: &mut [i8]) {
         for (m, &x) in mask.iter_mut().zip(&self.mask) {
             *m = x as i8;
         }
-        p.map_or(-1, |p| p.index() as i64)
+    }
+
+    fn sample(&self, rng: &mut GameRng) -> i64 {
+        let legal = self.mask.iter().filter(|&&m| m == 1).count();
+        if legal == 0 {
+            return -1;
+        }
+        let pick = rng.random_range(0..legal);
+        self.mask
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m == 1)
+            .nth(pick)
+            .map_or(-1, |(id, _)| id as i64)
+    }
+
+    fn notation(&self) -> String {
+        self.table.state().to_string()
     }
 }
 
 impl QwirkleBatch {
-    /// `n` games of `players` (2-4) from `seed`, stepped by up to `threads` threads.
-    pub fn new(n: usize, players: usize, seed: u64, threads: usize) -> Result<Self, String> {
-        if n == 0 {
-            return Err("a batch needs at least one game".into());
-        }
-        if !(2..=4).contains(&players) {
-            return Err(format!("Qwirkle is for 2 to 4 players, not {players}"));
-        }
-        let games = (0..n)
-            .map(|i| Slot::start(players, seed.wrapping_add(i as u64), i))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
-        Ok(QwirkleBatch {
-            games,
-            players,
-            seed,
-            threads: threads.max(1),
-            autoreset: Autoreset::SameStep,
-        })
-    }
-
-    /// The same batch restarting finished games as `mode` says.
-    pub fn with_autoreset(mut self, mode: Autoreset) -> Self {
-        self.autoreset = mode;
-        self
-    }
-
-    /// When finished games restart.
-    pub fn autoreset(&self) -> Autoreset {
-        self.autoreset
-    }
-
-    /// Games in the batch.
-    pub fn len(&self) -> usize {
-        self.games.len()
-    }
-
-    /// Always false (a batch has at least one game).
-    pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
-    }
-
-    /// Players per game.
-    pub fn players(&self) -> usize {
-        self.players
-    }
-
-    /// Observation length per game.
-    pub fn observation_len(&self) -> usize {
-        QwirkleTable::observation_len(self.players)
-    }
-
-    /// Step ids per game.
-    pub fn num_actions(&self) -> usize {
-        NUM_ACTIONS
-    }
-
     /// Game `i`'s current table.
     pub fn table(&self, i: usize) -> Option<&QwirkleTable> {
-        self.games.get(i).map(|g| &g.table)
-    }
-
-    /// The seed game `i`'s current episode started from.
-    pub fn game_seed(&self, i: usize) -> Option<u64> {
-        self.games.get(i).map(|g| {
-            self.seed
-                .wrapping_add(i as u64)
-                .wrapping_add(g.episode.wrapping_mul(self.games.len() as u64))
-        })
-    }
-
-    fn check_shapes(&self, actions: Option<usize>, out: &Outputs<'_>) -> Result<(), BatchError> {
-        let n = self.games.len();
-        let shapes = [
-            ("actions", n, actions.unwrap_or(n)),
-            ("observations", n * self.observation_len(), out.obs.len()),
-            ("masks", n * NUM_ACTIONS, out.mask.len()),
-            ("rewards", n * self.players, out.rewards.len()),
-            ("dones", n, out.dones.len()),
-            ("to_move", n, out.to_move.len()),
-        ];
-        for (what, expected, got) in shapes {
-            if expected != got {
-                return Err(BatchError::Shape {
-                    what,
-                    expected,
-                    got,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    fn chunk(&self) -> usize {
-        let n = self.games.len();
-        n.div_ceil(self.threads.min(n.div_ceil(8)).max(1))
-    }
-
-    /// Writes every game's outputs without stepping (after construction).
-    pub fn observe(&mut self, out: Outputs<'_>) -> Result<(), BatchError> {
-        self.check_shapes(None, &out)?;
-        out.rewards.fill(0.0);
-        out.dones.fill(false);
-        let olen = self.observation_len();
-        for (i, g) in self.games.iter().enumerate() {
-            out.to_move[i] = g.write_row(
-                tessera_core::PlayerId(0),
-                &mut out.obs[i * olen..(i + 1) * olen],
-                &mut out.mask[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS],
-            );
-        }
-        Ok(())
-    }
-
-    /// Checks every id against its game's mask, then steps every game (in parallel),
-    /// restarting finished games, and writes the outputs. On an error nothing is stepped.
-    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), BatchError> {
-        self.check_shapes(Some(actions.len()), &out)?;
-        for (i, (g, &id)) in self.games.iter().zip(actions).enumerate() {
-            if g.over {
-                continue;
-            }
-            let reason = match crate::qwirkle::decode(id) {
-                Err(e) => e.to_string(),
-                Ok(_) if g.mask[id as usize] == 0 => format!(
-                    "step id {id} ({}) is not legal now",
-                    g.table.describe(id as usize)
-                ),
-                Ok(_) => continue,
-            };
-            return Err(BatchError::Refused { game: i, reason });
-        }
-        let (players, olen, chunk) = (self.players, self.observation_len(), self.chunk());
-        let (seed, total, autoreset) = (self.seed, self.games.len() as u64, self.autoreset);
-        let Outputs {
-            obs,
-            mask,
-            rewards,
-            dones,
-            to_move,
-        } = out;
-        self.games
-            .par_chunks_mut(chunk)
-            .zip(actions.par_chunks(chunk))
-            .zip(obs.par_chunks_mut(chunk * olen))
-            .zip(mask.par_chunks_mut(chunk * NUM_ACTIONS))
-            .zip(rewards.par_chunks_mut(chunk * players))
-            .zip(dones.par_chunks_mut(chunk))
-            .zip(to_move.par_chunks_mut(chunk))
-            .enumerate()
-            .try_for_each(
-                |(c, ((((((games, acts), obs), mask), rewards), dones), to_move))| {
-                    for (k, (g, &id)) in games.iter_mut().zip(acts).enumerate() {
-                        let i = c * chunk + k;
-                        let r = &mut rewards[k * players..(k + 1) * players];
-                        let o = &mut obs[k * olen..(k + 1) * olen];
-                        let m = &mut mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
-                        let restart = |g: &mut Slot| -> Result<(), BatchError> {
-                            let episode = g.episode + 1;
-                            let s = seed
-                                .wrapping_add(i as u64)
-                                .wrapping_add(episode.wrapping_mul(total));
-                            *g = Slot::start(players, s, i)?;
-                            g.episode = episode;
-                            Ok(())
-                        };
-                        if g.over {
-                            restart(g)?;
-                            r.fill(0.0);
-                            dones[k] = false;
-                            to_move[k] = g.write_row(tessera_core::PlayerId(0), o, m);
-                            continue;
-                        }
-                        let last = g.table.mover().unwrap_or(tessera_core::PlayerId(0));
-                        g.table.step(id).map_err(|e| internal(i, e))?;
-                        g.table.write_mask(&mut g.mask);
-                        if let Some(outcome) = g.table.state().outcome() {
-                            for (x, v) in r.iter_mut().zip(outcome.rewards().as_slice()) {
-                                *x = *v as f32;
-                            }
-                            dones[k] = true;
-                            match autoreset {
-                                Autoreset::SameStep => restart(g)?,
-                                Autoreset::NextStep => g.over = true,
-                            }
-                        } else {
-                            r.fill(0.0);
-                            dones[k] = false;
-                        }
-                        to_move[k] = g.write_row(last, o, m);
-                    }
-                    Ok(())
-                },
-            )
-    }
-
-    /// A uniformly random legal step id per game from each game's own seeded generator
-    /// (-1 for a game that waits for its reset).
-    pub fn sample_legal(&mut self, out: &mut [i64]) -> Result<(), BatchError> {
-        if out.len() != self.games.len() {
-            return Err(BatchError::Shape {
-                what: "actions",
-                expected: self.games.len(),
-                got: out.len(),
-            });
-        }
-        let chunk = self.chunk();
-        self.games
-            .par_chunks_mut(chunk)
-            .zip(out.par_chunks_mut(chunk))
-            .for_each(|(games, out)| {
-                for (g, o) in games.iter_mut().zip(out.iter_mut()) {
-                    let legal = g.mask.iter().filter(|&&m| m == 1).count();
-                    *o = if legal == 0 {
-                        -1
-                    } else {
-                        let pick = g.rng.random_range(0..legal);
-                        g.mask
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, m)| **m == 1)
-                            .nth(pick)
-                            .map_or(-1, |(id, _)| id as i64)
-                    };
-                }
-            });
-        Ok(())
+        self.game(i).map(|g| &g.table)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::{Autoreset, Outputs};
 
     /// Game `i` of a batch (several threads, next-step reset) plays exactly the lone tables
     /// of its seeds, with the lone table's observation, mask, seat and returns.

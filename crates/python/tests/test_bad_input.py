@@ -75,8 +75,43 @@ def test_a_batch_past_its_limit_is_refused_before_allocating():
             AzulBatch(n)
     with pytest.raises(ValueError, match="n 0: a batch holds 1 to"):
         AzulBatch(0)
-    with pytest.raises(OverflowError):
+    # Past any integer type too: the same ValueError, not OverflowError (issue 31).
+    with pytest.raises(ValueError, match=f"n {2**64}: a batch holds 1 to {MAX_GAMES} games"):
         AzulBatch(2**64)
+
+
+@pytest.mark.parametrize("big", [2**64, 2**70, -(2**70)])
+def test_integers_past_every_range_are_value_errors_not_overflow_errors(big):
+    """One error type for out-of-range (issue 31): every integer argument, however large,
+    is a ValueError naming the value, as a seed or an action id out of range is."""
+    import tessera
+    from tessera.batch import AzulBatch, QwirkleBatch
+
+    g, q = AzulGame(2, 1), QwirkleGame(2, 1)
+    calls = {
+        "AzulGame players": lambda: AzulGame(big),
+        "QwirkleGame players": lambda: QwirkleGame(big),
+        "AzulBatch n": lambda: AzulBatch(big),
+        "QwirkleBatch n": lambda: QwirkleBatch(big),
+        "AzulBatch players": lambda: AzulBatch(2, players=big),
+        "QwirkleBatch threads": lambda: QwirkleBatch(2, threads=big),
+        "AzulGame.observe seat": lambda: g.observe(big),
+        "AzulGame.observation seat": lambda: g.observation(big),
+        "QwirkleGame.view_json seat": lambda: q.view_json(big),
+        "QwirkleGame.determinize seat": lambda: q.determinize(big, 0),
+        "MatchTiles.builtin": lambda: MatchTiles.builtin(big),
+        "MatchTiles.generate side": lambda: MatchTiles.generate(big, 2, 3),
+        "make players": lambda: tessera.make("azul", players=big),
+        "Game.view seat": lambda: tessera.make("azul").view(big),
+        "AzulGame.step": lambda: g.step(big),
+        "Game.step": lambda: tessera.make("azul").step(big),
+        "seed": lambda: AzulGame(2, big),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match=str(big)) as e:
+            call()
+        assert e.type is ValueError, name
+    assert g.notation() == AzulGame(2, 1).notation()
 
 
 NON_INTEGERS = [30.7, 1.0, True, False, np.float64(30.0), np.float32(2.0), np.bool_(True), "3", None]

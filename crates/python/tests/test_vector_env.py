@@ -88,6 +88,37 @@ def test_matches_gymnasiums_sync_vector_env_over_lone_games(players):
     assert ends >= n and resets >= n
 
 
+def test_a_seed_per_game_starts_each_game_from_its_own_seed():
+    """``reset(seed=[s_0, ..., s_{n-1}])`` as Gymnasium's vector envs take it: game ``i``
+    is the lone game of ``s_i``, its ``e``-th next game of ``s_i + e * n``."""
+    seeds, players = [500, 3, 77, 2**63], 2
+    n = len(seeds)
+    vec = AzulVectorEnv(n, players=players, threads=2)
+    ref = SyncVectorEnv(
+        [lambda s=s: LoneGame(0, n, s, players) for s in seeds],
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+    )
+    obs, info = vec.reset(seed=np.array(seeds, dtype=np.uint64))
+    robs, rinfo = ref.reset()
+    assert data_equivalence(obs, robs, exact=True)
+    rng = np.random.default_rng(2)
+    ends = 0
+    for _ in range(250):
+        actions = masked_random(info["action_mask"], rng)
+        obs, rew, term, trunc, info = vec.step(actions)
+        robs, rrew, rterm, rtrunc, rinfo = ref.step(actions)
+        assert data_equivalence(obs, robs, exact=True)
+        assert np.array_equal(rew, rrew) and np.array_equal(term, rterm)
+        assert np.array_equal(info["action_mask"], rinfo["action_mask"])
+        ends += term.sum()
+    assert ends >= n
+    # One integer is the same as the list seed + i.
+    a, _ = AzulVectorEnv(3).reset(seed=40)
+    b, _ = AzulVectorEnv(3).reset(seed=[40, 41, 42])
+    c, _ = AzulVectorEnv(3).reset(seed=[40, 41, 43])
+    assert data_equivalence(a, b, exact=True) and not data_equivalence(a, c, exact=True)
+
+
 def test_the_same_seed_gives_the_same_steps_and_another_seed_differs():
     def run(seed):
         env = AzulVectorEnv(8, threads=2)
@@ -140,8 +171,15 @@ def test_bad_input_is_a_clear_error_and_nothing_moves():
     bad[1] = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
     with pytest.raises(ValueError, match="game 1: action"):
         env.step(bad)
+    with pytest.raises(ValueError, match="expected one integer .* or 3 integers .one per game., got 2"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(TypeError, match="seed True"):
+        env.reset(seed=[1, True, 3])
+    with pytest.raises(ValueError, match="seed -1"):
+        env.reset(seed=[1, -1, 3])
     with pytest.raises(TypeError, match="one integer"):
-        env.reset(seed=[1, 2, 3])
+        env.reset(seed="1")
+    env.reset(seed=1)
     with pytest.raises(ValueError, match="num_envs 0"):
         AzulVectorEnv(0)
     with pytest.raises(ValueError, match="Azul is for 2 to 4 players"):

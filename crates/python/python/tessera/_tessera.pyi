@@ -3,7 +3,7 @@
 Action ids and seeds accept Python ints and numpy integers (``SupportsIndex``); a bool or a
 float is a TypeError at run time, which static types cannot express (bool is an int)."""
 
-from typing import Any, Callable, Optional, SupportsIndex, Union
+from typing import Any, Callable, Optional, Sequence, SupportsIndex, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -192,6 +192,7 @@ class AzulBatch:
         seed: _Seed = 0,
         threads: Optional[int] = None,
         autoreset: str = "same_step",
+        seeds: Optional[Sequence[_Seed]] = None,
     ) -> None: ...
     def __len__(self) -> int: ...
     @property
@@ -216,6 +217,7 @@ class QwirkleBatch:
         seed: _Seed = 0,
         threads: Optional[int] = None,
         autoreset: str = "same_step",
+        seeds: Optional[Sequence[_Seed]] = None,
     ) -> None: ...
     def __len__(self) -> int: ...
     @property

@@ -7,8 +7,10 @@
     for _ in range(1000):
         obs, masks, rewards, dones, to_move = b.step(b.sample_actions())
 
-``QwirkleBatch`` is the same for Qwirkle, one step id per game (a placement is built tile
-by tile, as in ``QwirkleGame``).
+``QwirkleBatch`` is the same for Qwirkle (the same engine), one step id per game (a
+placement is built tile by tile, as in ``QwirkleGame``). Game ``i``'s ``e``-th game starts
+from seed ``seed + i + e * n``, or ``seeds[i] + e * n`` when ``seeds`` (one per game) is
+given.
 
 ``step`` takes a 1-D int64 array of action ids (one per game), releases the GIL and steps
 the games on every core, restarts finished games, and writes the outputs into the batch's

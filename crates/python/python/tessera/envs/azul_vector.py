@@ -24,9 +24,11 @@ that row's next step ignores its action and returns the first position of a new 
 (reward 0, not terminated). All of it happens inside ``AzulBatch.step`` (Rust, the GIL
 released, the games over threads): there is no Python loop over the games.
 
-Seeding: ``reset(seed=s)`` starts game ``i`` from seed ``s + i`` and its ``e``-th next game
-from ``s + i + e * num_envs`` (``AzulGame(players, seed)`` replays any of them);
-``reset()`` without a seed draws ``s`` from the OS. Per-game seed lists are not taken.
+Seeding, as Gymnasium's vector environments take it: ``reset(seed=s)`` (one integer) starts
+game ``i`` from seed ``s + i``; ``reset(seed=[s_0, ..., s_{n-1}])`` (one integer per game)
+starts game ``i`` from ``s_i``. Game ``i``'s ``e``-th next game then starts from its first
+seed ``+ e * num_envs`` (``AzulGame(players, seed)`` replays any of them); ``reset()``
+without a seed draws ``s`` from the OS.
 """
 
 from __future__ import annotations
@@ -89,16 +91,33 @@ class AzulVectorEnv(VectorEnv):
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if seed is not None and not isinstance(seed, (int, np.integer)):
+    def reset(
+        self,
+        *,
+        seed: int | list[int] | tuple[int, ...] | np.ndarray | None = None,
+        options: dict | None = None,
+    ):
+        seeds = None
+        if seed is None:
+            base = _entropy_seed()
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(
+                    f"seed: expected one integer (game i starts from seed + i) or "
+                    f"{self.num_envs} integers (one per game), got {len(seed)}"
+                )
+            seeds = [_check_seed(s) for s in seed]
+            base = seeds[0]
+        elif isinstance(seed, (int, np.integer)):
+            base = _check_seed(seed)
+        else:
             raise TypeError(
-                f"seed {seed!r}: expected one integer (game i starts from seed + i), not "
-                f"{type(seed).__name__}"
+                f"seed {seed!r}: expected one integer (game i starts from seed + i) or a "
+                f"list of {self.num_envs} integers (one per game), not {type(seed).__name__}"
             )
-        seed = _entropy_seed() if seed is None else _check_seed(seed)
-        super().reset(seed=seed)
+        super().reset(seed=base)
         self._batch = AzulBatch(
-            self.num_envs, self.players, seed, self.threads, autoreset="next_step"
+            self.num_envs, self.players, base, self.threads, autoreset="next_step", seeds=seeds
         )
         obs, masks, _, _, to_move = self._batch.arrays()
         self._to_move = to_move.copy()
