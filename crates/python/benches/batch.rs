@@ -7,9 +7,10 @@
 //! `cargo bench -p tessera-python --bench batch`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tessera_python::azul;
-use tessera_python::batch::{AzulBatch, Outputs};
-use tessera_python::qwirkle_batch::QwirkleBatch;
+use tessera_azul::AzulState;
+use tessera_python::batch::{Batch, BatchGame, Outputs};
+use tessera_python::driver::Session;
+use tessera_python::qwirkle_batch::QwirkleSlot;
 
 struct Bufs {
     obs: Vec<f32>,
@@ -19,46 +20,12 @@ struct Bufs {
     to_move: Vec<i64>,
 }
 
-fn bench(c: &mut Criterion) {
-    let n = 1024;
-    let mut g = c.benchmark_group("azul_batch_step");
+/// `sample_legal` + `step` of `n` 2-player games of `E`, on one thread and on two.
+fn bench_batch<E: BatchGame>(c: &mut Criterion, group: &str, n: usize) {
+    let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(n as u64));
     for threads in [1, 2] {
-        let mut b = AzulBatch::new(n, 2, 0, threads).expect("a batch");
-        let mut bufs = Bufs {
-            obs: vec![0.0; n * azul::observation_len(2)],
-            mask: vec![0; n * azul::num_actions(2)],
-            rewards: vec![0.0; n * 2],
-            dones: vec![false; n],
-            to_move: vec![0; n],
-        };
-        let mut actions = vec![0i64; n];
-        g.bench_function(format!("n{n}_threads{threads}"), |bench| {
-            bench.iter(|| {
-                b.sample_legal(&mut actions).expect("shape");
-                b.step(
-                    &actions,
-                    Outputs {
-                        obs: &mut bufs.obs,
-                        mask: &mut bufs.mask,
-                        rewards: &mut bufs.rewards,
-                        dones: &mut bufs.dones,
-                        to_move: &mut bufs.to_move,
-                    },
-                )
-                .expect("legal actions")
-            })
-        });
-    }
-    g.finish();
-}
-
-fn bench_qwirkle(c: &mut Criterion) {
-    let n = 256;
-    let mut g = c.benchmark_group("qwirkle_batch_step");
-    g.throughput(Throughput::Elements(n as u64));
-    for threads in [1, 2] {
-        let mut b = QwirkleBatch::new(n, 2, 0, threads).expect("a batch");
+        let mut b = Batch::<E>::new(n, 2, 0, threads).expect("a batch");
         let mut bufs = Bufs {
             obs: vec![0.0; n * b.observation_len()],
             mask: vec![0; n * b.num_actions()],
@@ -87,5 +54,10 @@ fn bench_qwirkle(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, bench_qwirkle);
+fn bench(c: &mut Criterion) {
+    bench_batch::<Session<AzulState>>(c, "azul_batch_step", 1024);
+    bench_batch::<QwirkleSlot>(c, "qwirkle_batch_step", 256);
+}
+
+criterion_group!(benches, bench);
 criterion_main!(benches);
