@@ -12,7 +12,7 @@ use tessera_arena::games::{GameDriver, driver, drivers};
 use tessera_arena::handle::{GameHandle, HandleError};
 use tessera_core::table::TableError;
 
-use crate::py::{ActionId, Count, Seed, describe_value, list_legal, restorer};
+use crate::args::{ActionId, Count, Seed, describe_value, list_legal, restorer};
 
 /// A handle's or an agent's error as the Python exception a caller expects: TypeError for a
 /// handle of another game, RuntimeError for a game that refused its own chance (a bug),

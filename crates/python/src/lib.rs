@@ -22,6 +22,8 @@ pub mod qwirkle_batch;
 pub mod tiles;
 
 #[cfg(feature = "python")]
+mod args;
+#[cfg(feature = "python")]
 mod game;
 #[cfg(feature = "python")]
 mod py;
