@@ -376,6 +376,7 @@ pub fn entries<G: EngineGame>() -> Vec<AgentEntry<G>> {
     vec![AgentEntry {
         name: "ext",
         summary: "an external program over the Tessera engine protocol (docs/protocol.md)",
+        player_summary: "a program running on the server",
         params: &EXT_PARAMS,
         plan: |spec, trust| {
             let engine = |source: ExtError| SpecError::Engine(std::sync::Arc::new(source));

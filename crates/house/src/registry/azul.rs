@@ -121,6 +121,7 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
         AgentEntry {
             name: "greedy",
             summary: "thesis 4.1: the most tiles that fit a pattern line, else the least overflow",
+            player_summary: "grabs the most tiles that fit a pattern line",
             params: GREEDY_PARAMS,
             plan: |spec, _| {
                 let bad = |key: &str, value: &str, expected: &str| SpecError::BadValue {
@@ -174,12 +175,14 @@ fn heuristic_entries() -> Vec<AgentEntry<AzulState>> {
         AgentEntry {
             name: "smart",
             summary: "thesis 4.2: the fullest pattern line, then a wall neighbour, then the most tiles",
+            player_summary: "fills its fullest line and builds next to its wall tiles",
             params: &[],
             plan: |_, _| Ok(Recipe::new(|| Box::new(Smart::new()))),
         },
         AgentEntry {
             name: "strategic",
             summary: "thesis 4.3: smart plus the diagonal in round 1 and two wall neighbours (both unless one is named)",
+            player_summary: "fills lines exactly, builds next to its tiles and aims for the diagonal",
             params: STRATEGIC_PARAMS,
             plan: |spec, _| {
                 let d = spec.flag("diagonal")?;

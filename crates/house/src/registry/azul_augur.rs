@@ -226,6 +226,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
     vec![AgentEntry {
         name: "augur",
         summary: "strong's search valuing positions by a learned chance of winning the game (self-play logistic regression)",
+        player_summary: "searches ahead and judges positions by its learned chance of winning",
         params: &PARAMS,
         plan: |spec, trust| {
             let name = spec.text.clone();

@@ -123,24 +123,28 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         AgentEntry {
             name: "minimax",
             summary: "the blog's minimax with iterative deepening on the projected score difference",
+            player_summary: "looks several moves ahead, comparing the scores the round would end with",
             params: &LIMIT_PARAMS,
             plan: |spec, _| blog_player(spec, Algorithm::Minimax),
         },
         AgentEntry {
             name: "alphabeta",
             summary: "the blog's alpha-beta with iterative deepening on the projected score difference",
+            player_summary: "looks several moves ahead (faster pruned search), comparing round-end scores",
             params: &LIMIT_PARAMS,
             plan: |spec, _| blog_player(spec, Algorithm::AlphaBeta),
         },
         AgentEntry {
             name: "presort",
             summary: "the blog's alpha-beta sorting moves by the previous iteration's values",
+            player_summary: "looks ahead, trying the most promising moves first",
             params: &LIMIT_PARAMS,
             plan: |spec, _| blog_player(spec, Algorithm::Presort),
         },
         AgentEntry {
             name: "strong",
             summary: "presort + transposition table with an evaluator of bonuses, partial lines, adjacency and the token",
+            player_summary: "looks ahead and values wall bonuses, partial lines and the first-player token",
             params: &LIMIT_PARAMS[..3],
             plan: |spec, _| {
                 let name = spec.text.clone();

@@ -77,7 +77,7 @@ pub const AZUL: &[Level] = &[
     Level {
         number: 5,
         name: "intermediate",
-        summary: "fills lines exactly and builds next to its tiles (the thesis' Strategic)",
+        summary: "fills lines exactly and builds next to its tiles",
         spec: "strategic",
     },
     Level {

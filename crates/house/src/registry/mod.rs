@@ -14,9 +14,9 @@
 //! | `registry/nim.rs` | the Nim test game |
 //! | `ext.rs` | external engines over the text protocol |
 //!
-//! An entry is a name, a one-line summary, its documented parameters and a planner that
-//! checks a specification into a typed [`Recipe`] (every parameter read and validated there,
-//! nothing built yet):
+//! An entry is a name, a one-line summary (and a plainer one for players), its documented
+//! parameters and a planner that checks a specification into a typed [`Recipe`] (every
+//! parameter read and validated there, nothing built yet):
 //!
 //! ```
 //! use tessera_house::registry::{AgentEntry, ParamDoc, Recipe, Registry};
@@ -24,6 +24,7 @@
 //! let entries = vec![AgentEntry::<Nim> {
 //!     name: "random",
 //!     summary: "uniformly random legal moves",
+//!     player_summary: "plays any legal move at random",
 //!     params: &[],
 //!     plan: |_spec, _trust| Ok(Recipe::new(|| Box::new(RandomAgent::new()))),
 //! }];
@@ -186,8 +187,12 @@ pub type PlanFn<G> = fn(&AgentSpec, Trust) -> Result<Recipe<G>, SpecError>;
 pub struct AgentEntry<G: Game> {
     /// The name, as typed on the command line.
     pub name: &'static str,
-    /// A one-line description.
+    /// A one-line description (for `tessera agents` and the docs: it may name sources and
+    /// techniques).
     pub summary: &'static str,
+    /// One line for players: what it does at the table, in plain words, with no
+    /// specification, parameter or source reference.
+    pub player_summary: &'static str,
     /// Its parameters.
     pub params: &'static [ParamDoc],
     /// Its planner.
@@ -199,6 +204,7 @@ impl<G: Game> Clone for AgentEntry<G> {
         AgentEntry {
             name: self.name,
             summary: self.summary,
+            player_summary: self.player_summary,
             params: self.params,
             plan: self.plan,
         }
@@ -212,6 +218,8 @@ pub struct AgentInfo {
     pub name: &'static str,
     /// A one-line description.
     pub summary: &'static str,
+    /// One line for players (see [`AgentEntry::player_summary`]).
+    pub player_summary: &'static str,
     /// Its parameters.
     pub params: Vec<ParamInfo>,
 }
@@ -462,6 +470,7 @@ impl<G: Game> Registry<G> {
             .map(|e| AgentInfo {
                 name: e.name,
                 summary: e.summary,
+                player_summary: e.player_summary,
                 params: e
                     .params
                     .iter()
@@ -540,6 +549,7 @@ pub fn random_entry<G: Game>() -> AgentEntry<G> {
     AgentEntry {
         name: "random",
         summary: "picks uniformly among the legal moves (seeded per seat)",
+        player_summary: "plays any legal move at random",
         params: &[],
         plan: |_, _| {
             Ok(Recipe::new(|| {
@@ -553,6 +563,71 @@ pub fn random_entry<G: Game>() -> AgentEntry<G> {
 mod tests {
     use super::*;
     use tessera_core::testgame::Nim;
+
+    /// Words a player must never read: sources, specification syntax, parameters.
+    fn internal_words(text: &str) -> Vec<&'static str> {
+        let lower = text.to_lowercase();
+        let mut bad: Vec<&'static str> = [
+            "thesis",
+            "seed",
+            "blog",
+            "augur",
+            "nodes",
+            "=",
+            "§",
+            "(parameters",
+        ]
+        .into_iter()
+        .filter(|w| lower.contains(w))
+        .collect();
+        // A colon glued to the next word is specification syntax (`points:blunder`).
+        if lower
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b':' && !w[1].is_ascii_whitespace())
+        {
+            bad.push("a:b");
+        }
+        bad
+    }
+
+    #[test]
+    fn player_summaries_and_levels_speak_plainly() {
+        let mut infos = azul::registry().infos();
+        infos.extend(qwirkle::registry().infos());
+        let levels = azul::registry()
+            .levels()
+            .iter()
+            .chain(qwirkle::registry().levels())
+            .map(|l| (l.name, l.summary))
+            .collect::<Vec<_>>();
+        assert!(infos.len() > 10 && levels.len() > 10);
+        for i in &infos {
+            assert!(
+                !i.player_summary.is_empty(),
+                "{} has no player summary",
+                i.name
+            );
+            let bad = internal_words(i.player_summary);
+            assert!(
+                bad.is_empty(),
+                "{}: '{}' shows {bad:?}",
+                i.name,
+                i.player_summary
+            );
+        }
+        for (name, summary) in levels {
+            let bad = internal_words(summary);
+            assert!(bad.is_empty(), "level {name}: '{summary}' shows {bad:?}");
+        }
+        // The check can fail: the listing's own summaries name their sources.
+        let greedy = azul::registry()
+            .infos()
+            .into_iter()
+            .find(|i| i.name == "greedy");
+        assert_eq!(internal_words(greedy.map_or("", |i| i.summary)), ["thesis"]);
+        assert_eq!(internal_words("level 3 (points:blunder=0.5)"), ["=", "a:b"]);
+    }
 
     #[test]
     fn unknown_names_and_params_list_what_exists() {

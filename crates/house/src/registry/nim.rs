@@ -62,12 +62,14 @@ pub fn registry() -> Registry<Nim> {
         AgentEntry {
             name: "first",
             summary: "always takes the first legal move (deterministic)",
+            player_summary: "always takes the first legal move",
             params: &[],
             plan: |_, _| Ok(Recipe::new(|| Box::new(First(Vec::new())))),
         },
         AgentEntry {
             name: "sleepy",
             summary: "random, after sleeping a while on every move (for stop/resume tests)",
+            player_summary: "plays at random, slowly",
             params: &[ParamDoc {
                 name: "ms",
                 kind: ParamKind::Value { default: "1" },
