@@ -170,17 +170,12 @@ pub fn kind_from_registry<G: ArenaGame, W: WebGame>(wrap: WrapAgent<G, W>) -> Ki
     let agents = registry
         .infos()
         .into_iter()
-        .map(|i| {
-            let params: Vec<String> = i.params.iter().map(|p| p.syntax.clone()).collect();
-            AgentInfo {
-                name: i.name.to_string(),
-                description: if params.is_empty() {
-                    i.summary.to_string()
-                } else {
-                    format!("{} (parameters: {})", i.summary, params.join(", "))
-                },
-                timed: i.params.iter().any(|p| p.syntax.starts_with("time=")),
-            }
+        .map(|i| AgentInfo {
+            name: i.name.to_string(),
+            // Players read what the player does, never its parameters or sources (those
+            // are in `tessera agents` and docs/players.md).
+            description: i.player_summary.to_string(),
+            timed: i.params.iter().any(|p| p.syntax.starts_with("time=")),
         })
         .collect();
     let levels: Vec<LevelInfo> = registry
@@ -191,6 +186,7 @@ pub fn kind_from_registry<G: ArenaGame, W: WebGame>(wrap: WrapAgent<G, W>) -> Ki
             name: l.name.to_string(),
             summary: l.summary.to_string(),
             agent: format!("level:{}", l.number),
+            spec: l.spec.to_string(),
         })
         .collect();
     let default_level = registry.default_level().map(|l| l.number);

@@ -53,6 +53,10 @@ pub struct LevelInfo {
     pub summary: String,
     /// What to send as the seat's agent (`level:3`).
     pub agent: String,
+    /// The player specification behind it, as records name the seat (the replay page shows
+    /// such a seat by its level).
+    #[serde(default)]
+    pub spec: String,
 }
 
 /// Longest time a hint thinks.

@@ -161,10 +161,10 @@ async fn create(State(app): AppState, body: Bytes) -> Result<Json<Value>, ApiErr
         }
         (None, Some(text)) => {
             let mut ls = parse_levels(&text)
-                .map_err(|e| ApiError::BadRequest(format!("level_text: {e}")))?;
+                .map_err(|e| ApiError::BadRequest(format!("your level, {e}")))?;
             if ls.len() != 1 {
                 return Err(ApiError::BadRequest(format!(
-                    "level_text holds {} levels: expected exactly one",
+                    "the text holds {} levels: paste exactly one",
                     ls.len()
                 )));
             }
@@ -180,8 +180,8 @@ async fn create(State(app): AppState, body: Bytes) -> Result<Json<Value>, ApiErr
                     Ok(Some(n)) => level.set_known(Some(n as u32), None),
                     Ok(None) => {
                         return Err(ApiError::BadRequest(
-                            "level_text: no sequence of moves solves this level (check that \
-                             every piece has a reachable target)"
+                            "your level: no sequence of moves solves it (check that every \
+                             piece can reach a target of its colour)"
                                 .into(),
                         ));
                     }

@@ -162,16 +162,20 @@ function seatEditor(container, count, info) {
       el("option", { value: "open", text: "Person (invite link)" }),
       levels.length ? el("optgroup", { label: "Difficulty levels" },
         ...levels.map((l) => el("option", { value: "ai:" + l.agent, text: `Level ${l.number} · ${l.name}`, title: l.summary }))) : null,
-      el("optgroup", { label: "Other players" },
+      el("optgroup", { label: "Other computer players" },
         ...agents.map((a) => el("option", { value: "ai:" + a.name, text: "AI: " + a.name, title: a.description }))));
     sel.value = i === 0 ? "human" : "ai:" + def;
     const ms = el("input", { type: "number", id: `seat${i}-ms`, min: 1, max: 60000, value: 500, style: { width: "90px" } });
     const budget = el("span", { class: "budget" }, ms, " ms per move");
     const about = el("div", { class: "muted seat-about", id: `seat${i}-about` });
+    // A person's name, shown on the board and kept in the game's record.
+    const name = el("input", { type: "text", id: `seat${i}-name`, class: "seat-name", maxlength: 40,
+      placeholder: `Player ${i + 1}`, "aria-label": `seat ${i + 1} player's name` });
     const agentOf = () => sel.value.startsWith("ai:") ? sel.value.slice(3) : null;
     const timed = () => { const a = agents.find((x) => x.name === agentOf()); return !!(a && a.timed); };
     const sync = () => {
       budget.style.display = timed() ? "" : "none";
+      name.style.display = agentOf() === null ? "" : "none";
       const name = agentOf();
       const lv = levels.find((l) => l.agent === name);
       const ag = agents.find((x) => x.name === name);
@@ -180,13 +184,13 @@ function seatEditor(container, count, info) {
     };
     sel.addEventListener("change", sync);
     sync();
-    container.append(el("span", { text: `Seat ${i + 1}` }), el("div", {}, sel, " ", budget, about));
-    rows.push({ sel, ms, agentOf, timed });
+    container.append(el("span", { text: `Seat ${i + 1}` }), el("div", {}, sel, " ", name, budget, about));
+    rows.push({ sel, ms, agentOf, timed, name });
   }
   return () => rows.map((r, i) => {
     const agent = r.agentOf();
     if (agent === null && r.sel.value === "open") return { type: "human", open: true };
-    if (agent === null) return { type: "human", name: `Player ${i + 1}` };
+    if (agent === null) return { type: "human", name: r.name.value.trim() || `Player ${i + 1}` };
     const seat = { type: "ai", agent };
     if (r.timed()) seat.budget = { time_ms: Math.max(1, parseInt(r.ms.value || "500", 10)) };
     return seat;

@@ -5,6 +5,8 @@
 const TILE_COLOURS = { P: "#8e44ad", O: "#e67e22", R: "#d63031", B: "#2f6fb5", G: "#27ae60", Y: "#f1c40f", C: "#16a2b8", M: "#e84393" };
 const tileColour = (l) => TILE_COLOURS[l] || "#555";
 const DIR_NAMES = { L: "left", R: "right", U: "up", D: "down" };
+const SOLVER_NAMES = { bfs: "breadth-first (BFS)", dfs: "depth-first (DFS)", iddfs: "iterative deepening (IDDFS)",
+  greedy: "greedy best-first", astar: "A*", idastar: "IDA*" };
 
 const TilesPage = {
   p: null, busy: false, animating: false,
@@ -12,15 +14,21 @@ const TilesPage = {
   async init() {
     const data = await api("GET", "/api/tiles/levels");
     const sel = document.getElementById("level");
-    data.levels.forEach((l) => sel.appendChild(el("option", { value: l.number, text: `${l.number}. ${l.name} (${l.width}×${l.height}, optimum ${l.optimal ?? "?"})` })));
+    // The shipped levels are named by their number: the menu says "Level 3 · 4×4, best 5
+    // moves", with a level's own name only when it has one.
+    data.levels.forEach((l) => sel.appendChild(el("option", { value: l.number,
+      text: `Level ${l.number}${l.name && l.name !== String(l.number) ? " · " + l.name : ""} · ${l.width}×${l.height}` +
+        (l.optimal !== null && l.optimal !== undefined ? `, best ${l.optimal} moves` : "") })));
     const want = new URLSearchParams(location.search).get("level");
     if (want) sel.value = want;
     sel.addEventListener("change", () => this.load(parseInt(sel.value, 10)));
     const solver = document.getElementById("solver");
-    data.solvers.forEach((s) => solver.appendChild(el("option", { value: s, text: s })));
+    data.solvers.forEach((s) => solver.appendChild(el("option", { value: s, text: SOLVER_NAMES[s] || s })));
     solver.value = "astar";
     const heur = document.getElementById("heuristic");
-    data.heuristics.forEach((h) => heur.appendChild(el("option", { value: h.name, text: h.name + (h.admissible ? " (admissible)" : "") })));
+    // One entry per heuristic, saying what it promises (never "admissible (admissible)").
+    data.heuristics.forEach((h) => heur.appendChild(el("option", { value: h.name,
+      text: `${h.name} · ${h.admissible ? "finds a shortest solution" : "faster, maybe not shortest"}` })));
     heur.value = "admissible";
     for (const d of ["L", "R", "U", "D"]) document.getElementById(`btn-${d}`).addEventListener("click", () => this.move(d));
     document.getElementById("undo").addEventListener("click", () => this.post("undo"));

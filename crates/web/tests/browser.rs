@@ -1126,7 +1126,9 @@ fn pages_fit_a_phone_and_tiles_read_without_colour() {
         )
         .await;
         let err = text_of(&c, "#own-error").await;
-        assert!(err.contains("level_text"), "{err}");
+        // The player reads about their level's lines and columns, not the API's fields.
+        assert!(err.starts_with("your level, line "), "{err}");
+        assert!(!err.contains("level_text"), "{err}");
         js(&c, "document.querySelector('#own-text').value = ''").await;
         c.find(Locator::Css("#own-text"))
             .await

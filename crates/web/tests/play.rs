@@ -252,7 +252,10 @@ async fn your_own_tiles_level_is_parsed_solved_or_refused_with_a_reason() {
     .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     assert!(
-        e["error"].as_str().unwrap().starts_with("level_text: "),
+        e["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("your level, line "),
         "{e}"
     );
     // A piece walled off from its target: nobody can solve it.
