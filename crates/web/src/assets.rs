@@ -68,6 +68,21 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../static/qwirkle.js"),
     ),
     (
+        "azul-rules.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/azul-rules.html"),
+    ),
+    (
+        "qwirkle-rules.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/qwirkle-rules.html"),
+    ),
+    (
+        "tiles-rules.html",
+        "text/html; charset=utf-8",
+        include_str!("../static/tiles-rules.html"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("../static/favicon.svg"),

@@ -2,7 +2,7 @@
 //! (the wall pattern and floor penalties come from the engine too: the page holds no rule).
 
 use serde_json::{Value, json};
-use tessera_azul::scoring::{FLOOR_PENALTIES, WALL_SIZE, wall_colour};
+use tessera_azul::scoring::{FLOOR_PENALTIES, WALL_SIZE, floor_penalty, wall_colour};
 use tessera_azul::{AzulAction, AzulState, Colour, Dest, Source, Tiles};
 use tessera_core::{Game, GameRng, PlayerId};
 
@@ -24,6 +24,26 @@ fn counts(t: &Tiles) -> Value {
         .map(|c| (c.letter().to_string(), json!(t[*c])))
         .collect::<serde_json::Map<_, _>>()
         .into()
+}
+
+/// What `a` adds to player `p`'s floor penalty (counted from the move, not from the state
+/// after it: the round's last move clears the floor as it tiles the walls).
+fn floor_cost(s: &AzulState, p: PlayerId, a: &AzulAction) -> i32 {
+    let b = s.board(p);
+    let taken = u32::from(match a.source {
+        Source::Centre => s.centre()[a.colour],
+        Source::Factory(i) => s.factories().get(i as usize).map_or(0, |f| f[a.colour]),
+    });
+    let overflow = match a.dest {
+        Dest::Floor => taken,
+        Dest::Line(r) => {
+            let held = b.pattern_line(r as usize).map_or(0, |(_, n)| n as u32);
+            taken.saturating_sub((r as u32 + 1).saturating_sub(held))
+        }
+    };
+    let token = u32::from(a.source == Source::Centre && s.token_in_centre());
+    let before = b.floor_len();
+    floor_penalty(before + (overflow + token) as usize) - floor_penalty(before)
 }
 
 impl WebGame for AzulState {
@@ -83,6 +103,21 @@ impl WebGame for AzulState {
     }
 
     fn action_json(&self, a: &AzulAction) -> Value {
+        // The score preview a player sees before committing the move: what it changes at
+        // the round's end (the line's wall points, the floor's penalty).
+        let preview = match self.current_player() {
+            Some(p) => {
+                let mut after = self.clone();
+                match after.try_apply(*a) {
+                    Ok(()) => json!({
+                        "points": after.projected_score(p) - self.projected_score(p),
+                        "floor": -floor_cost(self, p, a),
+                    }),
+                    Err(_) => Value::Null,
+                }
+            }
+            None => Value::Null,
+        };
         json!({
             "source": match a.source { Source::Centre => json!("C"), Source::Factory(i) => json!(i) },
             "colour": a.colour.letter().to_string(),
@@ -91,6 +126,7 @@ impl WebGame for AzulState {
                 Source::Centre => self.centre()[a.colour],
                 Source::Factory(i) => self.factories().get(i as usize).map_or(0, |f| f[a.colour]),
             },
+            "preview": preview,
         })
     }
 
@@ -136,5 +172,64 @@ impl WebGame for AzulState {
             }
             None => Value::Null,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::rng::seeded;
+
+    /// A factory and a colour it holds, with the count, in a fresh two-player deal.
+    fn first_pick(s: &AzulState) -> (u8, Colour, u32) {
+        for (i, f) in s.factories().iter().enumerate() {
+            for c in Colour::ALL {
+                if f[c] >= 2 {
+                    return (i as u8, c, u32::from(f[c]));
+                }
+            }
+        }
+        panic!("no factory holds two tiles of a colour")
+    }
+
+    #[test]
+    fn the_preview_gives_the_lines_wall_points_and_the_floors_penalty() {
+        let mut rng = seeded(7);
+        let mut s = AzulState::new_random(2, &mut rng);
+        let deal = s.sample_chance(&mut rng);
+        s.apply_chance(&deal).expect("the first deal");
+        let (f, colour, n) = first_pick(&s);
+        // Line n holds exactly the n tiles: one wall point at the round's end, no floor.
+        let a = AzulAction {
+            source: Source::Factory(f),
+            colour,
+            dest: Dest::Line(n as u8 - 1),
+        };
+        let p = &s.action_json(&a)["preview"];
+        assert_eq!(
+            (p["points"].as_i64(), p["floor"].as_i64()),
+            (Some(1), Some(0)),
+            "{p}"
+        );
+        // Line 1 holds one: the rest fall to the floor (and a score of 0 cannot go lower).
+        let a = AzulAction {
+            source: Source::Factory(f),
+            colour,
+            dest: Dest::Line(0),
+        };
+        let p = &s.action_json(&a)["preview"];
+        assert_eq!(p["floor"], -floor_penalty(n as usize - 1), "{p}");
+        assert_eq!(p["points"], 0, "{p}");
+        // All to the floor: the penalty, but a score of 0 cannot go lower.
+        let a = AzulAction {
+            source: Source::Factory(f),
+            colour,
+            dest: Dest::Floor,
+        };
+        let p = &s.action_json(&a)["preview"];
+        assert_eq!(p["floor"], -floor_penalty(n as usize), "{p}");
+        assert_eq!(p["points"], 0, "{p}");
+        // The preview's points are the move log's (the explanation's).
+        assert_eq!(p["points"], s.explain(PlayerId(0), &a)["points"]);
     }
 }

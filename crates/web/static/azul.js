@@ -68,7 +68,7 @@ const AzulView = {
       const isMine = active && legal.length > 0;
       const box = el("div", { class: "board" + (active ? " active" : ""), id: `board-${p}` });
       const label = (opts.seatLabels && opts.seatLabels[p]) || `Player ${p + 1}`;
-      box.appendChild(el("h3", {}, el("span", {}, label, active ? el("span", { class: "muted", text: "  ◀ to move" }) : null),
+      box.appendChild(el("h3", {}, el("span", { class: "seat-label", title: label }, label, active ? el("span", { class: "muted", text: "  ◀ to move" }) : null),
         el("span", { class: "score", id: `score-${p}`, text: String(b.score) })));
       const grid = el("div", { class: "board-grid" });
       const lines = el("div", { class: "lines" });
@@ -80,6 +80,7 @@ const AzulView = {
         if (isMine && sel) {
           if (destLegal(r)) {
             row.classList.add("target");
+            AzulView.previewBadge(row, AzulView.previewOf(legal, sel, r));
             row.addEventListener("click", () => opts.onDest(r));
             focusable(row, `put them on pattern line ${r + 1}`);
           } else row.classList.add("disabled");
@@ -108,6 +109,7 @@ const AzulView = {
       if (floorTiles.length > v.floor_penalties.length) floor.appendChild(el("span", { class: "muted", text: ` +${floorTiles.length - v.floor_penalties.length} to the lid` }));
       if (isMine && sel && destLegal("F")) {
         floor.classList.add("target");
+        AzulView.previewBadge(floor, AzulView.previewOf(legal, sel, "F"));
         floor.title = "put the tiles on the floor";
         floor.addEventListener("click", () => opts.onDest("F"));
         focusable(floor, "put them on the floor");
@@ -120,6 +122,23 @@ const AzulView = {
       boards.appendChild(box);
     });
     container.appendChild(boards);
+  },
+
+  // The preview of the legal move taking `sel` to `dest`: {points, floor} at the round's end.
+  previewOf(legal, sel, dest) {
+    const a = legal.find((x) => x.json.source === sel.source && x.json.colour === sel.colour && x.json.dest === dest);
+    return a && a.json.preview ? a.json.preview : null;
+  },
+
+  // A badge on a target line or the floor: what the move changes in the score at the round's
+  // end ("+3", "-1 (floor -2)": the floor's part in brackets), before the player commits it.
+  previewBadge(node, pv) {
+    if (!pv) return;
+    const sign = (n) => (n > 0 ? `+${n}` : String(n));
+    const text = sign(pv.points) + (pv.floor ? ` (floor ${pv.floor})` : "");
+    node.setAttribute("data-preview", pv.points);
+    node.title = `at the round's end: ${sign(pv.points)} points` + (pv.floor ? ` (the floor costs ${-pv.floor})` : "");
+    node.appendChild(el("span", { class: "preview" + (pv.points < 0 || pv.floor < 0 ? " loss" : ""), text }));
   },
 
   // Tiles fly from where they were taken (`from`: rects of the source's tiles, measured before
@@ -156,6 +175,15 @@ const AzulView = {
 
   describe(aj, label) {
     return `${label} ${AzulView.words(aj)}`;
+  },
+
+  // Complete rows, columns and colours of a wall (booleans by row) with its pattern.
+  bonuses(wall, pattern) {
+    const rows = wall.filter((r) => r.every(Boolean)).length;
+    const columns = wall[0].filter((_, c) => wall.every((r) => r[c])).length;
+    const colours = Object.keys(AZUL_NAMES).filter((k) =>
+      wall.reduce((n, r, i) => n + r.filter((f, c) => f && pattern[i][c] === k).length, 0) === 5).length;
+    return { rows, columns, colours };
   },
 
   reportTable(report, labels) {
@@ -203,6 +231,17 @@ const AzulPage = {
       const token = Seats.fromFragment(id);
       if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
       await this.open(id, null);
+    } else if (new URLSearchParams(location.search).has("rematch")) {
+      // "Play again" after a game: the same seats, started at once.
+      const saved = sessionStorage.getItem("tessera-rematch-azul");
+      sessionStorage.removeItem("tessera-rematch-azul");
+      if (saved) {
+        try { this.nextSeats = JSON.parse(saved); } catch (e) { this.nextSeats = null; }
+        if (this.nextSeats) {
+          document.getElementById("players").value = String(this.nextSeats.length);
+          await this.start();
+        }
+      }
     }
   },
 
@@ -249,7 +288,8 @@ const AzulPage = {
 
   async startGame() {
     const seedText = document.getElementById("seed").value.trim();
-    const body = { game: "azul", seats: this.readSeats() };
+    const body = { game: "azul", seats: this.nextSeats || this.readSeats() };
+    this.nextSeats = null;
     if (seedText) body.seed = Number(seedText);
     // One id per game asked for: a retry of the same Start gets the same game.
     this.startId = this.startId || requestId();
@@ -287,6 +327,7 @@ const AzulPage = {
     AzulView.render(board, st.view, { seatLabels: this.labels, highlight: hl, marks: this.marks });
     const text = AzulView.describe(aj, who);
     setStatus(text + (st.think_ms !== null ? ` (${st.think_ms} ms)` : ""));
+    if (byAi) moveToast(text, st.explain ? st.explain.points : null);
     this.log.add(who, st.player, AzulView.words(aj),
       st.explain ? st.explain.points : null, st.index);
     await AzulView.fly(from, aj.colour, st.player, aj.dest, Pace.ms(byAi ? 500 : 250));
@@ -428,18 +469,55 @@ const AzulPage = {
     clear(box);
     box.style.display = "";
     const rep = this.lastReport && this.lastReport.game_over ? this.lastReport : null;
+    const v = snap.view;
     const t = el("table", { class: "data", id: "final-scores" },
-      el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before bonuses" }), el("th", { text: "Bonuses" }), el("th", { text: "Final score" })));
+      el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Before bonuses" }),
+        el("th", { text: "Rows (+2)" }), el("th", { text: "Columns (+7)" }), el("th", { text: "Colours (+10)" }),
+        el("th", { text: "Floor, last round" }), el("th", { text: "Final score" })));
     out.scores.forEach((s, p) => {
-      const bonus = rep ? rep.boards[p].bonus : null;
-      t.appendChild(el("tr", { class: out.winners.includes(p) ? "winner" : "" },
-        el("td", { text: this.labels[p] + (out.winners.includes(p) ? " ★ winner" : "") }),
-        el("td", { text: bonus === null ? "" : String(s - bonus) }),
-        el("td", { text: bonus === null ? "" : `+${bonus}` }),
+      const b = AzulView.bonuses(v.boards[p].wall, v.wall_pattern);
+      const bonus = 2 * b.rows + 7 * b.columns + 10 * b.colours;
+      const cell = (n, each) => el("td", { text: n ? `${n} × ${each} = +${n * each}` : "0" });
+      t.appendChild(el("tr", { class: out.winners.includes(p) ? "winner" : "", "data-seat": p },
+        el("td", { class: "seat-label", text: this.labels[p] + (out.winners.includes(p) ? " ★ winner" : "") }),
+        el("td", { text: String(s - bonus) }),
+        cell(b.rows, 2), cell(b.columns, 7), cell(b.colours, 10),
+        el("td", { text: rep && rep.boards[p].floor_penalty ? `-${rep.boards[p].floor_penalty}` : "0" }),
         el("td", { class: "final-score", text: String(s) })));
     });
-    box.append(el("h2", { text: "Final result" }), t,
-      el("p", { class: "muted", text: "Bonuses: +2 per complete row, +7 per complete column, +10 per colour with all five tiles." }));
+    box.append(el("h2", { text: `Final result: ${winners} ${out.winners.length > 1 ? "share the win" : "wins"}` }),
+      el("div", { class: "table-scroll" }, t),
+      el("p", { class: "row final-actions" },
+        el("button", { id: "rematch", onclick: () => this.rematch(), text: "Play again" }),
+        el("button", { class: "secondary", onclick: () => this.downloadRecord(), text: "Download record" }),
+        el("a", { href: "azul", class: "button secondary", text: "New game" })),
+      el("p", { class: "muted", text: "Play again: a new deal with the same seats, names and levels." }));
+    if (rep) {
+      box.append(el("h3", { text: `Last round (round ${rep.round})` }),
+        el("div", { class: "table-scroll", id: "last-round" }, AzulView.reportTable(rep, this.labels)));
+    }
+    box.scrollIntoView({ block: "start" });
+  },
+
+  // The seats of this game as a new-game request: people by name (or open seats), levels by
+  // level, other players by their specification and budget.
+  seatsAgain(snap) {
+    const levels = this.info.levels || [];
+    // A seat this browser played keeps its name; another person's seat is open again (a
+    // new invite link), since their token belongs to the old game.
+    const mine = snap.my_seats || snap.seats.map((_, i) => i);
+    return snap.seats.map((s, i) => {
+      if (s.type === "human") return mine.includes(i) ? { type: "human", name: s.name } : { type: "human", open: true };
+      const lv = levels.find((l) => l.spec === s.agent);
+      if (lv) return { type: "ai", agent: lv.agent };
+      return { type: "ai", agent: s.agent, budget: s.budget };
+    });
+  },
+
+  // A rematch: the page opens afresh and starts a game with the same seats.
+  rematch() {
+    sessionStorage.setItem("tessera-rematch-azul", JSON.stringify(this.seatsAgain(this.snap)));
+    location.href = "azul?rematch" + (this.fast ? "&fast" : "");
   },
 };
 

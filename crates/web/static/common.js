@@ -169,13 +169,13 @@ function seatEditor(container, count, info) {
     const budget = el("span", { class: "budget" }, ms, " ms per move");
     const about = el("div", { class: "muted seat-about", id: `seat${i}-about` });
     // A person's name, shown on the board and kept in the game's record.
-    const name = el("input", { type: "text", id: `seat${i}-name`, class: "seat-name", maxlength: 40,
+    const nameInput = el("input", { type: "text", id: `seat${i}-name`, class: "seat-name", maxlength: 40,
       placeholder: `Player ${i + 1}`, "aria-label": `seat ${i + 1} player's name` });
     const agentOf = () => sel.value.startsWith("ai:") ? sel.value.slice(3) : null;
     const timed = () => { const a = agents.find((x) => x.name === agentOf()); return !!(a && a.timed); };
     const sync = () => {
       budget.style.display = timed() ? "" : "none";
-      name.style.display = agentOf() === null ? "" : "none";
+      nameInput.style.display = sel.value === "human" ? "" : "none";
       const name = agentOf();
       const lv = levels.find((l) => l.agent === name);
       const ag = agents.find((x) => x.name === name);
@@ -184,13 +184,13 @@ function seatEditor(container, count, info) {
     };
     sel.addEventListener("change", sync);
     sync();
-    container.append(el("span", { text: `Seat ${i + 1}` }), el("div", {}, sel, " ", name, budget, about));
-    rows.push({ sel, ms, agentOf, timed, name });
+    container.append(el("span", { text: `Seat ${i + 1}` }), el("div", {}, sel, " ", nameInput, budget, about));
+    rows.push({ sel, ms, agentOf, timed, nameInput });
   }
   return () => rows.map((r, i) => {
     const agent = r.agentOf();
     if (agent === null && r.sel.value === "open") return { type: "human", open: true };
-    if (agent === null) return { type: "human", name: r.name.value.trim() || `Player ${i + 1}` };
+    if (agent === null) return { type: "human", name: r.nameInput.value.trim() || `Player ${i + 1}` };
     const seat = { type: "ai", agent };
     if (r.timed()) seat.budget = { time_ms: Math.max(1, parseInt(r.ms.value || "500", 10)) };
     return seat;
@@ -311,4 +311,17 @@ class GameFollower {
       }
     }
   }
+}
+
+// The latest move by someone else, in a small bar fixed to the bottom of a phone's screen
+// (on a wide screen the move log beside the board shows it; the CSS hides the bar there).
+function moveToast(text, points) {
+  let box = document.getElementById("move-toast");
+  if (!box) {
+    box = el("div", { id: "move-toast", class: "move-toast", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  const pts = points === null || points === undefined ? "" : ` (${points >= 0 ? "+" : ""}${points})`;
+  box.textContent = text + pts;
+  box.classList.add("shown");
 }

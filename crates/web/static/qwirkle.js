@@ -99,6 +99,17 @@ const QwirklePage = {
       const token = Seats.fromFragment(id);
       if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
       await this.open(id, null);
+    } else if (new URLSearchParams(location.search).has("rematch")) {
+      // "Play again" after a game: the same seats, started at once.
+      const saved = sessionStorage.getItem("tessera-rematch-qwirkle");
+      sessionStorage.removeItem("tessera-rematch-qwirkle");
+      if (saved) {
+        try { this.nextSeats = JSON.parse(saved); } catch (e) { this.nextSeats = null; }
+        if (this.nextSeats) {
+          document.getElementById("players").value = String(this.nextSeats.length);
+          await this.start();
+        }
+      }
     }
   },
 
@@ -141,7 +152,8 @@ const QwirklePage = {
   },
 
   async startGame() {
-    const body = { game: "qwirkle", seats: this.readSeats() };
+    const body = { game: "qwirkle", seats: this.nextSeats || this.readSeats() };
+    this.nextSeats = null;
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
     // One id per game asked for: a retry of the same Start gets the same game.
@@ -166,6 +178,7 @@ const QwirklePage = {
     QwirkleView.render(document.getElementById("board"), st.view, { highlight: aj, marks: this.marks, appear: aj });
     const what = aj.type === "place" ? `placed ${aj.cells.length} tile(s) for ${aj.points} points` : aj.type === "trade" ? `traded ${aj.count} tiles` : "passed";
     setStatus(`${this.labels[st.player]} ${what}`);
+    if (snap.seats[st.player].type === "ai") moveToast(`${this.labels[st.player]} ${what}`);
     this.log.add(this.labels[st.player], st.player, qDescribe(aj), aj.type === "place" ? aj.points : null, st.index);
     if (snap.seats[st.player].type === "ai") await Pace.wait(900);
   },
@@ -181,6 +194,7 @@ const QwirklePage = {
       const w = snap.outcome.winners.map((p) => this.labels[p]).join(" and ");
       setStatus(`Game over: ${w} ${snap.outcome.winners.length > 1 ? "share the win" : "wins"} (${snap.outcome.scores.join(" : ")})`, "turn");
       this.follower.stop();
+      this.showFinal(snap);
     } else if (snap.status === "failed") setStatus(snap.failure, "error");
     else if (snap.waiting_for === "human" && snap.to_move === this.me) {
       const fm = snap.view.first_move_size;
@@ -188,6 +202,61 @@ const QwirklePage = {
     } else if (snap.waiting_for === "human") {
       setStatus(snap.seats[snap.to_move].free ? `Waiting for someone to take ${this.labels[snap.to_move]}` : `Waiting for ${this.labels[snap.to_move]} to move`);
     } else setStatus(`${this.labels[snap.to_move]} is thinking…`);
+  },
+
+  // The final table: every player's score, the winner, who went out first; Play again,
+  // New game and the record. The hand and its buttons go (nothing is left to play).
+  showFinal(snap) {
+    for (const id of ["hand-title", "hand-row", "pending-score", "hint", "undo"]) {
+      const n = document.getElementById(id);
+      if (n) n.style.display = "none";
+    }
+    const out = snap.outcome;
+    const v = snap.view;
+    const winners = out.winners.map((p) => this.labels[p]).join(" and ");
+    const box = clear(document.getElementById("final"));
+    box.style.display = "";
+    const t = el("table", { class: "data", id: "final-scores" },
+      el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Tiles left in hand" }), el("th", { text: "Final score" })));
+    const order = out.scores.map((s, p) => p).sort((a, b) => out.scores[b] - out.scores[a]);
+    for (const p of order) {
+      t.appendChild(el("tr", { class: out.winners.includes(p) ? "winner" : "", "data-seat": p },
+        el("td", { class: "seat-label", text: this.labels[p] + (out.winners.includes(p) ? " ★ winner" : "") }),
+        el("td", { text: String(v.hand_sizes[p]) }),
+        el("td", { class: "final-score", text: String(out.scores[p]) })));
+    }
+    box.append(el("h2", { text: `Final result: ${winners} ${out.winners.length > 1 ? "share the win" : "wins"}` }),
+      el("div", { class: "table-scroll" }, t),
+      el("p", { class: "muted", text: "The player who empties their hand first, with the bag empty, ends the game and scores 6 more points." }),
+      el("p", { class: "row final-actions" },
+        el("button", { id: "rematch", onclick: () => this.rematch(), text: "Play again" }),
+        el("button", { id: "download", class: "secondary", onclick: () => this.downloadRecord(), text: "Download record" }),
+        el("a", { href: "qwirkle", id: "final-new", class: "button secondary", text: "New game" })));
+    box.scrollIntoView({ block: "start" });
+  },
+
+  async downloadRecord() {
+    try { download(`qwirkle-${this.snap.id}.json`, await api("GET", `/api/games/${this.snap.id}/record`)); }
+    catch (e) { setStatus(e.message, "error"); }
+  },
+
+  // The seats of this game as a new-game request (people by name, levels by level).
+  seatsAgain(snap) {
+    const levels = this.info.levels || [];
+    // A seat this browser played keeps its name; another person's seat is open again (a
+    // new invite link), since their token belongs to the old game.
+    const mine = snap.my_seats || snap.seats.map((_, i) => i);
+    return snap.seats.map((s, i) => {
+      if (s.type === "human") return mine.includes(i) ? { type: "human", name: s.name } : { type: "human", open: true };
+      const lv = levels.find((l) => l.spec === s.agent);
+      if (lv) return { type: "ai", agent: lv.agent };
+      return { type: "ai", agent: s.agent, budget: s.budget };
+    });
+  },
+
+  rematch() {
+    sessionStorage.setItem("tessera-rematch-qwirkle", JSON.stringify(this.seatsAgain(this.snap)));
+    location.href = "qwirkle?rematch" + (this.fast ? "&fast" : "");
   },
 
   myTurn() { return this.snap && this.snap.waiting_for === "human" && this.snap.to_move === this.me; },

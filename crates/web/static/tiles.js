@@ -8,6 +8,20 @@ const DIR_NAMES = { L: "left", R: "right", U: "up", D: "down" };
 const SOLVER_NAMES = { bfs: "breadth-first (BFS)", dfs: "depth-first (DFS)", iddfs: "iterative deepening (IDDFS)",
   greedy: "greedy best-first", astar: "A*", idastar: "IDA*" };
 
+// A level's grid: obstacles, targets (rings with the small letter) and the pieces (`pieces`:
+// the piece letter on each cell, or null). The play page and the rules page draw with it.
+function tilesGrid(L, pieces, id) {
+  const grid = el("div", { class: "tgrid", id, style: { gridTemplateColumns: `repeat(${L.width}, 46px)` } });
+  L.cells.forEach((c, i) => {
+    const cell = el("div", { class: "tcell" + (c.obstacle ? " obstacle" : ""), "data-cell": i });
+    if (c.target) cell.appendChild(el("div", { class: "target", style: { borderColor: tileColour(c.target) } }, el("span", { class: "target-letter", text: c.target.toLowerCase() })));
+    const piece = pieces[i];
+    if (piece) cell.appendChild(el("div", { class: "piece" + (c.target === piece ? " home" : ""), style: { background: tileColour(piece) }, text: piece }));
+    grid.appendChild(cell);
+  });
+  return grid;
+}
+
 const TilesPage = {
   p: null, busy: false, animating: false,
 
@@ -67,15 +81,7 @@ const TilesPage = {
   show(p, hintDir) {
     this.p = p;
     const L = p.level;
-    const grid = el("div", { class: "tgrid", id: "tgrid", style: { gridTemplateColumns: `repeat(${L.width}, 46px)` } });
-    L.cells.forEach((c, i) => {
-      const cell = el("div", { class: "tcell" + (c.obstacle ? " obstacle" : ""), "data-cell": i });
-      if (c.target) cell.appendChild(el("div", { class: "target", style: { borderColor: tileColour(c.target) } }, el("span", { class: "target-letter", text: c.target.toLowerCase() })));
-      const piece = p.pieces[i];
-      if (piece) cell.appendChild(el("div", { class: "piece" + (c.target === piece ? " home" : ""), style: { background: tileColour(piece) }, text: piece }));
-      grid.appendChild(cell);
-    });
-    clear(document.getElementById("grid")).appendChild(grid);
+    clear(document.getElementById("grid")).appendChild(tilesGrid(L, p.pieces, "tgrid"));
     document.getElementById("moves").textContent = p.move_count;
     document.getElementById("optimal").textContent = L.optimal ?? "?";
     document.getElementById("history").textContent = p.moves ? `Moves so far: ${p.moves}` : "";

@@ -1788,3 +1788,494 @@ fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() 
         bob.close().await.unwrap();
     });
 }
+
+// ---- the table, finished: player-facing words, final result, rematch, preview, phone ----
+
+/// Strings that belong to `tessera agents`, the docs and the API, never to a player's screen.
+const INTERNAL: &[&str] = &[
+    "thesis",
+    "blog",
+    "the seed's",
+    "augur:",
+    "nodes=",
+    "blunder=",
+    "weights=",
+    "human:",
+    "(parameters",
+    "level_text",
+    "admissible (admissible)",
+];
+
+/// What a player can read on the page: its visible text and every tooltip.
+async fn player_text(c: &Client) -> String {
+    js(
+        c,
+        "return document.body.innerText + '\\n' + [...document.querySelectorAll('[title]')].map((e) => e.getAttribute('title')).join('\\n');",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+async fn assert_plain(c: &Client, page: &str) {
+    let text = player_text(c).await;
+    assert!(text.len() > 40, "{page}: no text read: {text}");
+    for w in INTERNAL {
+        assert!(!text.contains(w), "{page} shows '{w}' to players:\n{text}");
+    }
+}
+
+async fn set_seat(c: &Client, seat: usize, value: &str) {
+    js(
+        c,
+        &format!("const s = document.querySelector('#seat{seat}-type'); s.value = '{value}'; s.dispatchEvent(new Event('change'));"),
+    )
+    .await;
+}
+
+/// Whether the element is displayed and wholly inside the window.
+async fn in_view(c: &Client, css: &str) -> bool {
+    js(
+        c,
+        &format!(
+            "const e = document.querySelector('{css}'); \
+             if (!e || getComputedStyle(e).display === 'none' || !e.getClientRects().length) return false; \
+             const r = e.getBoundingClientRect(); \
+             return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;"
+        ),
+    )
+    .await
+        == Value::Bool(true)
+}
+
+#[test]
+fn azul_final_result_in_view_with_breakdown_play_again_and_plain_words() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("azul-final");
+        let c = connect(&driver).await;
+        c.set_window_size(1280, 900).await.unwrap();
+        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        // The setup: levels by name with plain summaries, nothing from the registry's listing.
+        assert_plain(&c, "the Azul setup").await;
+        let options = js(&c, "return [...document.querySelectorAll('#seat1-type option')].map((o) => o.textContent).join('|')").await;
+        assert!(
+            options.as_str().unwrap().contains("Level 9 · master"),
+            "{options}"
+        );
+        // Two AI seats (quick): a whole game, then the final result.
+        set_seat(&c, 0, "ai:level:1").await;
+        set_seat(&c, 1, "ai:level:2").await;
+        click(&c, "#start").await;
+        wait_js(
+            &c,
+            "document.querySelector('#final-scores')",
+            "the final result",
+            240,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(&c, "azul-final-1280.png").await;
+        assert!(
+            in_view(&c, "#final-scores").await,
+            "the final scores are below the fold"
+        );
+        assert!(
+            in_view(&c, "#rematch").await,
+            "Play again is below the fold"
+        );
+        assert!(
+            c.find(Locator::Css("#last-round .round-report"))
+                .await
+                .is_ok(),
+            "the last round's summary"
+        );
+        assert_plain(&c, "the finished Azul board").await;
+        // The breakdown adds up to the server's final scores, and its bonus counts are the
+        // walls' complete rows, columns and colours.
+        let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
+        let snap = app
+            .sessions
+            .get(&id)
+            .unwrap()
+            .snapshot(&Default::default(), &Credentials::none())
+            .unwrap();
+        assert_eq!(snap["status"], "finished");
+        let rows = js(&c, "return [...document.querySelectorAll('#final-scores tr[data-seat]')].map((tr) => [...tr.children].map((td) => td.textContent))").await;
+        let rows = rows.as_array().unwrap();
+        assert_eq!(rows.len(), 2);
+        let count = |s: &str| -> i64 { s.split(" × ").next().unwrap().trim().parse().unwrap() };
+        for (p, row) in rows.iter().enumerate() {
+            let cells: Vec<&str> = row
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            let wall = &snap["view"]["boards"][p]["wall"];
+            let filled = |r: usize, col: usize| wall[r][col].as_bool().unwrap();
+            let full_rows = (0..5).filter(|&r| (0..5).all(|col| filled(r, col))).count() as i64;
+            let full_cols = (0..5).filter(|&col| (0..5).all(|r| filled(r, col))).count() as i64;
+            assert_eq!(
+                (count(cells[2]), count(cells[3])),
+                (full_rows, full_cols),
+                "{cells:?}"
+            );
+            let before: i64 = cells[1].parse().unwrap();
+            let total = before + 2 * count(cells[2]) + 7 * count(cells[3]) + 10 * count(cells[4]);
+            assert_eq!(
+                total,
+                snap["outcome"]["scores"][p].as_i64().unwrap(),
+                "{cells:?}"
+            );
+            assert_eq!(cells[6].parse::<i64>().unwrap(), total);
+        }
+        // Play again: a new game with the same seats and levels.
+        click(&c, "#rematch").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while app.sessions.list().len() < 2 {
+            assert!(Instant::now() < deadline, "Play again started no game");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let games = app.sessions.list();
+        let seats: Vec<&Value> = games.iter().map(|g| &g["seats"]).collect();
+        assert_eq!(seats[0], seats[1], "the rematch keeps the seats");
+        assert_eq!(seats[0][0], "Level 1 · beginner");
+        wait_js(
+            &c,
+            "document.querySelector('#board .board')",
+            "the rematch's board",
+            30,
+        )
+        .await;
+        // The replay of the first game names its seats by level, not by specification.
+        let record = app.sessions.get(&id).unwrap().record().unwrap();
+        c.goto(&format!("http://{addr}/replay")).await.unwrap();
+        c.wait().for_element(Locator::Css("#paste")).await.unwrap();
+        js(
+            &c,
+            &format!(
+                "document.querySelector('#paste').value = {};",
+                serde_json::to_string(&record.to_string()).unwrap()
+            ),
+        )
+        .await;
+        js(&c, "document.querySelector('#load-paste').click()").await;
+        wait_js(
+            &c,
+            "document.querySelectorAll('#log li').length > 5",
+            "the replay",
+            30,
+        )
+        .await;
+        let log = text_of(&c, "#log").await;
+        assert!(log.contains("Level 2 · novice (seat 2)"), "{log}");
+        assert_plain(&c, "the replay").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn azul_on_a_phone_shows_the_ai_move_the_score_preview_and_long_names_fit() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("azul-phone-table");
+        let c = connect(&driver).await;
+        c.set_window_size(390, 844).await.unwrap();
+        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        // Four players: a person with a long name, two level 1 players and level 9.
+        js(&c, "const s = document.querySelector('#players'); s.value = '4'; s.dispatchEvent(new Event('change'));").await;
+        let name = "Alexandra Konstantinopoulou-Smythe III";
+        c.find(Locator::Css("#seat0-name"))
+            .await
+            .expect("a name field for the person's seat")
+            .send_keys(name)
+            .await
+            .unwrap();
+        set_seat(&c, 1, "ai:level:1").await;
+        set_seat(&c, 2, "ai:level:1").await;
+        set_seat(&c, 3, "ai:level:9").await;
+        assert_plain(&c, "the phone setup").await;
+        click(&c, "#start").await;
+        // The person's first turn: picking tiles shows, on every line they may go to, the
+        // points the move would make at the round's end, as the server computes them.
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick')",
+            "the person's turn",
+            120,
+        )
+        .await;
+        let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
+        let seats = &app.sessions.list()[0]["seats"];
+        assert_eq!(seats[0], name, "the name is stored in the game");
+        assert_eq!(seats[3], "Level 9 · master");
+        let q = tessera_web::session::ViewQuery {
+            seat: Some(0),
+            ..Default::default()
+        };
+        let creds = browser_creds(&c, &id).await;
+        let snap = app.sessions.get(&id).unwrap().snapshot(&q, &creds).unwrap();
+        js(&c, "document.querySelector('#board .tile.pick').click()").await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .pline.target, #board .floor.target')",
+            "the targets",
+            10,
+        )
+        .await;
+        let shown = js(&c, "const t = document.querySelector('#board .tile.chosen'); const src = t.parentNode.id; \
+            return { source: src === 'centre' ? 'C' : parseInt(src.split('-')[1], 10), colour: t.getAttribute('data-colour'), \
+            targets: [...document.querySelectorAll('#board .pline.target, #board .floor.target')].map((e) => \
+              [e.classList.contains('floor') ? 'F' : parseInt(e.getAttribute('data-line'), 10), e.getAttribute('data-preview'), e.querySelector('.preview') && e.querySelector('.preview').textContent]) };").await;
+        let targets = shown["targets"].as_array().unwrap();
+        assert!(!targets.is_empty());
+        for t in targets {
+            let a = snap["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| {
+                    a["json"]["source"] == shown["source"]
+                        && a["json"]["colour"] == shown["colour"]
+                        && a["json"]["dest"] == t[0]
+                })
+                .unwrap_or_else(|| panic!("{t} is no legal move: {shown}"));
+            let points = a["json"]["preview"]["points"].as_i64().unwrap();
+            assert_eq!(
+                t[1].as_str().unwrap().parse::<i64>().unwrap(),
+                points,
+                "{t}"
+            );
+            let badge = t[2].as_str().expect("a preview badge");
+            assert!(
+                badge.starts_with(&format!("{}{points}", if points > 0 { "+" } else { "" })),
+                "{badge}"
+            );
+        }
+        screenshot(&c, "azul-phone-preview.png").await;
+        js(
+            &c,
+            "document.querySelector('#board .pline.target, #board .floor.target').click()",
+        )
+        .await;
+        // The AI players move: the latest move stays in view, in the bar at the bottom.
+        wait_js(&c, "document.querySelector('#board .tile.pick') && document.querySelector('#move-toast.shown')", "an AI move and the person's turn", 180).await;
+        assert!(
+            in_view(&c, "#move-toast").await,
+            "the AI's move is off-screen"
+        );
+        let toast = text_of(&c, "#move-toast").await;
+        let last_ai = js(&c, "const es = [...document.querySelectorAll('#log li.log-entry')].filter((li) => li.getAttribute('data-seat') !== '0' && li.querySelector('.log-text').textContent.startsWith('took')); \
+            const li = es[es.length - 1]; return li.querySelector('.log-seat').textContent + ' ' + li.querySelector('.log-text').textContent;").await;
+        assert!(
+            toast.starts_with(last_ai.as_str().unwrap()),
+            "toast '{toast}', last AI move '{last_ai}'"
+        );
+        screenshot(&c, "azul-phone-toast.png").await;
+        // Long names stay in their boxes; nothing scrolls sideways.
+        let overflow = js(&c, "return [...document.querySelectorAll('.board h3')].filter((h) => h.scrollWidth > h.clientWidth + 1).length \
+            + (document.querySelector('#log').scrollWidth > document.querySelector('#log').clientWidth + 1 ? 100 : 0) \
+            + (document.documentElement.scrollWidth > window.innerWidth ? 1000 : 0)").await;
+        assert_eq!(
+            overflow, 0,
+            "a name overflows its box (1 per board, 100 the log, 1000 the page)"
+        );
+        let score_inside = js(&c, "return [...document.querySelectorAll('.board')].every((b) => { const s = b.querySelector('.score').getBoundingClientRect(); const r = b.getBoundingClientRect(); return s.right <= r.right && s.left >= r.left; })").await;
+        assert_eq!(score_inside, true, "a score is pushed out of its board");
+        assert_plain(&c, "the phone board").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn qwirkle_hint_works_and_the_final_table_replaces_the_hand() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("qwirkle-final");
+        let c = connect(&driver).await;
+        c.set_window_size(1280, 900).await.unwrap();
+        // Hint: a suggested placement on the board, and the hand still plays afterwards.
+        c.goto(&format!("http://{addr}/qwirkle?fast"))
+            .await
+            .unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        js(&c, "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message));").await;
+        set_seat(&c, 1, "ai:level:1").await;
+        assert_plain(&c, "the Qwirkle setup").await;
+        click(&c, "#start").await;
+        wait_js(&c, "document.querySelector('#status').textContent.startsWith('Your turn') && document.querySelector('#hint').style.display !== 'none'", "the person's turn", 60).await;
+        click(&c, "#hint").await;
+        wait_js(
+            &c,
+            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
+            "the hint",
+            30,
+        )
+        .await;
+        assert!(
+            c.find(Locator::Css("#board .qtile.hinted")).await.is_ok(),
+            "the hint is not on the board"
+        );
+        click(&c, "#hand .qtile").await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .qcell.legal')",
+            "legal cells after the hint",
+            10,
+        )
+        .await;
+        assert_eq!(
+            js(&c, "return window.__errors").await,
+            json!([]),
+            "the page threw"
+        );
+        // A finished game (two AI seats, quick): the final table, Play again, New game and
+        // Download; no hand and no Confirm, Trade or Pass.
+        c.goto(&format!("http://{addr}/qwirkle?fast"))
+            .await
+            .unwrap();
+        c.wait()
+            .for_element(Locator::Css("#seat1-type"))
+            .await
+            .unwrap();
+        set_seat(&c, 0, "ai:level:1").await;
+        set_seat(&c, 1, "ai:level:1").await;
+        click(&c, "#start").await;
+        wait_js(
+            &c,
+            "document.querySelector('#final-scores')",
+            "the final table",
+            240,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        screenshot(&c, "qwirkle-final.png").await;
+        for css in ["#final-scores", "#rematch", "#download", "#final-new"] {
+            assert!(in_view(&c, css).await, "{css} is not in view");
+        }
+        for css in ["#confirm", "#trade", "#pass", "#clear", "#hand"] {
+            assert_eq!(
+                js(
+                    &c,
+                    &format!("return !!document.querySelector('{css}').offsetParent")
+                )
+                .await,
+                false,
+                "{css} is still on screen"
+            );
+        }
+        let winner = text_of(&c, "#final-scores tr.winner").await;
+        assert!(winner.contains("★ winner"), "{winner}");
+        assert_plain(&c, "the finished Qwirkle table").await;
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn rules_pages_are_linked_from_each_setup_and_drawn_by_the_games_own_code() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, _app) = start_server().await;
+        let driver = start_driver("rules");
+        let c = connect(&driver).await;
+        c.set_window_size(1280, 900).await.unwrap();
+        // (page, what the setup waits for, the pictures' elements and how many)
+        let pages = [
+            (
+                "azul",
+                "#seat1-type",
+                vec![
+                    ("#fig-table .factory", 5),
+                    ("#fig-place .pline.target .preview", 4),
+                    ("#fig-score .round-report", 1),
+                ],
+            ),
+            (
+                "qwirkle",
+                "#seat1-type",
+                vec![
+                    ("#fig-lines .qtile", 5),
+                    ("#fig-score .qtile.last", 2),
+                    ("#fig-score .qtile.hinted", 2),
+                ],
+            ),
+            (
+                "tiles",
+                "#tgrid",
+                vec![("#fig-0 .piece", 2), ("#fig-2 .piece.home", 2)],
+            ),
+        ];
+        for (game, ready, pictures) in pages {
+            c.goto(&format!("http://{addr}/{game}")).await.unwrap();
+            c.wait().for_element(Locator::Css(ready)).await.unwrap();
+            click(&c, "#rules-link").await;
+            wait_js(
+                &c,
+                "document.querySelector('main.rules h1')",
+                "the rules page",
+                10,
+            )
+            .await;
+            let title = text_of(&c, "main.rules h1").await;
+            assert!(title.starts_with("How to play"), "{game}: {title}");
+            for (css, n) in pictures {
+                let found = js(
+                    &c,
+                    &format!("return document.querySelectorAll('{css}').length"),
+                )
+                .await;
+                assert_eq!(found, json!(n), "{game} rules: {css}");
+            }
+            assert_plain(&c, &format!("the {game} rules")).await;
+            screenshot(&c, &format!("{game}-rules.png")).await;
+        }
+        // The tiles page speaks plainly too: levels by number, one label per heuristic.
+        c.goto(&format!("http://{addr}/tiles")).await.unwrap();
+        c.wait().for_element(Locator::Css("#tgrid")).await.unwrap();
+        let first = js(
+            &c,
+            "return document.querySelector('#level option').textContent",
+        )
+        .await;
+        assert!(
+            first.as_str().unwrap().starts_with("Level 1 · 4×4"),
+            "{first}"
+        );
+        let heur = js(
+            &c,
+            "return [...document.querySelectorAll('#heuristic option')].map((o) => o.textContent)",
+        )
+        .await;
+        for h in heur.as_array().unwrap() {
+            let h = h.as_str().unwrap();
+            let name = h.split(" · ").next().unwrap();
+            assert_eq!(h.matches(name).count(), 1, "{h}");
+        }
+        assert_plain(&c, "the tiles page").await;
+        c.close().await.unwrap();
+    });
+}
