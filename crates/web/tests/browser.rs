@@ -2203,6 +2203,21 @@ fn rules_pages_are_linked_from_each_setup_and_drawn_by_the_games_own_code() {
         let driver = start_driver("rules");
         let c = connect(&driver).await;
         c.set_window_size(1280, 900).await.unwrap();
+        // The home page lists the games people play, not the test game.
+        c.goto(&format!("http://{addr}/")).await.unwrap();
+        wait_js(
+            &c,
+            "document.querySelector('#hosted').textContent.startsWith('This server hosts')",
+            "the catalog",
+            10,
+        )
+        .await;
+        let home = player_text(&c).await;
+        assert!(home.contains("Azul, Qwirkle"), "{home}");
+        assert!(
+            !home.contains("Nim") && !home.contains("test game"),
+            "{home}"
+        );
         // (page, what the setup waits for, the pictures' elements and how many)
         let pages = [
             (
