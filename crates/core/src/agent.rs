@@ -207,6 +207,15 @@ pub trait Agent<G: Game>: Send {
     fn take_faults(&mut self) -> Vec<crate::fault::Fault> {
         Vec::new()
     }
+
+    /// Called before each decision under a game clock with every seat's time left. An agent
+    /// that manages its own time (an external engine, told its clock) returns `true`: the
+    /// table then hands it its whole time left as the budget instead of the time manager's
+    /// share. The default (`false`): the table's time manager decides.
+    fn observe_clock(&mut self, clock: &crate::clock::ClockView) -> bool {
+        let _ = clock;
+        false
+    }
 }
 
 /// A borrowed agent plays like the agent itself (so a [`crate::table::Table`] can seat agents
@@ -226,6 +235,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
     }
     fn take_faults(&mut self) -> Vec<crate::fault::Fault> {
         (**self).take_faults()
+    }
+    fn observe_clock(&mut self, clock: &crate::clock::ClockView) -> bool {
+        (**self).observe_clock(clock)
     }
 }
 
@@ -376,6 +388,10 @@ impl<G: Game> Agent<G> for Blundering<G> {
 
     fn take_faults(&mut self) -> Vec<crate::fault::Fault> {
         self.inner.take_faults()
+    }
+
+    fn observe_clock(&mut self, clock: &crate::clock::ClockView) -> bool {
+        self.inner.observe_clock(clock)
     }
 }
 

@@ -197,6 +197,8 @@ fn one_game<G: Game>(
         scores: Vec::new(),
         result: None,
         assists: Vec::new(),
+        clock: None,
+        flag: None,
     };
     let mut legal: Vec<G::Action> = Vec::new();
     let mut previous_legal: Vec<G::Action> = Vec::new();

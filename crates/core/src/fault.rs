@@ -21,16 +21,19 @@ pub enum FaultKind {
     Protocol,
     /// A Python agent raised an exception.
     Python,
+    /// The seat's time ran out under a game clock (its flag fell): it lost the game.
+    Flag,
 }
 
 impl FaultKind {
     /// Every kind.
-    pub const ALL: [FaultKind; 5] = [
+    pub const ALL: [FaultKind; 6] = [
         FaultKind::Timeout,
         FaultKind::Crash,
         FaultKind::Illegal,
         FaultKind::Protocol,
         FaultKind::Python,
+        FaultKind::Flag,
     ];
 
     /// The stored name (`timeout`, `crash`, ...).
@@ -41,6 +44,7 @@ impl FaultKind {
             FaultKind::Illegal => "illegal",
             FaultKind::Protocol => "protocol",
             FaultKind::Python => "python",
+            FaultKind::Flag => "flag",
         }
     }
 }
@@ -53,7 +57,7 @@ impl std::fmt::Display for FaultKind {
 
 /// A fault kind's name that is none of [`FaultKind::ALL`].
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("unknown fault kind '{0}': expected timeout, crash, illegal, protocol or python")]
+#[error("unknown fault kind '{0}': expected timeout, crash, illegal, protocol, python or flag")]
 pub struct UnknownFaultKind(pub String);
 
 impl std::str::FromStr for FaultKind {

@@ -224,6 +224,13 @@ pub trait Game:
         Ok(())
     }
 
+    /// An estimate of the decisions the player to move still has in this game, this one
+    /// included, for a time manager sharing a clock over them ([`crate::clock`]). `None`
+    /// (the default): the time manager assumes a horizon of its own.
+    fn decisions_left(&self) -> Option<u32> {
+        None
+    }
+
     /// The player to move, if any.
     fn current_player(&self) -> Option<PlayerId> {
         match self.turn() {

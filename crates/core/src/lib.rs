@@ -8,6 +8,7 @@
 //! - [`table`]: the match driver every front end drives (seats, seeds, steps, record, undo,
 //!   agents' thinking as `Send` jobs); [`GameInfo`]: a game's facts, declared once.
 //! - [`record`]: JSON game records that replay exactly, and [`play_game`], a table of agents.
+//! - [`clock`]: game clocks (`60s+1s`) and the time manager that budgets each move.
 //! - [`rng`]: the one seeded, portable generator.
 //! - [`conformance`]: the kit of random-playout checks every game runs on itself.
 //! - [`testgame`]: a tiny game for testing generic code.
@@ -15,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod clock;
 pub mod conformance;
 pub mod fault;
 pub mod game;
@@ -26,6 +28,7 @@ pub mod table;
 pub mod testgame;
 
 pub use agent::{Agent, Blundering, Budget, RandomAgent, SearchInfo};
+pub use clock::Clock;
 pub use game::{Game, GameInfo, Outcome, SeatsError, Turn};
 pub use player::{MAX_PLAYERS, PerPlayer, PlayerId};
 pub use puzzle::Puzzle;

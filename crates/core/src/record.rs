@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::clock::Clock;
 use crate::game::{Game, Outcome, Turn};
 use crate::player::PlayerId;
 use crate::rng::{GameRng, derive_seed, seeded};
@@ -77,6 +78,26 @@ pub struct GameRecord<C> {
     /// Hints and undos human seats had, in order (absent from the JSON of a game without).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assists: Vec<Assist>,
+    /// The time control, for a game played under a clock (absent from the JSON of a game
+    /// without).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// The seat whose time ran out (its flag fell): the game ended there, before its end by
+    /// the rules, as a loss for that seat ([`flag_outcome`]). Absent from the JSON of a game
+    /// that ended by the rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<PlayerId>,
+}
+
+/// The result of a game ended by seat `flagged`'s flag in `state`: the scores as they
+/// stand; `flagged` loses, and the other seats with the best score among them win (at two
+/// seats: the opponent).
+pub fn flag_outcome<G: Game>(state: &G, flagged: PlayerId) -> Outcome {
+    let scores = state.scores();
+    let others = PlayerId::all(state.num_players()).filter(|&p| p != flagged);
+    let best = others.clone().map(|p| scores[p]).max();
+    let winners = others.filter(|&p| Some(scores[p]) == best).collect();
+    Outcome { scores, winners }
 }
 
 /// Why a record does not replay.
@@ -171,7 +192,20 @@ pub fn replay_states<G: Game>(record: &GameRecord<G::Chance>) -> Result<Vec<G>, 
         }
         states.push(state.clone());
     }
-    let replayed = state.outcome();
+    let replayed = match record.flag {
+        // A game ended by a flag stops with its flagged seat to move.
+        Some(p) if state.turn() == Turn::Player(p) => Some(flag_outcome(&state, p)),
+        Some(p) => {
+            return Err(ReplayError::Event {
+                index: record.events.len(),
+                detail: format!(
+                    "the record says seat {p}'s flag fell, but the turn is {:?}",
+                    state.turn()
+                ),
+            });
+        }
+        None => state.outcome(),
+    };
     if record.result.is_some() && replayed != record.result {
         return Err(ReplayError::ResultMismatch {
             recorded: record.result.clone(),

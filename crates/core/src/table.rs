@@ -48,10 +48,12 @@ use thiserror::Error;
 pub use crate::fault::{Fault, FaultKind, SeatFault, UnknownFaultKind};
 
 use crate::agent::{Agent, Budget};
+use crate::clock::{Clock, ClockView, Decision, SeatTiming, TimeManager};
 use crate::game::{Game, Turn};
 use crate::player::PlayerId;
 use crate::record::{
     Assist, AssistKind, Event, GameRecord, GameSeeds, IllegalMove, Observer, RECORD_FORMAT,
+    flag_outcome,
 };
 use crate::rng::{GameRng, derive_seed, seeded};
 
@@ -124,6 +126,9 @@ pub enum TableError {
     /// Undo asked by a human seat that has not moved yet.
     #[error("nothing to undo: seat {0} has not moved yet")]
     NothingToUndoFor(PlayerId),
+    /// A human seat's move came after its time ran out: its flag fell and the game is over.
+    #[error("seat {0}'s time ran out (its flag fell): the game is over")]
+    Flag(PlayerId),
 }
 
 /// Who sits at a seat.
@@ -218,6 +223,8 @@ pub struct Thinking<'a, G: Game> {
     state: G,
     budget: Budget,
     token: usize,
+    /// The only legal action, under a clock: played at once without asking the agent.
+    forced: Option<G::Action>,
 }
 
 /// A finished [`Thinking`]: the agent and generator come back with the chosen action.
@@ -252,10 +259,16 @@ impl<'a, G: Game> Thinking<'a, G> {
             state,
             budget,
             token,
+            forced,
         } = self;
         let start = Instant::now();
-        let seen = state.determinize(player, &mut rng);
-        let action = agent.choose(&seen, &budget, &mut rng);
+        let action = match forced {
+            Some(action) => action,
+            None => {
+                let seen = state.determinize(player, &mut rng);
+                agent.choose(&seen, &budget, &mut rng)
+            }
+        };
         let elapsed = start.elapsed();
         let faults = agent.take_faults();
         Thought {
@@ -322,6 +335,21 @@ pub struct Table<'a, G: Game> {
     revision: u64,
     faults: Vec<SeatFault>,
     assists: Vec<Assist>,
+    clocks: Option<Clocks>,
+    /// The seat whose flag fell (the game is then over).
+    flag: Option<PlayerId>,
+}
+
+/// The clocks of a table played under a time control.
+struct Clocks {
+    clock: Clock,
+    manager: TimeManager,
+    /// Time left per seat.
+    left: Vec<Duration>,
+    /// What the time manager knows of each seat's decisions.
+    timing: Vec<SeatTiming>,
+    /// When the human seat to move was first told to move.
+    human_since: Option<(PlayerId, Instant)>,
 }
 
 impl<'a, G: Game> Table<'a, G> {
@@ -374,7 +402,114 @@ impl<'a, G: Game> Table<'a, G> {
             revision: 0,
             faults: Vec::new(),
             assists: Vec::new(),
+            clocks: None,
+            flag: None,
         })
+    }
+
+    /// This table played under the time control `clock` ([`crate::clock`]): every seat
+    /// starts with its base time; an agent's per-move time limit is replaced by the time
+    /// manager's budget (its node and depth limits still bind); a seat whose time runs out
+    /// loses the game. Set before the first move.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        let n = self.seats.len();
+        self.clocks = Some(Clocks {
+            clock,
+            manager: TimeManager::default(),
+            left: vec![clock.base; n],
+            timing: vec![SeatTiming::default(); n],
+            human_since: None,
+        });
+        self
+    }
+
+    /// The time manager of a table with a clock (no effect without one).
+    pub fn with_time_manager(mut self, manager: TimeManager) -> Self {
+        if let Some(c) = self.clocks.as_mut() {
+            c.manager = manager;
+        }
+        self
+    }
+
+    /// The time control, if the table has a clock.
+    pub fn clock(&self) -> Option<Clock> {
+        self.clocks.as_ref().map(|c| c.clock)
+    }
+
+    /// Seat `p`'s time left, if the table has a clock (for a human seat to move, its time
+    /// running now is taken off).
+    pub fn time_left(&self, p: PlayerId) -> Option<Duration> {
+        let c = self.clocks.as_ref()?;
+        let left = *c.left.get(p.index())?;
+        Some(match c.human_since {
+            Some((q, since)) if q == p => left.saturating_sub(since.elapsed()),
+            _ => left,
+        })
+    }
+
+    /// The seat whose flag fell, if one did (the game is then over).
+    pub fn flag(&self) -> Option<PlayerId> {
+        self.flag
+    }
+
+    /// Ends the game if the human seat to move has run out of time (a front end calls it
+    /// while it waits); returns the flagged seat.
+    pub fn check_flag(&mut self) -> Option<PlayerId> {
+        if self.flag.is_none()
+            && let Some(c) = &self.clocks
+            && let Some((p, since)) = c.human_since
+            && since.elapsed() > c.left[p.index()]
+        {
+            self.fall(p, since.elapsed());
+        }
+        self.flag
+    }
+
+    /// Seat `p`'s flag falls after thinking `used`: the game is over, a loss for `p`.
+    fn fall(&mut self, p: PlayerId, used: Duration) {
+        let Some(c) = self.clocks.as_mut() else {
+            return;
+        };
+        let left = std::mem::take(&mut c.left[p.index()]);
+        c.human_since = None;
+        self.flag = Some(p);
+        self.faults.push(SeatFault {
+            seat: p,
+            ply: self.actions as u32,
+            fault: Fault {
+                kind: FaultKind::Flag,
+                detail: format!(
+                    "flag fell: thought {:.3} s with {:.3} s left on a {} clock",
+                    used.as_secs_f64(),
+                    left.as_secs_f64(),
+                    c.clock
+                ),
+            },
+        });
+        self.revision += 1;
+    }
+
+    /// True (and seat `p`'s flag falls) if a move that took `used` took more than the time
+    /// it had left; false without a clock.
+    fn over_time(&mut self, p: PlayerId, used: Duration) -> bool {
+        let over = self
+            .clocks
+            .as_ref()
+            .is_some_and(|c| used > c.left[p.index()]);
+        if over {
+            self.fall(p, used);
+        }
+        over
+    }
+
+    /// Charges seat `p` for a move played in `used` (within its time): its clock loses
+    /// `used` and gains the increment.
+    fn charge(&mut self, p: PlayerId, used: Duration) {
+        if let Some(c) = self.clocks.as_mut() {
+            c.human_since = None;
+            let left = c.left[p.index()];
+            c.left[p.index()] = left.saturating_sub(used) + c.clock.increment;
+        }
     }
 
     /// The current state.
@@ -442,6 +577,9 @@ impl<'a, G: Game> Table<'a, G> {
 
     /// Who must act now. Chance events due are applied first (each becomes a step).
     pub fn advance(&mut self) -> Result<Next, TableError> {
+        if self.flag.is_some() {
+            return Ok(Next::Over);
+        }
         loop {
             match self.state.turn() {
                 Turn::Terminal => return Ok(Next::Over),
@@ -469,6 +607,12 @@ impl<'a, G: Game> Table<'a, G> {
                 }
                 Turn::Player(p) => {
                     let seat = &self.seats[p.index()];
+                    if seat.human
+                        && let Some(c) = self.clocks.as_mut()
+                        && c.human_since.is_none_or(|(q, _)| q != p)
+                    {
+                        c.human_since = Some((p, Instant::now()));
+                    }
                     return Ok(if seat.human {
                         Next::Human(p)
                     } else if seat.agent.is_none() {
@@ -487,6 +631,9 @@ impl<'a, G: Game> Table<'a, G> {
     }
 
     fn player_to_move(&self, asked: PlayerId) -> Result<(), TableError> {
+        if self.flag.is_some() {
+            return Err(TableError::Over);
+        }
         match self.state.turn() {
             Turn::Terminal => Err(TableError::Over),
             Turn::Chance => Err(TableError::ChanceNext),
@@ -513,12 +660,28 @@ impl<'a, G: Game> Table<'a, G> {
     /// Returns the index of the new step.
     pub fn play(&mut self, p: PlayerId, action: G::Action) -> Result<usize, TableError> {
         self.may_play(p)?;
+        // Under a clock, a person's time runs from when the table first said it was their
+        // turn.
+        let used = self
+            .clocks
+            .as_ref()
+            .and_then(|c| c.human_since)
+            .filter(|(q, _)| *q == p)
+            .map(|(_, since)| since.elapsed());
+        if let Some(used) = used
+            && self.over_time(p, used)
+        {
+            return Err(TableError::Flag(p));
+        }
         self.state
             .try_apply(action)
             .map_err(|e| TableError::Illegal {
                 action: action.to_string(),
                 source: Box::new(e),
             })?;
+        if let Some(used) = used {
+            self.charge(p, used);
+        }
         self.record_action(p, action, None, None);
         Ok(self.steps.len() - 1)
     }
@@ -561,23 +724,53 @@ impl<'a, G: Game> Table<'a, G> {
                 human: true,
             });
         }
-        let (Some(agent), Some(rng)) = (seat.agent.take(), seat.rng.take()) else {
+        let (Some(mut agent), Some(rng)) = (seat.agent.take(), seat.rng.take()) else {
             return Err(TableError::AgentAway(p));
         };
         seat.rng_at_think = Some(rng.clone());
+        let mut budget = seat.budget;
+        let mut forced = None;
+        if let Some(c) = &self.clocks {
+            let mut legal = Vec::new();
+            self.state.legal_actions(&mut legal);
+            let left = c.left[p.index()];
+            if legal.len() == 1 {
+                forced = Some(legal[0]);
+                budget.time = Some(Duration::ZERO);
+            } else if agent.observe_clock(&ClockView {
+                seat: p,
+                left: c.left.clone(),
+                increment: c.clock.increment,
+            }) {
+                budget.time = Some(left);
+            } else {
+                let decision = Decision {
+                    legal: legal.len(),
+                    decisions_left: self.state.decisions_left(),
+                };
+                budget.time =
+                    Some(
+                        c.manager
+                            .budget(&c.clock, left, &c.timing[p.index()], &decision),
+                    );
+            }
+        }
         Ok(Thinking {
             player: p,
             agent,
             rng,
             state: self.state.clone(),
-            budget: seat.budget,
+            budget,
             token,
+            forced,
         })
     }
 
     /// Takes a finished job back: the agent returns to its seat and its action is played.
     /// Returns `Ok(false)` if the table moved on meanwhile (the action is then dropped). An
     /// illegal action is an [`TableError::IllegalMove`] and leaves the state unchanged.
+    /// Under a clock the thinking time is taken off the seat's clock; if it had less time
+    /// left, its flag falls, the action is not played and the game is over (`Ok(true)`).
     pub fn hand_back(&mut self, done: Thought<'a, G>) -> Result<bool, TableError> {
         let Thought {
             player: p,
@@ -608,6 +801,14 @@ impl<'a, G: Game> Table<'a, G> {
             }
             return Ok(false);
         }
+        // The flag fell while the agent thought: its move is not played.
+        if self.over_time(p, elapsed) {
+            return Ok(true);
+        }
+        let mut legal = Vec::new();
+        if self.clocks.is_some() {
+            self.state.legal_actions(&mut legal);
+        }
         if let Err(e) = self.state.try_apply(action) {
             return Err(TableError::IllegalMove(Box::new(IllegalMove {
                 player: p,
@@ -615,6 +816,19 @@ impl<'a, G: Game> Table<'a, G> {
                 action: action.to_string(),
                 detail: e.to_string(),
             })));
+        }
+        if self.clocks.is_some() {
+            self.charge(p, elapsed);
+            if legal.len() > 1 {
+                let value = self.seats[p.index()]
+                    .agent
+                    .as_ref()
+                    .and_then(|a| a.last_info())
+                    .and_then(|i| i.value);
+                if let Some(c) = self.clocks.as_mut() {
+                    c.timing[p.index()].record(legal.len(), value);
+                }
+            }
         }
         self.record_action(p, action, Some(elapsed), rng_before);
         Ok(true)
@@ -775,6 +989,7 @@ impl<'a, G: Game> Table<'a, G> {
             state: self.state.clone(),
             budget,
             token: usize::MAX,
+            forced: None,
         })
     }
 
@@ -840,8 +1055,13 @@ impl<'a, G: Game> Table<'a, G> {
             initial: self.initial.to_string(),
             events,
             scores,
-            result: self.state.outcome(),
+            result: match self.flag {
+                Some(p) => Some(flag_outcome(&self.state, p)),
+                None => self.state.outcome(),
+            },
             assists: self.assists.clone(),
+            clock: self.clock(),
+            flag: self.flag,
         }
     }
 
@@ -887,7 +1107,7 @@ pub fn play_game<G: Game>(
 mod tests {
     use super::*;
     use crate::RandomAgent;
-    use crate::testgame::Nim;
+    use crate::testgame::{Nim, Take};
 
     fn random_seat<'a>() -> Seat<'a, Nim> {
         Seat::agent(Box::new(RandomAgent::<Nim>::new()), Budget::default())
@@ -1078,6 +1298,160 @@ mod tests {
         done.token = 0;
         assert!(!t.hand_back(done).unwrap());
         assert!(matches!(t.advance().unwrap(), Next::Agent(_)));
+    }
+
+    /// Thinks for `delay`, or uses its whole time budget when `delay` is `None` (sleeping,
+    /// so many can run at once); counts the decisions it was asked for.
+    struct Spender {
+        delay: Option<Duration>,
+        asked: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Agent<Nim> for Spender {
+        fn name(&self) -> String {
+            "spender".into()
+        }
+        fn choose(&mut self, state: &Nim, budget: &Budget, rng: &mut GameRng) -> Take {
+            let mut legal = Vec::new();
+            state.legal_actions(&mut legal);
+            assert!(legal.len() > 1, "a forced move is played without asking");
+            self.asked
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let t = self.delay.or(budget.time).expect("a time budget");
+            std::thread::sleep(t);
+            RandomAgent::<Nim>::new().choose(state, budget, rng)
+        }
+    }
+
+    fn spender<'a>(delay: Option<Duration>) -> Seat<'a, Nim> {
+        Seat::agent(
+            Box::new(Spender {
+                delay,
+                asked: Default::default(),
+            }),
+            Budget::time(Duration::from_secs(3600)),
+        )
+    }
+
+    #[test]
+    fn a_fallen_flag_ends_the_game_as_a_loss_and_the_record_says_so() {
+        let clock: Clock = "30ms".parse().unwrap();
+        // Seat 1 thinks 50 ms a move on a 30 ms clock: its first decision loses.
+        let mut t = Table::new(
+            Nim::new(2),
+            vec![random_seat(), spender(Some(Duration::from_millis(50)))],
+            6,
+        )
+        .unwrap()
+        .with_clock(clock);
+        assert_eq!(t.time_left(PlayerId(1)), Some(Duration::from_millis(30)));
+        assert_eq!(t.play_out(None, &mut ()).unwrap(), Played::Over);
+        assert_eq!(t.flag(), Some(PlayerId(1)));
+        assert_eq!(t.time_left(PlayerId(1)), Some(Duration::ZERO));
+        assert_eq!(
+            t.state().turn(),
+            Turn::Player(PlayerId(1)),
+            "the move is not played"
+        );
+        let r = t.record();
+        assert_eq!(r.flag, Some(PlayerId(1)));
+        assert_eq!(r.clock, Some(clock));
+        assert_eq!(r.result.as_ref().unwrap().winners, vec![PlayerId(0)]);
+        assert!(
+            matches!(t.faults(), [f] if f.fault.kind == FaultKind::Flag && f.seat == PlayerId(1))
+        );
+        assert_eq!(crate::replay::<Nim>(&r).unwrap(), *t.state());
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains(r#""clock":"30ms","flag":1"#), "{json}");
+        let back: GameRecord<<Nim as Game>::Chance> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+        // A record whose flagged seat is not the one to move does not replay.
+        let mut wrong = r.clone();
+        wrong.flag = Some(PlayerId(0));
+        assert!(crate::replay::<Nim>(&wrong).is_err());
+        // Without a clock the same seats play to the end, and the record has neither key.
+        let mut t = Table::new(
+            Nim::new(2),
+            vec![random_seat(), spender(Some(Duration::from_millis(1)))],
+            6,
+        )
+        .unwrap();
+        t.play_out(None, &mut ()).unwrap();
+        let json = serde_json::to_string(&t.record()).unwrap();
+        assert!(!json.contains("clock") && !json.contains("flag"), "{json}");
+        assert!(t.record().result.is_some() && t.flag().is_none());
+    }
+
+    #[test]
+    fn a_person_loses_on_time_too() {
+        let mut t = Table::new(Nim::new(2), vec![Seat::human("h"), Seat::human("g")], 2)
+            .unwrap()
+            .with_clock("20ms+1s".parse().unwrap());
+        let Next::Human(p) = t.advance().unwrap() else {
+            panic!("a person moves first")
+        };
+        let mut legal = Vec::new();
+        t.state().legal_actions(&mut legal);
+        t.play(p, legal[0]).unwrap();
+        // The increment came after the move.
+        assert!(t.time_left(p).unwrap() > Duration::from_millis(1000));
+        let Next::Human(q) = t.advance().unwrap() else {
+            panic!("a person moves next")
+        };
+        assert_ne!(p, q);
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(t.time_left(q), Some(Duration::ZERO));
+        t.state().legal_actions(&mut legal);
+        assert!(matches!(t.play(q, legal[0]), Err(TableError::Flag(s)) if s == q));
+        assert_eq!(t.advance().unwrap(), Next::Over);
+        assert_eq!(t.check_flag(), Some(q));
+        assert_eq!(t.record().result.unwrap().winners, vec![p]);
+    }
+
+    /// Quick games at a short clock, each agent sleeping through every budget it is given,
+    /// with a time manager that spends a third of the clock a move (a horizon of one): its
+    /// safety margin keeps every seat inside its clock, and forced moves cost nothing.
+    #[test]
+    fn two_hundred_quick_games_under_a_clock_never_flag() {
+        let clock: Clock = "100ms+5ms".parse().unwrap();
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let flags: usize = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4u64)
+                .map(|thread| {
+                    let asked = asked.clone();
+                    scope.spawn(move || {
+                        let mut flags = 0;
+                        for game in 0..50u64 {
+                            let seat = || {
+                                Seat::agent(
+                                    Box::new(Spender {
+                                        delay: None,
+                                        asked: asked.clone(),
+                                    }) as Box<dyn Agent<Nim>>,
+                                    Budget::default(),
+                                )
+                            };
+                            let mut t =
+                                Table::new(Nim::new(2), vec![seat(), seat()], thread * 1000 + game)
+                                    .unwrap()
+                                    .with_clock(clock)
+                                    .with_time_manager(TimeManager {
+                                        horizon: 1,
+                                        min_horizon: 1,
+                                        ..TimeManager::default()
+                                    });
+                            t.play_out(None, &mut ()).unwrap();
+                            assert!(t.record().result.is_some());
+                            flags += usize::from(t.flag().is_some());
+                        }
+                        flags
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        assert_eq!(flags, 0);
+        assert!(asked.load(std::sync::atomic::Ordering::Relaxed) > 200);
     }
 
     #[test]

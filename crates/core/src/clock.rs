@@ -1,0 +1,425 @@
+//! Game clocks: a time control for the whole game ([`Clock`]: a base time plus an increment
+//! per move, written `60s+1s`), and the time manager ([`TimeManager`]) that turns a seat's
+//! time left into the budget of one decision.
+//!
+//! A [`crate::Table`] with a clock ([`crate::Table::with_clock`]) keeps every seat's time
+//! left: each move's measured wall time is taken off the mover's clock, then the increment
+//! is added. A seat whose time runs out while it thinks (its flag falls) loses the game: the
+//! move is not played, the record's `flag` names the seat and its result is a loss for it.
+//!
+//! Under a clock an agent's per-move time limit is replaced by the time manager's budget:
+//! - one legal move: played at once, without asking the agent (about zero time);
+//! - otherwise the time left shared over the decisions the seat still has (the game's
+//!   estimate, [`crate::Game::decisions_left`], or a default horizon), plus most of the
+//!   increment, weighted by how hard the decision looks: more legal moves than the seat's
+//!   average so far (an Azul round start) get more, fewer get less; a seat whose agent
+//!   reported a large swing of its value between its last two decisions gets more;
+//! - never more than the time left minus a safety margin (a twentieth of it, at least
+//!   [`TimeManager::min_safety`]), nor more than a third of the time left plus the increment.
+//!
+//! ```
+//! use std::time::Duration;
+//! use tessera_core::clock::Clock;
+//! let c: Clock = "90s+0.5s".parse().unwrap();
+//! assert_eq!(c.base, Duration::from_secs(90));
+//! assert_eq!(c.increment, Duration::from_millis(500));
+//! assert_eq!(c.to_string(), "90s+500ms");
+//! assert_eq!("5m".parse::<Clock>().unwrap().to_string(), "5m");
+//! assert!("60x+1s".parse::<Clock>().unwrap_err().to_string().contains("expected BASE[+INCREMENT]"));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+use crate::player::PlayerId;
+
+/// A time control for a whole game: every seat starts with `base` and gains `increment`
+/// after each of its moves. Text form `BASE[+INCREMENT]`, each a number with a unit
+/// (`ms`, `s`, `m`): `60s+1s`, `5m`, `90s+0.5s`. Its JSON form is that text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Clock {
+    /// Time each seat starts with.
+    pub base: Duration,
+    /// Time added to a seat's clock after each of its moves.
+    pub increment: Duration,
+}
+
+/// Why a time control's text is not one.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("clock '{text}': {problem}; expected BASE[+INCREMENT] such as 60s+1s, 5m or 90s+0.5s")]
+pub struct ClockError {
+    /// The text given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: ClockProblem,
+}
+
+/// What is wrong with a time control's text.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ClockProblem {
+    /// Nothing given.
+    #[error("it is empty")]
+    Empty,
+    /// A part that is not a duration.
+    #[error("'{0}' is not a duration (a number with a unit ms, s or m)")]
+    Duration(String),
+    /// A base time of zero.
+    #[error("the base time must be more than zero")]
+    ZeroBase,
+    /// More than a day.
+    #[error("'{0}' is longer than a day")]
+    TooLong(String),
+}
+
+/// Parses `250ms`, `2s`, `0.5s`, `3m`.
+fn parse_part(text: &str) -> Result<Duration, ClockProblem> {
+    let bad = || ClockProblem::Duration(text.to_string());
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .ok_or_else(bad)?;
+    let (num, unit) = text.split_at(split);
+    let x: f64 = num.parse().map_err(|_| bad())?;
+    let secs = match unit {
+        "ms" => x / 1e3,
+        "s" => x,
+        "m" | "min" => x * 60.0,
+        _ => return Err(bad()),
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(bad());
+    }
+    if secs > 86_400.0 {
+        return Err(ClockProblem::TooLong(text.to_string()));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+impl FromStr for Clock {
+    type Err = ClockError;
+
+    fn from_str(s: &str) -> Result<Self, ClockError> {
+        let text = s.trim();
+        let err = |problem| ClockError {
+            text: text.to_string(),
+            problem,
+        };
+        if text.is_empty() {
+            return Err(err(ClockProblem::Empty));
+        }
+        let (base, increment) = match text.split_once('+') {
+            Some((b, i)) => (b.trim(), Some(i.trim())),
+            None => (text, None),
+        };
+        let base = parse_part(base).map_err(err)?;
+        let increment = increment
+            .map(parse_part)
+            .transpose()
+            .map_err(err)?
+            .unwrap_or(Duration::ZERO);
+        if base.is_zero() {
+            return Err(err(ClockProblem::ZeroBase));
+        }
+        Ok(Clock { base, increment })
+    }
+}
+
+/// A duration in the shortest exact unit of `m`, `s`, `ms` (`us` below a millisecond).
+fn write_duration(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
+    let us = d.as_micros();
+    if us.is_multiple_of(60_000_000) && us > 0 {
+        write!(f, "{}m", us / 60_000_000)
+    } else if us.is_multiple_of(1_000_000) {
+        write!(f, "{}s", us / 1_000_000)
+    } else if us.is_multiple_of(1_000) {
+        write!(f, "{}ms", us / 1_000)
+    } else {
+        write!(f, "{}ms", us as f64 / 1e3)
+    }
+}
+
+impl fmt::Display for Clock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_duration(f, self.base)?;
+        if !self.increment.is_zero() {
+            f.write_str("+")?;
+            write_duration(f, self.increment)?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Clock {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Clock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What a seat's agent is told of the clocks before it decides
+/// ([`crate::Agent::observe_clock`]): every seat's time left and the increment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockView {
+    /// The seat to move.
+    pub seat: PlayerId,
+    /// Time left per seat, seat 0 first.
+    pub left: Vec<Duration>,
+    /// The increment per move.
+    pub increment: Duration,
+}
+
+/// What a time manager knows of one seat's decisions so far in a game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatTiming {
+    /// Decisions made (forced moves not counted).
+    pub decisions: u32,
+    /// Sum of the natural log of the legal moves at each decision.
+    ln_legal_sum: f64,
+    /// The agent's value at its last decision, if it reported one.
+    last_value: Option<f64>,
+    /// The last swing of the value between two decisions.
+    last_swing: Option<f64>,
+    /// Sum and count of swings.
+    swing_sum: f64,
+    swings: u32,
+}
+
+impl SeatTiming {
+    /// Notes a decision among `legal` moves after which the agent reported `value` (its
+    /// [`crate::SearchInfo::value`], if any).
+    pub fn record(&mut self, legal: usize, value: Option<f64>) {
+        self.decisions += 1;
+        self.ln_legal_sum += (legal.max(1) as f64).ln();
+        if let (Some(v), Some(last)) = (value, self.last_value) {
+            let swing = (v - last).abs();
+            if swing.is_finite() {
+                self.last_swing = Some(swing);
+                self.swing_sum += swing;
+                self.swings += 1;
+            }
+        }
+        if value.is_some_and(f64::is_finite) {
+            self.last_value = value;
+        }
+    }
+
+    /// The mean of `ln(legal moves)` over the decisions so far (`None` before the first).
+    pub fn mean_ln_legal(&self) -> Option<f64> {
+        (self.decisions > 0).then(|| self.ln_legal_sum / self.decisions as f64)
+    }
+}
+
+/// One decision, as the time manager sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// Legal moves.
+    pub legal: usize,
+    /// The game's estimate of the decisions the seat still has, this one included
+    /// ([`crate::Game::decisions_left`]).
+    pub decisions_left: Option<u32>,
+}
+
+/// Turns a seat's clock into one decision's time budget (see the [module](self) docs).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TimeManager {
+    /// Decisions a seat is assumed to have in a game when the game gives no estimate.
+    pub horizon: u32,
+    /// The fewest decisions assumed left when the game gives no estimate.
+    pub min_horizon: u32,
+    /// The smallest safety margin kept on the clock.
+    pub min_safety: Duration,
+    /// The share of the increment planned to be spent on each move.
+    pub increment_share: f64,
+    /// Bounds of the weight of a decision's difficulty.
+    pub min_weight: f64,
+    /// See [`TimeManager::min_weight`].
+    pub max_weight: f64,
+}
+
+impl Default for TimeManager {
+    fn default() -> Self {
+        TimeManager {
+            horizon: 30,
+            min_horizon: 10,
+            min_safety: Duration::from_millis(10),
+            increment_share: 0.9,
+            min_weight: 0.4,
+            max_weight: 2.5,
+        }
+    }
+}
+
+impl TimeManager {
+    /// How hard `d` looks to the seat with history `seat`: 1 for an average decision.
+    /// Legal moves against the seat's average so far (`ln` scale, bounded 0.5-2), times
+    /// 0.8-1.6 by the last swing of the agent's value against its average swing.
+    pub fn weight(&self, seat: &SeatTiming, d: &Decision) -> f64 {
+        let ln = (d.legal.max(1) as f64).ln();
+        let legal = match seat.mean_ln_legal() {
+            Some(mean) if mean > 1e-9 => (ln / mean).clamp(0.5, 2.0),
+            _ => 1.0,
+        };
+        let swing = match (seat.last_swing, seat.swings) {
+            (Some(s), n) if n >= 2 && seat.swing_sum > 1e-12 => {
+                let mean = seat.swing_sum / n as f64;
+                (0.6 + 0.4 * s / mean).clamp(0.8, 1.6)
+            }
+            _ => 1.0,
+        };
+        (legal * swing).clamp(self.min_weight, self.max_weight)
+    }
+
+    /// The safety margin kept on a clock with `left`: a twentieth of it, at least
+    /// [`TimeManager::min_safety`].
+    pub fn safety(&self, left: Duration) -> Duration {
+        (left / 20).max(self.min_safety)
+    }
+
+    /// The time budget of decision `d` for a seat with `left` on its clock and history
+    /// `seat`, under `clock`. Zero for a forced move; never above `left` minus
+    /// [`TimeManager::safety`].
+    pub fn budget(
+        &self,
+        clock: &Clock,
+        left: Duration,
+        seat: &SeatTiming,
+        d: &Decision,
+    ) -> Duration {
+        if d.legal <= 1 {
+            return Duration::ZERO;
+        }
+        let usable = left.saturating_sub(self.safety(left));
+        let horizon = match d.decisions_left {
+            Some(n) => n.max(1) + 1,
+            None => self
+                .horizon
+                .saturating_sub(seat.decisions)
+                .max(self.min_horizon),
+        };
+        let increment = clock.increment.mul_f64(self.increment_share);
+        let share = usable / horizon + increment;
+        let wanted = share.mul_f64(self.weight(seat, d));
+        let cap = (usable / 3 + increment).min(usable);
+        wanted.min(cap).max(Duration::from_millis(1).min(usable))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// Equal within a microsecond (budgets are scaled in floating point).
+    fn near(a: Duration, b: Duration) {
+        assert!(
+            a.abs_diff(b) < Duration::from_micros(1),
+            "{a:?} against {b:?}"
+        );
+    }
+
+    #[test]
+    fn clocks_parse_print_and_refuse_clearly() {
+        for (text, base, inc, shown) in [
+            ("60s+1s", ms(60_000), ms(1000), "1m+1s"),
+            ("5m", ms(300_000), ms(0), "5m"),
+            ("90s+0.5s", ms(90_000), ms(500), "90s+500ms"),
+            (" 2s + 50ms ", ms(2000), ms(50), "2s+50ms"),
+            ("1.5s+0s", ms(1500), ms(0), "1500ms"),
+        ] {
+            let c: Clock = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!((c.base, c.increment), (base, inc), "{text}");
+            assert_eq!(c.to_string(), shown);
+            assert_eq!(shown.parse::<Clock>().unwrap(), c, "{shown} round-trips");
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(json, format!("\"{shown}\""));
+            assert_eq!(serde_json::from_str::<Clock>(&json).unwrap(), c);
+        }
+        for (bad, says) in [
+            ("", "it is empty"),
+            ("60", "'60' is not a duration"),
+            ("60x+1s", "'60x' is not a duration"),
+            ("60s+", "'' is not a duration"),
+            ("0s+1s", "more than zero"),
+            ("2d", "'2d' is not a duration"),
+            ("2000m", "longer than a day"),
+            ("-1s", "'-1s' is not a duration"),
+        ] {
+            let e = bad.parse::<Clock>().unwrap_err().to_string();
+            assert!(
+                e.contains(says) && e.contains("expected BASE[+INCREMENT] such as 60s+1s"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(serde_json::from_str::<Clock>("\"soon\"").is_err());
+    }
+
+    #[test]
+    fn a_forced_move_costs_nothing_and_budgets_stay_inside_the_clock() {
+        let tm = TimeManager::default();
+        let clock: Clock = "10s+100ms".parse().unwrap();
+        let fresh = SeatTiming::default();
+        let forced = Decision {
+            legal: 1,
+            decisions_left: None,
+        };
+        assert_eq!(tm.budget(&clock, ms(5000), &fresh, &forced), Duration::ZERO);
+        let d = Decision {
+            legal: 20,
+            decisions_left: None,
+        };
+        // 10 s over a horizon of 30 decisions plus 90% of the increment.
+        let b = tm.budget(&clock, ms(10_000), &fresh, &d);
+        near(b, (ms(10_000) - ms(500)) / 30 + ms(90));
+        // However little is left, the budget keeps the safety margin.
+        for left in [0, 1, 5, 11, 40, 100, 1000] {
+            let b = tm.budget(&clock, ms(left), &fresh, &d);
+            assert!(b + tm.safety(ms(left)) <= ms(left).max(tm.safety(ms(left))));
+            assert!(b <= ms(left), "{left}: {b:?}");
+        }
+        // The game's estimate of decisions left replaces the horizon.
+        let near_end = Decision {
+            legal: 20,
+            decisions_left: Some(1),
+        };
+        let b = tm.budget(&clock, ms(3000), &fresh, &near_end);
+        near(b, (ms(3000) - ms(150)) / 3 + ms(90));
+    }
+
+    #[test]
+    fn hard_decisions_get_more_than_easy_ones() {
+        let tm = TimeManager::default();
+        let clock: Clock = "60s+1s".parse().unwrap();
+        let mut seat = SeatTiming::default();
+        for legal in [30, 20, 10, 5, 25, 12] {
+            seat.record(legal, None);
+        }
+        let at = |legal| Decision {
+            legal,
+            decisions_left: None,
+        };
+        let many = tm.budget(&clock, ms(30_000), &seat, &at(40));
+        let few = tm.budget(&clock, ms(30_000), &seat, &at(3));
+        assert!(many > few.mul_f64(2.0), "{many:?} against {few:?}");
+        // A large swing of the agent's value makes the next decision harder.
+        let mut calm = SeatTiming::default();
+        let mut stormy = SeatTiming::default();
+        for (i, v) in [0.0, 1.0, 2.0, 3.0].into_iter().enumerate() {
+            calm.record(10, Some(v));
+            stormy.record(10, Some(if i == 3 { 12.0 } else { v }));
+        }
+        assert!(tm.weight(&stormy, &at(10)) > tm.weight(&calm, &at(10)));
+        assert_eq!(tm.weight(&calm, &at(10)), 1.0);
+    }
+}
