@@ -55,6 +55,31 @@ fn interval(t: &Tally) -> String {
     format!("[{:.1}, {:.1}]", 100.0 * t.ci_low, 100.0 * t.ci_high)
 }
 
+/// The lines a text report adds for a run under a game clock: the time control and the
+/// flag losses per agent (from [`crate::runner::fault_counts`]); empty for a run without a
+/// clock.
+pub fn clock_text(
+    params: &RunParams,
+    faults: &[(String, tessera_core::table::FaultKind, u64)],
+) -> String {
+    let Some(clock) = params.clock else {
+        return String::new();
+    };
+    let mut out =
+        format!("\nClock {clock} for every seat; flag losses (time ran out, the game lost):\n");
+    let flags: Vec<_> = faults
+        .iter()
+        .filter(|(_, kind, _)| *kind == tessera_core::table::FaultKind::Flag)
+        .collect();
+    if flags.is_empty() {
+        out.push_str("  none\n");
+    }
+    for (agent, _, n) in flags {
+        let _ = writeln!(out, "  {agent}: {n}");
+    }
+    out
+}
+
 /// Renders the results of `run` in `format`: the game-wise summary and the pair-aware
 /// analysis.
 pub fn render(run: &RunInfo, summary: &Summary, analysis: &Analysis, format: Format) -> String {

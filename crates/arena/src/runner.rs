@@ -323,6 +323,7 @@ fn run_with(
             progress,
             &mut on_stored,
             ahead,
+            params.clock,
         )
     };
     progress.finish();
@@ -358,8 +359,8 @@ fn run_with(
     })
 }
 
-/// Faults per agent label and kind, in label order.
-fn fault_counts(
+/// Faults per agent label and kind, in label order (flag losses under a clock among them).
+pub fn fault_counts(
     params: &RunParams,
     store: &Store,
     run: i64,
@@ -397,6 +398,7 @@ fn play_all(
     progress: &mut dyn Progress,
     on_stored: &mut OnStored<'_>,
     ahead: Option<usize>,
+    clock: Option<tessera_core::Clock>,
 ) -> Result<u64, ArenaError> {
     if todo.is_empty() {
         return Ok(0);
@@ -456,14 +458,14 @@ fn play_all(
                     let r = if fresh {
                         lineup
                             .worker()
-                            .and_then(|mut w| w.play(&slot.seats, slot.seed))
+                            .and_then(|mut w| w.play_clocked(&slot.seats, slot.seed, clock))
                     } else {
                         let w = match worker.take() {
                             Some(w) => Ok(w),
                             None => lineup.worker(),
                         };
                         w.and_then(|mut w| {
-                            let r = w.play(&slot.seats, slot.seed);
+                            let r = w.play_clocked(&slot.seats, slot.seed, clock);
                             worker = Some(w);
                             r
                         })

@@ -25,6 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use tessera_core::Clock;
 use tessera_core::rng::derive_seed;
 
 use crate::error::{ArenaError, ParamsError};
@@ -56,6 +57,10 @@ pub struct RunParams {
     /// (`games` is then the maximum). Absent from runs without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtParams>,
+    /// A game clock for every seat (`--clock 60s+1s`): it replaces the agents' per-move
+    /// time limits, and a seat whose time runs out loses. Absent from runs without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
     /// Display names of the agents that told one: an external engine's `id name` from the
     /// protocol handshake, per agent (`None` for the others). Not part of the run's identity
     /// (never serialized); the store fills it in from its `agent_names` table.
@@ -136,6 +141,7 @@ impl RunParams {
             paired: true,
             gauntlet: false,
             sprt: None,
+            clock: None,
             names: Vec::new(),
         }
     }
@@ -311,7 +317,7 @@ impl RunParams {
     /// The `tessera tournament` arguments that make this run.
     pub fn command_line(&self) -> String {
         format!(
-            "tessera tournament {} --agents {} --players {} --games {} --series {} --seed {}{}{}{}",
+            "tessera tournament {} --agents {} --players {} --games {} --series {} --seed {}{}{}{}{}",
             self.game,
             self.agents.join(","),
             self.players,
@@ -326,7 +332,9 @@ impl RunParams {
             },
             self.sprt
                 .as_ref()
-                .map_or_else(String::new, |s| format!(" --sprt {}", sprt_text(s)))
+                .map_or_else(String::new, |s| format!(" --sprt {}", sprt_text(s))),
+            self.clock
+                .map_or_else(String::new, |c| format!(" --clock {c}"))
         )
     }
 }
@@ -536,6 +544,13 @@ mod tests {
         );
         let back: RunParams = serde_json::from_str(&old.key()).unwrap();
         assert_eq!(back, old);
+        // A clock is part of the run's identity and its command line.
+        let mut clocked = old.clone();
+        clocked.clock = Some("60s+1s".parse().unwrap());
+        assert!(clocked.key().ends_with(r#""paired":true,"clock":"1m+1s"}"#));
+        assert!(clocked.command_line().ends_with(" --clock 1m+1s"));
+        let back: RunParams = serde_json::from_str(&clocked.key()).unwrap();
+        assert_eq!(back, clocked);
     }
 
     #[test]

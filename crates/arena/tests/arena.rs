@@ -291,3 +291,30 @@ fn bad_parameters_are_refused_before_the_file_is_touched() {
         .unwrap_or_default();
     assert!(e.contains("known games"), "{e}");
 }
+
+#[test]
+fn a_clocked_run_stores_its_clock_and_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("clock.sqlite");
+    let mut p = RunParams::new("nim", &["random", "first"], 2, 10, 1, 5);
+    p.clock = Some("2s+10ms".parse().unwrap());
+    let report = run(&path, &p, &RunOptions::default()).unwrap();
+    assert_eq!(report.run.params.clock, p.clock);
+    assert!(report.faults.is_empty(), "{:?}", report.faults);
+    let s = Store::open_read(&path).unwrap();
+    assert_eq!(s.run(1).unwrap().params.clock, p.clock);
+    for g in s.games(1).unwrap() {
+        let record: GameRecord<Vec<u8>> = serde_json::from_str(&g.game.record).unwrap();
+        assert_eq!(record.clock, p.clock);
+        assert_eq!(record.flag, None);
+        let end: Nim = tessera_core::replay(&record).unwrap();
+        let outcome = tessera_core::Game::outcome(&end).unwrap();
+        assert_eq!(outcome.scores.as_slice(), &g.game.scores[..]);
+    }
+    // The same run without a clock is another run, and its records name no clock.
+    p.clock = None;
+    let plain = run(&path, &p, &RunOptions::default()).unwrap();
+    assert_ne!(plain.run.id, report.run.id);
+    let record = &s.games(plain.run.id).unwrap()[0].game.record;
+    assert!(!record.contains("clock"), "{record}");
+}

@@ -29,13 +29,14 @@
 use std::io::{BufRead, Write};
 
 use rand::Rng;
+use tessera_core::clock::{Decision, SeatTiming, TimeManager};
 use tessera_core::table::{Next, TableError};
-use tessera_core::{Agent, Budget, GameRng, PlayerId, Seat, SeatsError, Table, Turn};
+use tessera_core::{Agent, Budget, Clock, GameRng, PlayerId, Seat, SeatsError, Table, Turn};
 use thiserror::Error;
 
 use crate::game::ArenaGame;
 pub use crate::game::{BoxError, EngineGame};
-use crate::protocol::{Command, Position, ProtocolError, Reply, StartPosition};
+use crate::protocol::{Command, GoClock, Position, ProtocolError, Reply, StartPosition};
 use crate::registry::{Registry, RegistryError};
 
 /// Why a command cannot be carried out (answered with one `error` line).
@@ -106,6 +107,14 @@ pub enum EngineError {
     /// `setoption name Seed` with a bad value.
     #[error("Seed '{0}': expected a non-negative integer")]
     Seed(String),
+    /// A clock that has no time for the seat to move.
+    #[error("go: the clock gives {given} seats' times but seat {seat} is to move")]
+    ClockSeats {
+        /// Seats whose time was given.
+        given: usize,
+        /// The seat to move, from 1.
+        seat: usize,
+    },
     /// An option that does not exist.
     #[error("unknown option '{0}': options are Player, Seed")]
     UnknownOption(String),
@@ -170,6 +179,9 @@ pub struct Session<G: ArenaGame> {
     state: Option<G>,
     /// The seat whose view `state` was read from (`None`: a full state).
     observer: Option<PlayerId>,
+    /// What the time manager knows of this game's decisions under a clock (`newgame`
+    /// forgets it).
+    timing: SeatTiming,
 }
 
 impl<G: ArenaGame> Session<G> {
@@ -188,6 +200,7 @@ impl<G: ArenaGame> Session<G> {
             rng: tessera_core::rng::seeded(seed),
             state: None,
             observer: None,
+            timing: SeatTiming::default(),
         })
     }
 
@@ -208,6 +221,7 @@ impl<G: ArenaGame> Session<G> {
                 self.rng = tessera_core::rng::seeded(self.seed);
                 self.state = None;
                 self.observer = None;
+                self.timing = SeatTiming::default();
                 Ok(Vec::new())
             }
             Command::Position(Position::State(text)) => {
@@ -221,7 +235,8 @@ impl<G: ArenaGame> Session<G> {
                 self.observer = None;
                 Ok(Vec::new())
             }
-            Command::Go(budget) => self.go(budget),
+            Command::Go(budget) => self.go(budget, None),
+            Command::GoClock(budget, clock) => self.go(budget, Some(clock)),
             Command::Legal => {
                 let s = self.state.as_ref().ok_or(EngineError::NoPosition)?;
                 if let Some(mover) = s.current_player() {
@@ -295,7 +310,11 @@ impl<G: ArenaGame> Session<G> {
     /// Seats the player at a table resumed from the position (the other seats are people
     /// the engine does not play) and lets it think within the `go` budget. The table gives
     /// it the state determinized for its seat when the game hides information.
-    fn go(&mut self, budget: Budget) -> Result<Vec<Reply>, EngineError> {
+    ///
+    /// Under a clock (`go wtime ... btime ...`), the time manager of [`tessera_core::clock`]
+    /// gives the budget from the mover's time left and increment (a `movetime` given too
+    /// caps it); a forced move is answered at once.
+    fn go(&mut self, budget: Budget, clock: Option<GoClock>) -> Result<Vec<Reply>, EngineError> {
         let state = self.state.clone().ok_or(EngineError::NoPosition)?;
         let me = match state.turn() {
             Turn::Player(p) => p,
@@ -303,6 +322,36 @@ impl<G: ArenaGame> Session<G> {
             Turn::Terminal => return Err(EngineError::GameOver),
         };
         self.check_viewer(me)?;
+        let mut budget = budget;
+        let mut legal = Vec::new();
+        if let Some(clock) = &clock {
+            let (Some(&left), Some(&increment)) =
+                (clock.time.get(me.index()), clock.inc.get(me.index()))
+            else {
+                return Err(EngineError::ClockSeats {
+                    given: clock.time.len(),
+                    seat: me.index() + 1,
+                });
+            };
+            state.legal_actions(&mut legal);
+            if let [only] = legal.as_slice() {
+                return Ok(vec![Reply::BestMove(G::action_word(only))]);
+            }
+            let decision = Decision {
+                legal: legal.len(),
+                decisions_left: state.decisions_left(),
+            };
+            let managed = TimeManager::default().budget(
+                &Clock {
+                    base: left,
+                    increment,
+                },
+                left,
+                &self.timing,
+                &decision,
+            );
+            budget.time = Some(budget.time.map_or(managed, |t| t.min(managed)));
+        }
         let agent = self
             .agent
             .take()
@@ -334,7 +383,12 @@ impl<G: ArenaGame> Session<G> {
         }
         let action: G::Action = outcome?;
         let mut lines = Vec::new();
-        if let Some(info) = self.agent.as_ref().and_then(|a| a.last_info()) {
+        let info = self.agent.as_ref().and_then(|a| a.last_info());
+        if clock.is_some() {
+            self.timing
+                .record(legal.len(), info.as_ref().and_then(|i| i.value));
+        }
+        if let Some(info) = info {
             lines.push(Reply::Info(info));
         }
         lines.push(Reply::BestMove(G::action_word(&action)));
@@ -523,6 +577,43 @@ mod tests {
                 "{out}"
             );
         }
+    }
+
+    #[test]
+    fn go_under_a_clock_spends_a_share_of_it() {
+        let mut s = Session::<AzulState>::new(Some("strong"), 1).unwrap();
+        let out = talk(
+            &mut s,
+            "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB\ngo wtime 3000 btime 100 winc 0 binc 0",
+        );
+        let time: u64 = out
+            .split_whitespace()
+            .skip_while(|w| *w != "time")
+            .nth(1)
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("an info line with a time: {out}"));
+        // 3 s less the safety margin over a horizon of 30 decisions: about 95 ms.
+        assert!((60..=130).contains(&time), "{out}");
+        assert!(
+            out.lines().last().unwrap().starts_with("bestmove "),
+            "{out}"
+        );
+        // A forced move is answered at once, without a search.
+        let mut s = Session::<Nim>::new(Some("random"), 1).unwrap();
+        let out = talk(
+            &mut s,
+            "position start players 2 moves deal:1,1 1:1\ngo wtime 10 btime 10",
+        );
+        assert_eq!(out, "bestmove 2:1\n");
+        // The clock must give the mover's time.
+        let out = talk(
+            &mut s,
+            "position start players 3 first 3 moves deal:3,4\ngo wtime 100 btime 100",
+        );
+        assert_eq!(
+            out,
+            "error go: the clock gives 2 seats' times but seat 3 is to move\n"
+        );
     }
 
     #[test]

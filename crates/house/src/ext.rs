@@ -12,6 +12,11 @@
 //! - `ext:time=250ms:/path/to/engine`, `ext:depth=3:...`, `ext:nodes=N:...`: the limits sent
 //!   with `go` (leading `KEY=VALUE:` parts, before the program).
 //!
+//! Under a game clock (`tessera tournament --clock 60s+1s`) the agent is told every seat's
+//! time left ([`Agent::observe_clock`]) and sends `go wtime MS btime MS winc MS binc MS`
+//! (`go time1 MS ... inc1 MS ...` at three or four seats) instead: the engine manages its
+//! own time, and waits up to its time left plus [`GRACE`].
+//!
 //! The engine is started once per agent (a tournament builds its agents once per worker
 //! thread), gets `newgame` between games, and is restarted only if it dies or hangs. Commands
 //! and replies are the typed [`crate::protocol`] shared with the server.
@@ -27,12 +32,13 @@ use std::process::{Child, ChildStdin, Command as ProcessCommand, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use tessera_core::clock::ClockView;
 use tessera_core::table::Fault;
 use tessera_core::{Agent, Budget, GameRng, PlayerId, SearchInfo};
 
 pub use crate::ext_error::{ExtError, Failure};
 use crate::game::EngineGame;
-use crate::protocol::{Command, Position, Reply};
+use crate::protocol::{Command, GoClock, Position, Reply};
 use crate::registry::{AgentEntry, ParamDoc, ParamKind, Recipe, Trust};
 use crate::spec::{SpecError, parse_duration};
 
@@ -214,6 +220,8 @@ pub struct ExtAgent {
     starts: u32,
     faults: Vec<Fault>,
     last: Option<SearchInfo>,
+    /// The clocks of the coming decision, if the game has one.
+    clock: Option<ClockView>,
 }
 
 impl ExtAgent {
@@ -228,6 +236,7 @@ impl ExtAgent {
             starts: 1,
             faults: Vec::new(),
             last: None,
+            clock: None,
         })
     }
 
@@ -255,10 +264,13 @@ impl ExtAgent {
         let Some(p) = self.process.as_mut() else {
             return Err(Failure::Exited("a restart"));
         };
-        // The seat's budget decides (the plan's: the specification's limits).
+        // The seat's budget decides (the plan's: the specification's limits), or under a
+        // game clock the engine itself, told every seat's time.
         let limits = budget.or_default();
-        let timeout = match limits.time {
-            Some(t) if limits.depth.is_none() && limits.nodes.is_none() => t + GRACE,
+        let clock = self.clock.take();
+        let timeout = match (&clock, limits.time) {
+            (Some(c), _) => c.left.get(c.seat.index()).copied().unwrap_or_default() + GRACE,
+            (None, Some(t)) if limits.depth.is_none() && limits.nodes.is_none() => t + GRACE,
             _ => HANDSHAKE + GRACE,
         };
         let started = Instant::now();
@@ -267,7 +279,16 @@ impl ExtAgent {
         p.send(&Command::Position(Position::State(
             state.position_text(seat),
         )))?;
-        p.send(&Command::Go(limits))?;
+        p.send(&match clock {
+            Some(c) => Command::GoClock(
+                Budget::default(),
+                GoClock {
+                    inc: vec![c.increment; c.left.len()],
+                    time: c.left,
+                },
+            ),
+            None => Command::Go(limits),
+        })?;
         let replies = p.wait_for("bestmove", timeout)?;
         let mut info = SearchInfo {
             elapsed: started.elapsed(),
@@ -362,6 +383,12 @@ impl<G: EngineGame> Agent<G> for ExtAgent {
 
     fn take_faults(&mut self) -> Vec<Fault> {
         std::mem::take(&mut self.faults)
+    }
+
+    /// An engine manages its own time: it is sent the clocks with `go`.
+    fn observe_clock(&mut self, clock: &ClockView) -> bool {
+        self.clock = Some(clock.clone());
+        true
     }
 }
 

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 
 use tessera_core::record::GameSeeds;
 use tessera_core::table::{SeatFault, TableError};
-use tessera_core::{Agent, Budget, GameInfo, GameRecord, Seat, Table, play_game};
+use tessera_core::{Agent, Budget, Clock, GameInfo, GameRecord, Seat, Table, play_game};
 
 use crate::error::ArenaError;
 pub use crate::game::ArenaGame;
@@ -130,6 +130,20 @@ pub trait Lineup: Send + Sync {
 pub trait Worker: Send {
     /// Plays one game with agent `seats[i]` (an index into the lineup) at seat `i`.
     fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError>;
+
+    /// [`Worker::play`] under a game clock (`None`: without one, as `play`). The default
+    /// refuses a clock: workers that seat agents at a [`Table`] override it.
+    fn play_clocked(
+        &mut self,
+        seats: &[usize],
+        seed: u64,
+        clock: Option<Clock>,
+    ) -> Result<PlayedGame, ArenaError> {
+        match clock {
+            None => self.play(seats, seed),
+            Some(c) => Err(crate::error::ParamsError::ClockUnsupported(c.to_string()).into()),
+        }
+    }
 }
 
 /// The [`GameDriver`] of an [`ArenaGame`].
@@ -150,6 +164,18 @@ pub fn play_table<G: ArenaGame>(
     budgets: &[Budget],
     seed: u64,
 ) -> Result<(Table<'static, G>, GameRecord<G::Chance>), ArenaError> {
+    play_table_clocked(agents, budgets, seed, None)
+}
+
+/// [`play_table`] under a game clock (`None`: without one): the clock replaces every
+/// seat's time limit per move, and a seat whose time runs out loses
+/// ([`Table::with_clock`]).
+pub fn play_table_clocked<G: ArenaGame>(
+    agents: Vec<Box<dyn Agent<G>>>,
+    budgets: &[Budget],
+    seed: u64,
+    clock: Option<Clock>,
+) -> Result<(Table<'static, G>, GameRecord<G::Chance>), ArenaError> {
     let players = agents.len();
     let mut setup = GameSeeds { seed }.setup_rng();
     let initial = G::new_game(players, &mut setup);
@@ -159,6 +185,9 @@ pub fn play_table<G: ArenaGame>(
         .map(|(a, b)| Seat::agent(a, *b))
         .collect();
     let mut table = Table::new(initial, seats, seed)?;
+    if let Some(c) = clock {
+        table = table.with_clock(c);
+    }
     table.play_out(Some(G::MAX_ACTIONS), &mut ())?;
     let record = table.record();
     if record.result.is_none() {
@@ -301,6 +330,15 @@ struct AgentWorker<G: ArenaGame> {
 
 impl<G: ArenaGame> Worker for AgentWorker<G> {
     fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
+        self.play_clocked(seats, seed, None)
+    }
+
+    fn play_clocked(
+        &mut self,
+        seats: &[usize],
+        seed: u64,
+        clock: Option<Clock>,
+    ) -> Result<PlayedGame, ArenaError> {
         let mut agents = Vec::with_capacity(seats.len());
         for &i in seats {
             let agent = match self.agents.get_mut(i).and_then(Option::take) {
@@ -311,7 +349,7 @@ impl<G: ArenaGame> Worker for AgentWorker<G> {
             agents.push(agent);
         }
         let budgets: Vec<Budget> = seats.iter().map(|&i| self.plans[i].budget()).collect();
-        let played = play_table::<G>(agents, &budgets, seed);
+        let played = play_table_clocked::<G>(agents, &budgets, seed, clock);
         let (table, record) = played?;
         let faults = table.faults().to_vec();
         for (&i, agent) in seats.iter().zip(table.into_agents()) {

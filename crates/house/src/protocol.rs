@@ -11,6 +11,13 @@
 //! assert_eq!(go.to_string(), "go movetime 250 depth 3");
 //! assert_eq!("go movetime 250 depth 3".parse::<Command>().unwrap(), go);
 //! assert_eq!("bestmove 3B2".parse::<Reply>().unwrap(), Reply::BestMove("3B2".into()));
+//! // Under a game clock: every seat's time left and increment (UCI's names at two seats).
+//! let go: Command = "go wtime 59000 btime 61000 winc 1000 binc 1000".parse().unwrap();
+//! let Command::GoClock(_, clock) = &go else { panic!("a clock") };
+//! assert_eq!(clock.time[1], Duration::from_secs(61));
+//! assert_eq!("go time1 5000 time2 5000 time3 4000 inc1 100 inc2 100 inc3 100"
+//!     .parse::<Command>().unwrap().to_string(),
+//!     "go time1 5000 time2 5000 time3 4000 inc1 100 inc2 100 inc3 100");
 //! ```
 
 use std::fmt;
@@ -47,8 +54,15 @@ pub enum ProtocolError {
     #[error("go: depth too large")]
     DepthTooLarge,
     /// `go` with an unknown limit.
-    #[error("go: unknown limit '{0}': expected movetime MS, depth N or nodes N")]
+    #[error(
+        "go: unknown limit '{0}': expected movetime MS, depth N, nodes N, or a clock (wtime/btime/winc/binc MS at two seats, timeK/incK MS for seat K)"
+    )]
     UnknownLimit(String),
+    /// `go` with a clock that names some seats' times but not others'.
+    #[error(
+        "go: {0}; expected a time for every seat from 1 up (wtime MS btime MS, or time1 MS time2 MS ...), increments optional"
+    )]
+    BadClock(String),
     /// An empty line where a reply was expected.
     #[error("empty line")]
     Empty,
@@ -97,12 +111,25 @@ pub enum Command {
     Position(Position),
     /// `go [movetime MS] [depth N] [nodes N]`: search within the budget.
     Go(Budget),
+    /// `go wtime MS btime MS [winc MS] [binc MS]` (two seats) or `go time1 MS ... [inc1 MS
+    /// ...]` (any seats), with any limits of [`Command::Go`]: search under a game clock;
+    /// the engine decides how much of its time to spend.
+    GoClock(Budget, GoClock),
     /// `legal`: list the legal moves.
     Legal,
     /// `show` (or `d`): print the position.
     Show,
     /// `quit`.
     Quit,
+}
+
+/// A game clock as `go` gives it: every seat's time left and increment, seat 1 first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoClock {
+    /// Time left per seat.
+    pub time: Vec<Duration>,
+    /// Increment per move, per seat (as many as `time`; 0 where none was given).
+    pub inc: Vec<Duration>,
 }
 
 const SETOPTION_USAGE: &str = "setoption name NAME value VALUE";
@@ -139,8 +166,30 @@ fn parse_start(words: &[&str]) -> Result<StartPosition, ProtocolError> {
     })
 }
 
-fn parse_go(rest: &[&str]) -> Result<Budget, ProtocolError> {
+/// The seat (from 0) and kind (time: false, increment: true) a clock key names.
+fn clock_key(key: &str) -> Option<(usize, bool)> {
+    match key {
+        "wtime" => Some((0, false)),
+        "btime" => Some((1, false)),
+        "winc" => Some((0, true)),
+        "binc" => Some((1, true)),
+        _ => {
+            let (inc, n) = match key.strip_prefix("time") {
+                Some(n) => (false, n),
+                None => (true, key.strip_prefix("inc")?),
+            };
+            let seat: usize = n.parse().ok()?;
+            (1..=tessera_core::MAX_PLAYERS)
+                .contains(&seat)
+                .then_some((seat - 1, inc))
+        }
+    }
+}
+
+fn parse_go(rest: &[&str]) -> Result<(Budget, Option<GoClock>), ProtocolError> {
     let mut budget = Budget::default();
+    let mut times: Vec<Option<Duration>> = Vec::new();
+    let mut incs: Vec<Option<Duration>> = Vec::new();
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i];
@@ -157,11 +206,70 @@ fn parse_go(rest: &[&str]) -> Result<Budget, ProtocolError> {
                 budget.depth = Some(u32::try_from(num).map_err(|_| ProtocolError::DepthTooLarge)?)
             }
             "nodes" => budget.nodes = Some(num),
-            other => return Err(ProtocolError::UnknownLimit(other.to_string())),
+            other => {
+                let (seat, inc) = clock_key(other)
+                    .ok_or_else(|| ProtocolError::UnknownLimit(other.to_string()))?;
+                let list = if inc { &mut incs } else { &mut times };
+                if list.len() <= seat {
+                    list.resize(seat + 1, None);
+                }
+                list[seat] = Some(Duration::from_millis(num));
+            }
         }
         i += 2;
     }
-    Ok(budget)
+    if times.is_empty() && incs.is_empty() {
+        return Ok((budget, None));
+    }
+    let time = times
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            t.ok_or_else(|| ProtocolError::BadClock(format!("seat {}'s time is missing", k + 1)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if time.len() < 2 {
+        return Err(ProtocolError::BadClock(format!(
+            "{} seat's time given",
+            time.len()
+        )));
+    }
+    if incs.len() > time.len() {
+        return Err(ProtocolError::BadClock(format!(
+            "an increment for seat {}, which has no time",
+            incs.len()
+        )));
+    }
+    let inc = (0..time.len())
+        .map(|k| incs.get(k).copied().flatten().unwrap_or(Duration::ZERO))
+        .collect();
+    Ok((budget, Some(GoClock { time, inc })))
+}
+
+impl fmt::Display for GoClock {
+    /// `wtime MS btime MS winc MS binc MS` at two seats, `time1 MS ... inc1 MS ...` at more.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |d: &Duration| d.as_millis();
+        if let ([w, b], [wi, bi]) = (self.time.as_slice(), self.inc.as_slice()) {
+            return write!(
+                f,
+                "wtime {} btime {} winc {} binc {}",
+                ms(w),
+                ms(b),
+                ms(wi),
+                ms(bi)
+            );
+        }
+        let mut sep = "";
+        for (k, t) in self.time.iter().enumerate() {
+            write!(f, "{sep}time{} {}", k + 1, ms(t))?;
+            sep = " ";
+        }
+        for (k, t) in self.inc.iter().enumerate() {
+            write!(f, " inc{} {}", k + 1, ms(t))?;
+        }
+        Ok(())
+    }
 }
 
 impl FromStr for Command {
@@ -182,7 +290,10 @@ impl FromStr for Command {
             "legal" => Command::Legal,
             "show" | "d" => Command::Show,
             "quit" => Command::Quit,
-            "go" => Command::Go(parse_go(rest)?),
+            "go" => match parse_go(rest)? {
+                (budget, None) => Command::Go(budget),
+                (budget, Some(clock)) => Command::GoClock(budget, clock),
+            },
             "setoption" => {
                 if rest.first() != Some(&"name") {
                     return Err(ProtocolError::Usage(SETOPTION_USAGE));
@@ -226,8 +337,11 @@ impl fmt::Display for Command {
                 }
                 Ok(())
             }
-            Command::Go(b) => {
+            Command::Go(b) | Command::GoClock(b, _) => {
                 f.write_str("go")?;
+                if let Command::GoClock(_, c) = self {
+                    write!(f, " {c}")?;
+                }
                 if let Some(t) = b.time {
                     write!(f, " movetime {}", t.as_millis())?;
                 }
@@ -375,6 +489,9 @@ mod tests {
             "position state 2 1 play x",
             "position start players 3 first 2 moves deal:BBYR/KKWW 1B1",
             "position start players 2",
+            "go wtime 59000 btime 61000 winc 1000 binc 1000",
+            "go wtime 100 btime 200 winc 0 binc 0 depth 3",
+            "go time1 1 time2 2 time3 3 time4 4 inc1 0 inc2 0 inc3 0 inc4 5",
         ] {
             let c: Command = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
             assert_eq!(c.to_string(), line);
@@ -391,9 +508,28 @@ mod tests {
             "position",
             "position start first 2",
             "position start players x",
+            "go wtime 100",
+            "go time1 100 time3 100",
+            "go wtime 100 btime 100 inc3 5",
+            "go time5 100",
+            "go wtime -1 btime 1",
         ] {
             assert!(bad.parse::<Command>().is_err(), "{bad}");
         }
+        let Command::GoClock(b, c) = "go btime 2000 wtime 1000 binc 20".parse().unwrap() else {
+            panic!("a clock")
+        };
+        assert_eq!(b, Budget::default());
+        assert_eq!(
+            c.time,
+            vec![Duration::from_millis(1000), Duration::from_millis(2000)]
+        );
+        assert_eq!(c.inc, vec![Duration::ZERO, Duration::from_millis(20)]);
+        let e = "go time1 100 time3 100"
+            .parse::<Command>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seat 2's time is missing"), "{e}");
     }
 
     #[test]

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use tessera_arena::analysis::{Anchor, analyze};
-use tessera_arena::report::{Format, deviation_svg, render, winrate_svg};
+use tessera_arena::report::{Format, clock_text, deviation_svg, render, winrate_svg};
+use tessera_arena::runner::fault_counts;
 use tessera_arena::stats::{FIGURE20_SIZES, deviation_curve, summarize};
 use tessera_arena::store::Store;
 
@@ -75,6 +76,10 @@ pub fn run(a: Args) -> Result<()> {
     let summary = summarize(&run.params.labels(), &run.params.tables(), &rows);
     let analysis = analyze(&run.params, &rows, anchor.as_ref())?;
     print!("{}", render(&run, &summary, &analysis, format));
+    if format == Format::Table {
+        let faults = fault_counts(&run.params, &store, run.id)?;
+        print!("{}", clock_text(&run.params, &faults));
+    }
     if !svg {
         return Ok(());
     }

@@ -8,10 +8,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, bail};
 use tessera_arena::analysis::Anchor;
-use tessera_arena::report::{Format, render};
+use tessera_arena::report::{Format, clock_text, render};
 use tessera_arena::runner::{Progress, RunOptions, check_jobs, prepare, run_prepared};
 use tessera_arena::schedule::{RunParams, Shard, parse_sprt};
 use tessera_arena::store::Store;
+use tessera_core::Clock;
+use tessera_core::table::FaultKind;
 
 /// Arguments of `tessera tournament`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +23,8 @@ use tessera_arena::store::Store;
   tessera tournament azul --agents greedy,greedy --games 10000 --unpaired   (self-play)
   tessera tournament azul --agents smart,greedy --games 1000 --shard 3/8 --db shard3.sqlite
   tessera tournament azul --agents strong:depth=1,greedy --games 20000 --sprt elo0=0,elo1=10
-  tessera tournament azul --agents random,greedy,smart,strategic --gauntlet smart --anchor random=0")]
+  tessera tournament azul --agents random,greedy,smart,strategic --gauntlet smart --anchor random=0
+  tessera tournament azul --agents augur,strong --clock 60s+1s --jobs 1   (a game clock)")]
 pub struct Args {
     /// The game (`tessera agents` lists every registered game and its players).
     pub game: String,
@@ -70,6 +73,13 @@ pub struct Args {
     /// Every game its own deal, seated in list order (no seat swapping); for self-play.
     #[arg(long)]
     pub unpaired: bool,
+    /// A game clock for every seat, BASE[+INCREMENT]: 60s+1s, 5m, 90s+0.5s. The clock wins
+    /// over the agents' per-move `time=`: each move's time comes from the seat's time
+    /// manager (forced moves are instant; `depth=`/`nodes=` still bind), an external
+    /// engine is sent the clocks (`go wtime ... btime ...`), and a seat whose time runs
+    /// out loses the game (a flag loss, counted below the table).
+    #[arg(long)]
+    pub clock: Option<String>,
     /// Output format: table, csv or json.
     #[arg(long, default_value = "table")]
     pub format: String,
@@ -141,6 +151,7 @@ pub fn run(a: Args) -> Result<()> {
     params.paired = !a.unpaired;
     params.gauntlet = a.gauntlet.is_some();
     params.sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    params.clock = a.clock.as_deref().map(str::parse::<Clock>).transpose()?;
     if params.sprt.is_some() && shard != Shard::ALL {
         bail!("--sprt decides from every pair in order, so it cannot be split with --shard");
     }
@@ -181,10 +192,16 @@ pub fn run(a: Args) -> Result<()> {
         "{}",
         render(&report.run, &report.summary, &report.analysis, format)
     );
+    let faults: Vec<_> = report
+        .faults
+        .iter()
+        .filter(|(_, kind, _)| *kind != FaultKind::Flag)
+        .collect();
     if format == Format::Table {
-        if !report.faults.is_empty() {
+        print!("{}", clock_text(&report.run.params, &report.faults));
+        if !faults.is_empty() {
             println!("\nAgent faults (a fallback move was played; details stored with the games):");
-            for (agent, kind, n) in &report.faults {
+            for (agent, kind, n) in &faults {
                 println!("  {agent}: {n} {kind}");
             }
         }
