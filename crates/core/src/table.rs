@@ -136,6 +136,7 @@ pub struct Seat<'a, G: Game> {
     label: String,
     agent: Option<Box<dyn Agent<G> + 'a>>,
     budget: Budget,
+    fixed_time: bool,
 }
 
 impl<'a, G: Game> Seat<'a, G> {
@@ -145,6 +146,7 @@ impl<'a, G: Game> Seat<'a, G> {
             label: label.into(),
             agent: None,
             budget: Budget::default(),
+            fixed_time: false,
         }
     }
 
@@ -155,7 +157,16 @@ impl<'a, G: Game> Seat<'a, G> {
             label: agent.name(),
             agent: Some(agent),
             budget,
+            fixed_time: false,
         }
+    }
+
+    /// Under a clock, this agent keeps its budget's time per move (a fixed per-move player
+    /// on the clock: capped by its time left less the safety margin, and still losing on
+    /// time) instead of the time manager's share. No effect without a clock.
+    pub fn with_fixed_time(mut self) -> Self {
+        self.fixed_time = true;
+        self
     }
 }
 
@@ -163,6 +174,7 @@ struct SeatState<'a, G: Game> {
     label: String,
     human: bool,
     budget: Budget,
+    fixed_time: bool,
     /// `None` while the agent is away thinking.
     agent: Option<Box<dyn Agent<G> + 'a>>,
     /// `None` while the agent is away thinking.
@@ -386,6 +398,7 @@ impl<'a, G: Game> Table<'a, G> {
                 label: s.label,
                 human: s.agent.is_none(),
                 budget: s.budget,
+                fixed_time: s.fixed_time,
                 agent: s.agent,
                 rng: Some(seeds.agent_rng(PlayerId(i as u8))),
                 rng_at_think: None,
@@ -729,6 +742,7 @@ impl<'a, G: Game> Table<'a, G> {
         };
         seat.rng_at_think = Some(rng.clone());
         let mut budget = seat.budget;
+        let fixed_time = seat.fixed_time;
         let mut forced = None;
         if let Some(c) = &self.clocks {
             let mut legal = Vec::new();
@@ -737,6 +751,10 @@ impl<'a, G: Game> Table<'a, G> {
             if legal.len() == 1 {
                 forced = Some(legal[0]);
                 budget.time = Some(Duration::ZERO);
+            } else if fixed_time {
+                let most = left.saturating_sub(c.manager.safety(left));
+                let per_move = budget.or_default().time.unwrap_or(most);
+                budget.time = Some(per_move.min(most));
             } else if agent.observe_clock(&ClockView {
                 seat: p,
                 left: c.left.clone(),
@@ -1380,6 +1398,66 @@ mod tests {
         let json = serde_json::to_string(&t.record()).unwrap();
         assert!(!json.contains("clock") && !json.contains("flag"), "{json}");
         assert!(t.record().result.is_some() && t.flag().is_none());
+    }
+
+    /// Notes the time budget of every decision it is asked for.
+    struct Spy(std::sync::Arc<std::sync::Mutex<Vec<Option<Duration>>>>);
+
+    impl Agent<Nim> for Spy {
+        fn name(&self) -> String {
+            "spy".into()
+        }
+        fn choose(&mut self, state: &Nim, budget: &Budget, rng: &mut GameRng) -> Take {
+            self.0.lock().unwrap().push(budget.time);
+            RandomAgent::<Nim>::new().choose(state, budget, rng)
+        }
+    }
+
+    #[test]
+    fn a_fixed_time_seat_keeps_its_time_per_move_and_the_other_is_managed() {
+        let fixed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let managed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seven = Duration::from_millis(7);
+        let mut t = Table::new(
+            Nim::new(2),
+            vec![
+                Seat::agent(Box::new(Spy(fixed.clone())), Budget::time(seven)).with_fixed_time(),
+                Seat::agent(Box::new(Spy(managed.clone())), Budget::time(seven)),
+            ],
+            3,
+        )
+        .unwrap()
+        .with_clock("10s+1s".parse().unwrap());
+        t.play_out(None, &mut ()).unwrap();
+        let fixed = fixed.lock().unwrap();
+        let managed = managed.lock().unwrap();
+        assert!(!fixed.is_empty() && !managed.is_empty());
+        assert!(fixed.iter().all(|b| *b == Some(seven)), "{fixed:?}");
+        // The managed seat's share: 10 s over 30 decisions plus 0.9 s of increment.
+        assert!(
+            managed
+                .iter()
+                .all(|b| b.is_some_and(|b| b > Duration::from_millis(500))),
+            "{managed:?}"
+        );
+        // A fixed time larger than the clock allows is capped by it.
+        let big = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut t = Table::new(
+            Nim::new(2),
+            vec![
+                Seat::agent(
+                    Box::new(Spy(big.clone())),
+                    Budget::time(Duration::from_secs(60)),
+                )
+                .with_fixed_time(),
+                random_seat(),
+            ],
+            3,
+        )
+        .unwrap()
+        .with_clock("1s".parse().unwrap());
+        t.play_out(None, &mut ()).unwrap();
+        assert_eq!(big.lock().unwrap()[0], Some(Duration::from_millis(950)));
     }
 
     #[test]

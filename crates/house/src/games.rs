@@ -164,17 +164,19 @@ pub fn play_table<G: ArenaGame>(
     budgets: &[Budget],
     seed: u64,
 ) -> Result<(Table<'static, G>, GameRecord<G::Chance>), ArenaError> {
-    play_table_clocked(agents, budgets, seed, None)
+    play_table_clocked(agents, budgets, seed, None, &[])
 }
 
-/// [`play_table`] under a game clock (`None`: without one): the clock replaces every
-/// seat's time limit per move, and a seat whose time runs out loses
-/// ([`Table::with_clock`]).
+/// [`play_table`] under a game clock (`None`: without one): the time manager replaces the
+/// time limit per move of every seat but those marked `fixed_time` (an explicit `time=`:
+/// a fixed per-move player on the clock, [`Seat::with_fixed_time`]); a seat whose time
+/// runs out loses ([`Table::with_clock`]).
 pub fn play_table_clocked<G: ArenaGame>(
     agents: Vec<Box<dyn Agent<G>>>,
     budgets: &[Budget],
     seed: u64,
     clock: Option<Clock>,
+    fixed_time: &[bool],
 ) -> Result<(Table<'static, G>, GameRecord<G::Chance>), ArenaError> {
     let players = agents.len();
     let mut setup = GameSeeds { seed }.setup_rng();
@@ -182,7 +184,11 @@ pub fn play_table_clocked<G: ArenaGame>(
     let seats = agents
         .into_iter()
         .zip(budgets)
-        .map(|(a, b)| Seat::agent(a, *b))
+        .enumerate()
+        .map(|(i, (a, b))| match fixed_time.get(i) {
+            Some(true) => Seat::agent(a, *b).with_fixed_time(),
+            _ => Seat::agent(a, *b),
+        })
         .collect();
     let mut table = Table::new(initial, seats, seed)?;
     if let Some(c) = clock {
@@ -349,7 +355,11 @@ impl<G: ArenaGame> Worker for AgentWorker<G> {
             agents.push(agent);
         }
         let budgets: Vec<Budget> = seats.iter().map(|&i| self.plans[i].budget()).collect();
-        let played = play_table_clocked::<G>(agents, &budgets, seed, clock);
+        let fixed: Vec<bool> = seats
+            .iter()
+            .map(|&i| explicit_time(self.plans[i].spec()))
+            .collect();
+        let played = play_table_clocked::<G>(agents, &budgets, seed, clock, &fixed);
         let (table, record) = played?;
         let faults = table.faults().to_vec();
         for (&i, agent) in seats.iter().zip(table.into_agents()) {
@@ -369,6 +379,12 @@ impl<G: ArenaGame> Worker for AgentWorker<G> {
             faults,
         })
     }
+}
+
+/// True if an agent specification names its own time per move (`time=`, or an external
+/// engine's `ext:time=...:`): under a clock it stays a fixed per-move player.
+pub fn explicit_time(spec: &crate::spec::AgentSpec) -> bool {
+    spec.params.iter().any(|p| p.key == "time")
 }
 
 /// What walks the registrations ([`visit_games`]): called once per registered game, with

@@ -1508,7 +1508,7 @@ fn arena_err(e: ArenaError) -> PyErr {
 /// each task to; `sprt` is `--sprt`'s test (`elo0=0,elo1=10`), the run then stopping when
 /// it decides.
 #[pyfunction]
-#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume, shard = None, sprt = None))]
+#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume, shard = None, sprt = None, clock = None))]
 #[allow(clippy::too_many_arguments)]
 fn _tournament(
     py: Python<'_>,
@@ -1524,7 +1524,12 @@ fn _tournament(
     resume: bool,
     shard: Option<(u32, u32)>,
     sprt: Option<&str>,
+    clock: Option<String>,
 ) -> PyResult<(i64, u64, String, String, String)> {
+    let clock = clock
+        .map(|c| c.parse::<tessera_core::Clock>())
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let shard = match shard {
         None => Shard::ALL,
         Some((index, count)) if count >= 1 && (1..=count).contains(&index) => {
@@ -1571,6 +1576,7 @@ fn _tournament(
         .map(parse_sprt)
         .transpose()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    params.clock = clock;
     let failure = Arc::new(Failure::default());
     let opts = RunOptions {
         jobs,

@@ -20,13 +20,15 @@ use rand::Rng;
 use tessera_arena::ArenaGame;
 use tessera_arena::analysis::{SprtStatus, SprtTracker};
 use tessera_arena::error::ArenaError;
-use tessera_arena::games::{Driver, GameDriver, Lineup, PlayedGame, Worker, play_table};
+use tessera_arena::games::{
+    Driver, GameDriver, Lineup, PlayedGame, Worker, explicit_time, play_table_clocked,
+};
 use tessera_arena::registry::{AgentInfo, AgentPlan, RegistryError};
 use tessera_arena::schedule::{parse_sprt, sprt_text};
 use tessera_arena::store::Store;
 use tessera_azul::AzulState;
 use tessera_core::table::{Fault, FaultKind};
-use tessera_core::{Agent, Budget, Game, GameInfo, GameRng, Turn};
+use tessera_core::{Agent, Budget, Clock, Game, GameInfo, GameRng, Turn};
 use tessera_qwirkle::{HAND_SIZE, Qwirkle};
 
 use crate::azul;
@@ -308,17 +310,35 @@ struct MixedWorker<G: ArenaGame> {
 
 impl<G: PyGame> Worker for MixedWorker<G> {
     fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
+        self.play_clocked(seats, seed, None)
+    }
+
+    /// Under a clock a callable's seat is charged like any other (it has no time budget to
+    /// obey: it simply must answer within its time).
+    fn play_clocked(
+        &mut self,
+        seats: &[usize],
+        seed: u64,
+        clock: Option<Clock>,
+    ) -> Result<PlayedGame, ArenaError> {
         let agents = seats
             .iter()
             .map(|&i| self.lineup.build(i))
             .collect::<Result<Vec<_>, _>>()?;
         let budgets: Vec<Budget> = seats.iter().map(|&i| self.lineup.budget(i)).collect();
-        let (table, record) = play_table::<G>(agents, &budgets, seed)?;
+        let fixed: Vec<bool> = seats
+            .iter()
+            .map(|&i| match &self.lineup.members[i] {
+                Member::Plan(p) => explicit_time(p.spec()),
+                Member::Py { .. } => false,
+            })
+            .collect();
+        let (table, record) = play_table_clocked::<G>(agents, &budgets, seed, clock, &fixed)?;
         let result = record.result.as_ref().ok_or(ArenaError::Unfinished {
             seed,
             actions: G::MAX_ACTIONS,
         })?;
-        debug_assert_eq!(table.state().turn(), Turn::Terminal);
+        debug_assert!(table.flag().is_some() || table.state().turn() == Turn::Terminal);
         Ok(PlayedGame {
             scores: result.scores.as_slice().to_vec(),
             winners: result.winners.iter().map(|p| p.index()).collect(),

@@ -265,3 +265,19 @@ def test_a_local_sprt_stops_when_decided_and_stores_its_decision(tmp_path):
     with pytest.raises(ValueError, match="two agents on paired deals"):
         tessera.tournament(["greedy", "random", "level:1"], games=4, db=tmp_path / "x.sqlite",
                            sprt="elo0=0,elo1=10")
+
+
+def test_a_tournament_under_a_game_clock(tmp_path):
+    db = tmp_path / "clock.sqlite"
+    r = tessera.tournament(agents=[first_legal, "greedy"], games=2, seed=4, db=db, clock="20s+100ms")
+    assert r["played"] == 2
+    assert r["command"].endswith(" --clock 20s+100ms")
+    assert r["faults"] == []
+    with sqlite3.connect(db) as con:
+        records = [json.loads(row[0]) for row in con.execute("SELECT record FROM games")]
+    assert [rec["clock"] for rec in records] == ["20s+100ms"] * 2
+    assert all("flag" not in rec for rec in records)
+    with pytest.raises(ValueError, match=r"clock '60x': .* expected BASE\[\+INCREMENT\]"):
+        tessera.tournament(agents=["greedy", "random"], games=2, db=db, clock="60x")
+    with pytest.raises(TypeError, match="clock 60"):
+        tessera.tournament(agents=["greedy", "random"], games=2, db=db, clock=60)

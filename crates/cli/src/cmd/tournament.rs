@@ -73,11 +73,12 @@ pub struct Args {
     /// Every game its own deal, seated in list order (no seat swapping); for self-play.
     #[arg(long)]
     pub unpaired: bool,
-    /// A game clock for every seat, BASE[+INCREMENT]: 60s+1s, 5m, 90s+0.5s. The clock wins
-    /// over the agents' per-move `time=`: each move's time comes from the seat's time
-    /// manager (forced moves are instant; `depth=`/`nodes=` still bind), an external
-    /// engine is sent the clocks (`go wtime ... btime ...`), and a seat whose time runs
-    /// out loses the game (a flag loss, counted below the table).
+    /// A game clock for every seat, BASE[+INCREMENT]: 60s+1s, 5m, 90s+0.5s. The clock
+    /// replaces the per-move budget: each move's time comes from the seat's time manager
+    /// (forced moves are instant; `depth=`/`nodes=` still bind), and an external engine is
+    /// sent the clocks (`go wtime ... btime ...`). Only an agent whose specification
+    /// names its own `time=` keeps it: a fixed per-move player on the same clock. A seat
+    /// whose time runs out loses the game (a flag loss, counted below the table).
     #[arg(long)]
     pub clock: Option<String>,
     /// Output format: table, csv or json.

@@ -117,6 +117,7 @@ def tournament(
     shards: int | None = None,
     max_retries: int = 3,
     sprt: str | dict | None = None,
+    clock: str | None = None,
 ) -> dict:
     """Runs a tournament with the arena's runner: the same schedule (every table of
     ``players`` agents, seats rotated, deals paired), statistics and SQLite store as
@@ -151,6 +152,11 @@ def tournament(
     pairs still in flight are stored too). The result then has ``"sprt"``: the test's
     ``decision``, ``llr``, ``bounds``, ``pairs`` and ``counts`` (see :func:`sprt`).
 
+    ``clock="60s+1s"`` plays every game under a game clock (``tessera tournament --clock``):
+    base time plus increment per move for every seat; an agent's time per move comes from
+    its time manager unless its spec names its own ``time=`` (a fixed per-move player, off
+    the clock); a seat whose time runs out loses (a fault of kind ``flag``). Local runs only.
+
     Returns ``{"run": id, "db": path, "played": games played by this call, "command": the
     equivalent command line, "summary": per agent games/wins/draws/losses/points/win_rate
     with its 95% interval/score mean and sd, per table and series rows, Elo ratings,
@@ -164,7 +170,11 @@ def tournament(
     if not isinstance(agents, (list, tuple)):
         raise TypeError(f"agents: expected a list of specs and callables, got {type(agents).__name__}")
     test = None if sprt is None else _sprt_text(sprt)
+    if clock is not None and not isinstance(clock, str):
+        raise TypeError(f"clock {clock!r}: expected a time control such as '60s+1s' or None")
     if executor == "ray":
+        if clock is not None:
+            raise ValueError("clock= is for local runs (executor='local')")
         if resume:
             raise ValueError("resume=True is for local runs: a Ray run merges its slices into db")
         if shards is not None and (not isinstance(shards, int) or isinstance(shards, bool) or shards < 1):
@@ -178,7 +188,7 @@ def tournament(
     elif executor == "local":
         run, played, summary, faults, command = _tournament(
             list(agents), game, players, games, series, seed, os.fspath(db), jobs, bool(paired),
-            bool(resume), None, test,
+            bool(resume), None, test, clock=clock,
         )
     else:
         raise ValueError(f"executor {executor!r}: expected 'local' or 'ray'")

@@ -249,6 +249,7 @@ def _tournament(
     resume: bool,
     shard: Optional[tuple[int, int]] = None,
     sprt: Optional[str] = None,
+    clock: Optional[str] = None,
 ) -> tuple[int, int, str, str, str]: ...
 def _merge(output: str, inputs: list[str]) -> int: ...
 
