@@ -997,6 +997,34 @@ impl Game for AzulState {
         self.players as usize
     }
 
+    /// An estimate for a time manager: the mover's share of the moves left in this round
+    /// (each non-empty factory is taken once, each colour in the centre, and about one more
+    /// centre move per factory's leftovers, up to five colours), plus its share of the
+    /// rounds still to come, about `factories + 6` moves each. The game lasts at least as
+    /// many more rounds as the fullest wall row needs tiles (one a round; none once a row
+    /// holds four), and a typical game about six rounds.
+    fn decisions_left(&self) -> Option<u32> {
+        let players = self.num_players() as u32;
+        let factories = self.factories().len() as u32;
+        let open = self.factories().iter().filter(|f| !f.is_empty()).count() as u32;
+        let centre = self.centre().colours().count() as u32;
+        let this_round = open + centre + open.min(5u32.saturating_sub(centre));
+        let fullest = self
+            .boards()
+            .iter()
+            .flat_map(|b| (0..5).map(move |r| (0..5).filter(|&c| b.wall_has(r, c)).count()))
+            .max()
+            .unwrap_or(0) as u32;
+        // A row with four tiles may be completed this round: the game may end with it.
+        let rounds_after = if fullest >= 4 {
+            0
+        } else {
+            (4 - fullest).max(6u32.saturating_sub(self.round()))
+        };
+        let moves = this_round + rounds_after * (factories + 6);
+        Some(moves.div_ceil(players).max(1))
+    }
+
     #[inline]
     fn turn(&self) -> Turn {
         match self.phase {
