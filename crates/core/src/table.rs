@@ -1080,6 +1080,12 @@ impl<'a, G: Game> Table<'a, G> {
             assists: self.assists.clone(),
             clock: self.clock(),
             flag: self.flag,
+            time_left_ms: self.clocks.as_ref().map_or_else(Vec::new, |c| {
+                c.left
+                    .iter()
+                    .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+                    .collect()
+            }),
         }
     }
 
@@ -1380,7 +1386,12 @@ mod tests {
         );
         assert_eq!(crate::replay::<Nim>(&r).unwrap(), *t.state());
         let json = serde_json::to_string(&r).unwrap();
-        assert!(json.contains(r#""clock":"30ms","flag":1"#), "{json}");
+        assert!(
+            json.contains(r#""clock":"30ms","flag":1,"time_left_ms":["#),
+            "{json}"
+        );
+        assert_eq!(r.time_left_ms[1], 0);
+        assert!((29..=30).contains(&r.time_left_ms[0]), "{json}");
         let back: GameRecord<<Nim as Game>::Chance> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, r);
         // A record whose flagged seat is not the one to move does not replay.
@@ -1486,9 +1497,9 @@ mod tests {
         assert_eq!(t.record().result.unwrap().winners, vec![p]);
     }
 
-    /// Quick games at a short clock, each agent sleeping through every budget it is given,
-    /// with a time manager that spends a third of the clock a move (a horizon of one): its
-    /// safety margin keeps every seat inside its clock, and forced moves cost nothing.
+    /// Quick games at a short clock, each agent sleeping through every budget it is given:
+    /// the time manager keeps every seat inside its clock, and forced moves cost nothing.
+    /// (Its caps under a clock spent down to the margin are checked in `clock::tests`.)
     #[test]
     fn two_hundred_quick_games_under_a_clock_never_flag() {
         let clock: Clock = "100ms+5ms".parse().unwrap();
@@ -1512,12 +1523,7 @@ mod tests {
                             let mut t =
                                 Table::new(Nim::new(2), vec![seat(), seat()], thread * 1000 + game)
                                     .unwrap()
-                                    .with_clock(clock)
-                                    .with_time_manager(TimeManager {
-                                        horizon: 1,
-                                        min_horizon: 1,
-                                        ..TimeManager::default()
-                                    });
+                                    .with_clock(clock);
                             t.play_out(None, &mut ()).unwrap();
                             assert!(t.record().result.is_some());
                             flags += usize::from(t.flag().is_some());
