@@ -199,7 +199,7 @@ fn one_game<G: Game>(
         assists: Vec::new(),
         clock: None,
         flag: None,
-        time_left_ms: Vec::new(),
+        time_used_ms: Vec::new(),
     };
     let mut legal: Vec<G::Action> = Vec::new();
     let mut previous_legal: Vec<G::Action> = Vec::new();

@@ -87,11 +87,11 @@ pub struct GameRecord<C> {
     /// that ended by the rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<PlayerId>,
-    /// Under a clock, each seat's time left when the record was written, in milliseconds,
-    /// seat 0 first (so the time each seat used is its base time plus its increments less
-    /// this). Absent from the JSON of a game without a clock.
+    /// Under a clock, the time each seat used (its moves' measured thinking time summed),
+    /// in milliseconds, seat 0 first: its time left is its base time plus its increments
+    /// less this. Absent from the JSON of a game without a clock.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub time_left_ms: Vec<u64>,
+    pub time_used_ms: Vec<u64>,
 }
 
 /// The result of a game ended by seat `flagged`'s flag in `state`: the scores as they

@@ -161,9 +161,10 @@ impl<'a, G: Game> Seat<'a, G> {
         }
     }
 
-    /// Under a clock, this agent keeps its budget's time per move (a fixed per-move player
-    /// on the clock: capped by its time left less the safety margin, and still losing on
-    /// time) instead of the time manager's share. No effect without a clock.
+    /// Under a clock, this agent keeps its budget's time per move instead of the time
+    /// manager's share: a fixed per-move player, off the clock (its time is measured and
+    /// recorded, but its flag never falls), to compare clock-managed players with. No effect
+    /// without a clock.
     pub fn with_fixed_time(mut self) -> Self {
         self.fixed_time = true;
         self
@@ -358,6 +359,8 @@ struct Clocks {
     manager: TimeManager,
     /// Time left per seat.
     left: Vec<Duration>,
+    /// Time used per seat.
+    used: Vec<Duration>,
     /// What the time manager knows of each seat's decisions.
     timing: Vec<SeatTiming>,
     /// When the human seat to move was first told to move.
@@ -430,6 +433,7 @@ impl<'a, G: Game> Table<'a, G> {
             clock,
             manager: TimeManager::default(),
             left: vec![clock.base; n],
+            used: vec![Duration::ZERO; n],
             timing: vec![SeatTiming::default(); n],
             human_since: None,
         });
@@ -484,6 +488,7 @@ impl<'a, G: Game> Table<'a, G> {
             return;
         };
         let left = std::mem::take(&mut c.left[p.index()]);
+        c.used[p.index()] += used;
         c.human_since = None;
         self.flag = Some(p);
         self.faults.push(SeatFault {
@@ -505,10 +510,12 @@ impl<'a, G: Game> Table<'a, G> {
     /// True (and seat `p`'s flag falls) if a move that took `used` took more than the time
     /// it had left; false without a clock.
     fn over_time(&mut self, p: PlayerId, used: Duration) -> bool {
-        let over = self
-            .clocks
-            .as_ref()
-            .is_some_and(|c| used > c.left[p.index()]);
+        let fixed = self.seats.get(p.index()).is_some_and(|s| s.fixed_time);
+        let over = !fixed
+            && self
+                .clocks
+                .as_ref()
+                .is_some_and(|c| used > c.left[p.index()]);
         if over {
             self.fall(p, used);
         }
@@ -522,6 +529,7 @@ impl<'a, G: Game> Table<'a, G> {
             c.human_since = None;
             let left = c.left[p.index()];
             c.left[p.index()] = left.saturating_sub(used) + c.clock.increment;
+            c.used[p.index()] += used;
         }
     }
 
@@ -752,9 +760,7 @@ impl<'a, G: Game> Table<'a, G> {
                 forced = Some(legal[0]);
                 budget.time = Some(Duration::ZERO);
             } else if fixed_time {
-                let most = left.saturating_sub(c.manager.safety(left));
-                let per_move = budget.or_default().time.unwrap_or(most);
-                budget.time = Some(per_move.min(most));
+                budget = budget.or_default();
             } else if agent.observe_clock(&ClockView {
                 seat: p,
                 left: c.left.clone(),
@@ -1080,8 +1086,8 @@ impl<'a, G: Game> Table<'a, G> {
             assists: self.assists.clone(),
             clock: self.clock(),
             flag: self.flag,
-            time_left_ms: self.clocks.as_ref().map_or_else(Vec::new, |c| {
-                c.left
+            time_used_ms: self.clocks.as_ref().map_or_else(Vec::new, |c| {
+                c.used
                     .iter()
                     .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
                     .collect()
@@ -1387,11 +1393,11 @@ mod tests {
         assert_eq!(crate::replay::<Nim>(&r).unwrap(), *t.state());
         let json = serde_json::to_string(&r).unwrap();
         assert!(
-            json.contains(r#""clock":"30ms","flag":1,"time_left_ms":["#),
+            json.contains(r#""clock":"30ms","flag":1,"time_used_ms":["#),
             "{json}"
         );
-        assert_eq!(r.time_left_ms[1], 0);
-        assert!((29..=30).contains(&r.time_left_ms[0]), "{json}");
+        assert!(r.time_used_ms[1] >= 50, "{json}");
+        assert!(r.time_used_ms[0] <= 1, "{json}");
         let back: GameRecord<<Nim as Game>::Chance> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, r);
         // A record whose flagged seat is not the one to move does not replay.
@@ -1451,24 +1457,23 @@ mod tests {
                 .all(|b| b.is_some_and(|b| b > Duration::from_millis(500))),
             "{managed:?}"
         );
-        // A fixed time larger than the clock allows is capped by it.
-        let big = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        // A fixed seat is off the clock: it keeps its time even beyond its clock, and its
+        // flag never falls; its time used is recorded.
         let mut t = Table::new(
             Nim::new(2),
             vec![
-                Seat::agent(
-                    Box::new(Spy(big.clone())),
-                    Budget::time(Duration::from_secs(60)),
-                )
-                .with_fixed_time(),
                 random_seat(),
+                spender(Some(Duration::from_millis(20))).with_fixed_time(),
             ],
-            3,
+            6,
         )
         .unwrap()
-        .with_clock("1s".parse().unwrap());
-        t.play_out(None, &mut ()).unwrap();
-        assert_eq!(big.lock().unwrap()[0], Some(Duration::from_millis(950)));
+        .with_clock("10ms".parse().unwrap());
+        assert_eq!(t.play_out(None, &mut ()).unwrap(), Played::Over);
+        assert_eq!(t.flag(), None);
+        let r = t.record();
+        assert!(r.result.is_some() && r.flag.is_none());
+        assert!(r.time_used_ms[1] >= 20, "{:?}", r.time_used_ms);
     }
 
     #[test]
@@ -1502,15 +1507,15 @@ mod tests {
     /// (Its caps under a clock spent down to the margin are checked in `clock::tests`.)
     #[test]
     fn two_hundred_quick_games_under_a_clock_never_flag() {
-        let clock: Clock = "100ms+5ms".parse().unwrap();
+        let clock: Clock = "1s+10ms".parse().unwrap();
         let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let flags: usize = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..4u64)
+            let handles: Vec<_> = (0..8u64)
                 .map(|thread| {
                     let asked = asked.clone();
                     scope.spawn(move || {
                         let mut flags = 0;
-                        for game in 0..50u64 {
+                        for game in 0..25u64 {
                             let seat = || {
                                 Seat::agent(
                                     Box::new(Spender {
