@@ -169,7 +169,7 @@ pub fn play_table<G: ArenaGame>(
 
 /// [`play_table`] under a game clock (`None`: without one): the time manager replaces the
 /// time limit per move of every seat but those marked `fixed_time` (an explicit `time=`:
-/// a fixed per-move player on the clock, [`Seat::with_fixed_time`]); a seat whose time
+/// a fixed per-move player off the clock, [`Seat::with_fixed_time`]); a seat whose time
 /// runs out loses ([`Table::with_clock`]).
 pub fn play_table_clocked<G: ArenaGame>(
     agents: Vec<Box<dyn Agent<G>>>,
@@ -382,7 +382,7 @@ impl<G: ArenaGame> Worker for AgentWorker<G> {
 }
 
 /// True if an agent specification names its own time per move (`time=`, or an external
-/// engine's `ext:time=...:`): under a clock it stays a fixed per-move player.
+/// engine's `ext:time=...:`): under a clock it stays a fixed per-move player, off the clock.
 pub fn explicit_time(spec: &crate::spec::AgentSpec) -> bool {
     spec.params.iter().any(|p| p.key == "time")
 }

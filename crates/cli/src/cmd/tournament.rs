@@ -77,8 +77,9 @@ pub struct Args {
     /// replaces the per-move budget: each move's time comes from the seat's time manager
     /// (forced moves are instant; `depth=`/`nodes=` still bind), and an external engine is
     /// sent the clocks (`go wtime ... btime ...`). Only an agent whose specification
-    /// names its own `time=` keeps it: a fixed per-move player on the same clock. A seat
-    /// whose time runs out loses the game (a flag loss, counted below the table).
+    /// names its own `time=` keeps it: a fixed per-move player, off the clock (its time
+    /// is recorded, its flag never falls). A seat whose time runs out loses the game (a
+    /// flag loss, counted below the table).
     #[arg(long)]
     pub clock: Option<String>,
     /// Output format: table, csv or json.
