@@ -15,8 +15,8 @@ pub struct Args {
 /// Runs `tessera agents`.
 pub fn run(a: Args) -> Result<()> {
     let drivers = match &a.game {
-        Some(g) => vec![tessera_arena::driver(g)?],
-        None => tessera_arena::drivers(),
+        Some(g) => vec![tessera_house::driver(g)?],
+        None => tessera_house::drivers(),
     };
     match a.format.as_str() {
         "json" => {

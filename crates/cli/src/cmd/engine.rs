@@ -1,6 +1,6 @@
 //! `tessera engine GAME`: the Tessera Engine Protocol (TEP) on stdin/stdout for any game the
 //! arena knows, a line protocol in the spirit of chess's UCI. The full description is in
-//! docs/protocol.md; the session is [`tessera_arena::engine::Session`], generic over the
+//! docs/protocol.md; the session is [`tessera_house::engine::Session`], generic over the
 //! game, so this file holds no per-game code.
 //!
 //! Commands (one per line; replies end with a line the client can wait for):
@@ -34,15 +34,15 @@ pub struct Args {
 }
 
 fn game_names() -> Vec<&'static str> {
-    tessera_arena::drivers().iter().map(|d| d.name()).collect()
+    tessera_house::drivers().iter().map(|d| d.name()).collect()
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let driver = tessera_arena::driver(&args.game)?;
+    let driver = tessera_house::driver(&args.game)?;
     let mut session = driver.engine(args.player.as_deref(), args.seed)?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
-    tessera_arena::engine::serve(session.as_mut(), stdin.lock(), &mut out)?;
+    tessera_house::engine::serve(session.as_mut(), stdin.lock(), &mut out)?;
     Ok(())
 }

@@ -75,7 +75,7 @@ fn make_seat(name: &str) -> Result<Seat<'static, AzulState>> {
     match name.trim() {
         "human" => Ok(Seat::human("human")),
         other => {
-            let plan = tessera_arena::registry::azul::registry()
+            let plan = tessera_house::registry::azul::registry()
                 .parse(other)
                 .with_context(|| format!("seat '{other}' (or human)"))?;
             Ok(Seat::agent(plan.build()?, plan.budget()))
@@ -425,7 +425,7 @@ pub fn run(args: Args) -> Result<()> {
     let seat_names: Vec<String> = if args.seats.is_empty() {
         let opponent = match &args.opponent {
             Some(o) => o.trim().to_string(),
-            None => default_opponent(&tessera_arena::registry::azul::registry()),
+            None => default_opponent(&tessera_house::registry::azul::registry()),
         };
         std::iter::once("human".to_string())
             .chain(std::iter::repeat_n(opponent, n - 1))
@@ -547,10 +547,10 @@ fn hint(table: &mut Table<'static, AzulState>, p: PlayerId) -> Result<String> {
 
 /// The move the game's strongest level would play for human seat `p` (at most 2 s; kept in
 /// the record as a hint), and that level; `None` for a game without levels.
-pub fn strongest_hint<G: tessera_arena::ArenaGame>(
+pub fn strongest_hint<G: tessera_house::ArenaGame>(
     table: &mut Table<'static, G>,
     p: PlayerId,
-) -> Result<Option<(&'static tessera_arena::registry::Level, G::Action)>> {
+) -> Result<Option<(&'static tessera_house::registry::Level, G::Action)>> {
     let registry = G::registry();
     let Some(level) = registry.levels().last() else {
         return Ok(None);
@@ -567,7 +567,7 @@ pub fn strongest_hint<G: tessera_arena::ArenaGame>(
 /// The registry's middle difficulty level as a seat (`level:3`), or `random` for a game
 /// without levels.
 pub fn default_opponent<G: tessera_core::Game>(
-    registry: &tessera_arena::registry::Registry<G>,
+    registry: &tessera_house::registry::Registry<G>,
 ) -> String {
     registry
         .default_level()

@@ -1,6 +1,6 @@
 //! `tessera play GAME` for every game without its own terminal front end (the Nim test
 //! game, and any game added later): the arena's generic loop
-//! ([`tessera_arena::terminal::play`]) over the game's protocol notation, so this file holds
+//! ([`tessera_house::terminal::play`]) over the game's protocol notation, so this file holds
 //! no per-game code.
 
 use anyhow::Result;
@@ -23,7 +23,7 @@ pub struct Args {
 
 /// The games of the arena that `tessera play` has no own subcommand for.
 fn game_names() -> Vec<&'static str> {
-    tessera_arena::drivers()
+    tessera_house::drivers()
         .iter()
         .map(|d| d.name())
         .filter(|n| !["azul", "qwirkle", "tiles"].contains(n))
@@ -34,11 +34,11 @@ fn game_names() -> Vec<&'static str> {
 pub fn run(words: Vec<String>) -> Result<()> {
     let args = Args::try_parse_from(std::iter::once("tessera play".to_string()).chain(words))
         .unwrap_or_else(|e| e.exit());
-    let driver = tessera_arena::driver(&args.game)?;
+    let driver = tessera_house::driver(&args.game)?;
     let seats: Vec<String> = args.seats.split(',').map(str::to_string).collect();
     let seed = args
         .seed
-        .unwrap_or_else(tessera_arena::terminal::clock_seed);
+        .unwrap_or_else(tessera_house::terminal::clock_seed);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     driver.play_terminal(&seats, seed, &mut stdin.lock(), &mut out)?;

@@ -35,7 +35,7 @@ fn seat(name: &str) -> Result<Seat<'static, Qwirkle>> {
     match name.trim() {
         "human" => Ok(Seat::human("human")),
         other => {
-            let plan = tessera_arena::registry::qwirkle::registry()
+            let plan = tessera_house::registry::qwirkle::registry()
                 .parse(other)
                 .with_context(|| format!("seat '{other}' (or human)"))?;
             Ok(Seat::agent(plan.build()?, plan.budget()))
@@ -197,7 +197,7 @@ pub fn run(args: Args) -> Result<()> {
     let seats_text = args.seats.clone().unwrap_or_else(|| {
         format!(
             "human,{}",
-            super::play_azul::default_opponent(&tessera_arena::registry::qwirkle::registry())
+            super::play_azul::default_opponent(&tessera_house::registry::qwirkle::registry())
         )
     });
     let names: Vec<String> = seats_text

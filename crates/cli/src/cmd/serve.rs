@@ -56,7 +56,7 @@ pub struct Args {
 
 /// `--max-think`: a duration from 1ms to 1 hour.
 fn parse_max_think(text: &str) -> Result<Duration, String> {
-    match tessera_arena::spec::parse_duration(text) {
+    match tessera_house::spec::parse_duration(text) {
         Some(d) if d >= Duration::from_millis(1) && d <= Duration::from_secs(3600) => Ok(d),
         _ => Err(format!(
             "'{text}': expected a duration from 1ms to 60m such as 60s, 2m or 500ms"

@@ -134,7 +134,7 @@ fn bar(quiet: bool) -> Bar {
 pub fn run(a: Args) -> Result<()> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
     let shard: Shard = a.shard.parse()?;
-    let driver = tessera_arena::driver(&a.game)?;
+    let driver = tessera_house::driver(&a.game)?;
     check_jobs(a.jobs)?;
     let mut agents: Vec<&str> = a.agents.split(',').map(str::trim).collect();
     if let Some(g) = a.gauntlet.as_deref().map(str::trim) {

@@ -18,7 +18,6 @@ use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use tessera_arena::games::ArenaGame;
 use tessera_arena::schedule::Shard;
 use tessera_azul::AzulState;
 use tessera_azul::augur::{
@@ -27,6 +26,7 @@ use tessera_azul::augur::{
 use tessera_core::record::{Event, GameSeeds, Observer};
 use tessera_core::rng::derive_seed;
 use tessera_core::{Agent, Blundering, Game, Seat, Table};
+use tessera_house::games::ArenaGame;
 use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
 
 /// Arguments of `tessera train`.
@@ -142,7 +142,7 @@ impl Observer<AzulState> for States {
 /// plan's budget. `--epsilon` is the seat's chance of a blunder ([`Blundering`], from the
 /// seat's generator). One agent per spec, reset between games (as tournament workers do).
 fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>> {
-    let registry = tessera_arena::registry::azul::registry();
+    let registry = tessera_house::registry::azul::registry();
     let specs = seat_specs(&a.player, a.players)?;
     let plans = specs
         .iter()
