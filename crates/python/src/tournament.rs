@@ -17,18 +17,18 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rand::Rng;
-use tessera_arena::ArenaGame;
 use tessera_arena::analysis::{SprtStatus, SprtTracker};
-use tessera_arena::error::ArenaError;
-use tessera_arena::games::{
-    Driver, GameDriver, Lineup, PlayedGame, Worker, explicit_time, play_table_clocked,
-};
-use tessera_arena::registry::{AgentInfo, AgentPlan, RegistryError};
 use tessera_arena::schedule::{parse_sprt, sprt_text};
 use tessera_arena::store::Store;
 use tessera_azul::AzulState;
 use tessera_core::table::{Fault, FaultKind};
 use tessera_core::{Agent, Budget, Clock, Game, GameInfo, GameRng, Turn};
+use tessera_house::ArenaGame;
+use tessera_house::error::ArenaError;
+use tessera_house::games::{
+    Driver, GameDriver, Lineup, PlayedGame, Worker, explicit_time, play_table_clocked,
+};
+use tessera_house::registry::{AgentInfo, AgentPlan, RegistryError};
 use tessera_qwirkle::{HAND_SIZE, Qwirkle};
 
 use crate::azul;
@@ -215,7 +215,7 @@ impl<G: PyGame> GameDriver for WithCallables<G> {
         self.inner.agents()
     }
 
-    fn levels(&self) -> &'static [tessera_arena::registry::Level] {
+    fn levels(&self) -> &'static [tessera_house::registry::Level] {
         self.inner.levels()
     }
 
