@@ -106,28 +106,38 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut line)
-            .expect("the server's first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        // The line that names the address (others may come first).
+        let mut out = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut addr = None;
+        for _ in 0..20 {
+            let mut line = String::new();
+            if out.read_line(&mut line).expect("the server's output") == 0 {
+                break;
+            }
+            if let Some(rest) = line.split("http://").nth(1) {
+                addr = rest.split('/').next().map(str::to_string);
+                break;
+            }
+        }
+        let addr = addr.expect("the server prints its address");
         Server { child, addr }
     }
 
     /// One HTTP/1.1 request; the status and the JSON body.
     fn call(&self, method: &str, path: &str, body: &str) -> (u16, Value) {
+        self.call_as(method, path, body, None)
+    }
+
+    /// [`Server::call`] acting for a seat with its token.
+    fn call_as(&self, method: &str, path: &str, body: &str, token: Option<&str>) -> (u16, Value) {
+        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
         let mut s = TcpStream::connect(&self.addr).expect("connect");
         s.set_read_timeout(Some(Duration::from_secs(30)))
             .expect("a timeout");
         write!(
             s,
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+             {auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
             self.addr,
             body.len()
         )
@@ -174,15 +184,19 @@ fn nim_is_played_through_the_web_api_and_listed_only_for_test_games() {
     let (st, v) = server.call("POST", "/api/games", &req.to_string());
     assert!(st == 200 || st == 201, "{st} {v}");
     let id = v["id"].as_str().expect("an id").to_string();
+    let token = v["tokens"][0]["token"]
+        .as_str()
+        .expect("the human seat's token");
+    let token = Some(token);
     let deadline = Instant::now() + Duration::from_secs(60);
     let (mut human_moves, mut ai_moves) = (0, 0);
     let end = loop {
         assert!(Instant::now() < deadline, "the game did not finish");
-        let (st, s) = server.call("GET", &format!("/api/games/{id}?seat=0"), "");
+        let (st, s) = server.call_as("GET", &format!("/api/games/{id}?seat=0"), "", token);
         assert_eq!(st, 200, "{s}");
         if s["status"] == "finished" {
             break server
-                .call("GET", &format!("/api/games/{id}?seat=0&since=0"), "")
+                .call_as("GET", &format!("/api/games/{id}?seat=0&since=0"), "", token)
                 .1;
         }
         if s["waiting_for"] != "human" {
@@ -192,10 +206,11 @@ fn nim_is_played_through_the_web_api_and_listed_only_for_test_games() {
         // The view is the game's position text; moves are its notation.
         assert!(s["view"]["state"].is_string(), "{s}");
         let legal = s["legal"][0]["action"].as_str().expect("a legal move");
-        let (st, after) = server.call(
+        let (st, after) = server.call_as(
             "POST",
             &format!("/api/games/{id}/move"),
             &json!({"seat": 0, "action": legal}).to_string(),
+            token,
         );
         assert_eq!(st, 200, "{after}");
         human_moves += 1;
@@ -208,10 +223,11 @@ fn nim_is_played_through_the_web_api_and_listed_only_for_test_games() {
     assert!(human_moves >= 1 && ai_moves >= 1, "{end}");
     assert!(end["outcome"].is_object(), "{end}");
     // A bad move in notation gets a clear refusal.
-    let (st, _) = server.call(
+    let (st, _) = server.call_as(
         "POST",
         &format!("/api/games/{id}/move"),
         r#"{"seat":0,"action":"1:1"}"#,
+        token,
     );
     assert!((400..500).contains(&st), "{st}");
     drop(server);
