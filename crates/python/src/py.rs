@@ -1587,7 +1587,7 @@ fn _tournament(
     };
     let mut store = Store::open(&db).map_err(arena_err)?;
     let driver: Box<dyn GameDriver> = match game {
-        _ if callables.is_empty() => tessera_arena::driver(game).map_err(arena_err)?,
+        _ if callables.is_empty() => tessera_house::driver(game).map_err(arena_err)?,
         "azul" => Box::new(WithCallables::<AzulState>::new(callables, failure.clone())),
         "qwirkle" => Box::new(WithCallables::<Qwirkle>::new(callables, failure.clone())),
         _ => {
