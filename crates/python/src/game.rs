@@ -8,9 +8,9 @@ use std::sync::{Mutex, MutexGuard};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use tessera_core::table::TableError;
 use tessera_house::games::{GameDriver, driver, drivers};
 use tessera_house::handle::{GameHandle, HandleError};
-use tessera_core::table::TableError;
 
 use crate::args::{ActionId, Count, Seed, describe_value, list_legal, restorer};
 

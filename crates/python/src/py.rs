@@ -12,11 +12,11 @@ use numpy::{
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use tessera_house::ArenaGame;
-use tessera_house::handle::AgentHandle;
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
 use tessera_core::{Game, PlayerId, Turn};
+use tessera_house::ArenaGame;
+use tessera_house::handle::AgentHandle;
 use tessera_qwirkle::Qwirkle;
 
 use crate::args::{ActionId, Count, Seed, describe_value, list_legal, restorer};
@@ -27,11 +27,11 @@ use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::qwirkle_batch::QwirkleSlot;
 use crate::tiles::TilesTable;
 use crate::tournament::{_sprt, Callable, Failure, PySprtTracker, WithCallables};
-use tessera_house::error::ArenaError;
-use tessera_house::games::GameDriver;
 use tessera_arena::runner::{RunOptions, run_tournament};
 use tessera_arena::schedule::{RunParams, Shard, parse_sprt};
 use tessera_arena::store::Store;
+use tessera_house::error::ArenaError;
+use tessera_house::games::GameDriver;
 
 /// The most games an `AzulBatch` holds (2**20): its arrays alone take about 1.5 KB a game
 /// at 4 players, so this is about 1.6 GB; more is refused before anything is allocated.
