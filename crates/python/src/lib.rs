@@ -29,3 +29,16 @@ mod game;
 mod py;
 #[cfg(feature = "python")]
 mod tournament;
+
+/// The extension module `tessera._tessera`: each file registers its own classes and
+/// functions (so no file needs another only to be registered).
+#[cfg(feature = "python")]
+#[pyo3::pymodule]
+fn _tessera(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
+    use pyo3::types::PyModuleMethods;
+    py::register(m)?;
+    tournament::register(m)?;
+    game::register(m)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

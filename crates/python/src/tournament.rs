@@ -18,7 +18,8 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rand::Rng;
 use tessera_arena::analysis::{SprtStatus, SprtTracker};
-use tessera_arena::schedule::{parse_sprt, sprt_text};
+use tessera_arena::runner::{RunOptions, run_tournament};
+use tessera_arena::schedule::{RunParams, Shard, parse_sprt, sprt_text};
 use tessera_arena::store::Store;
 use tessera_azul::AzulState;
 use tessera_core::table::{Fault, FaultKind};
@@ -31,6 +32,7 @@ use tessera_house::games::{
 use tessera_house::registry::{AgentInfo, AgentPlan, RegistryError};
 use tessera_qwirkle::{HAND_SIZE, Qwirkle};
 
+use crate::args::describe_value;
 use crate::azul;
 use crate::driver::Session;
 use crate::py::{PyAzul, PyQwirkle};
@@ -468,4 +470,159 @@ impl PySprtTracker {
             )),
         }
     }
+}
+
+fn arena_err(e: ArenaError) -> PyErr {
+    match e {
+        ArenaError::UnknownGame { .. }
+        | ArenaError::Registry(_)
+        | ArenaError::Params(_)
+        | ArenaError::Run(_) => PyValueError::new_err(e.to_string()),
+        e => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// Runs a tournament through the arena's runner (the same schedule, pairing, statistics and
+/// SQLite store as `tessera tournament`); `agents` holds registry specs (str) and Python
+/// callables (an `AzulGame` in, an action id out; in Qwirkle a `QwirkleGame` in, one step
+/// id out per call). Returns `(run id, games
+/// played by this call, summary as JSON, faults as JSON, the run's command line)`. Wrapped
+/// by `tessera.tournament`. `shard` `(k, n)` plays only the `k`-th of `n` slices of whole
+/// deals (`tessera tournament --shard k/n`), as `tessera.tournament(executor="ray")` asks
+/// each task to; `sprt` is `--sprt`'s test (`elo0=0,elo1=10`), the run then stopping when
+/// it decides.
+#[pyfunction]
+#[pyo3(signature = (agents, game, players, games, series, seed, db, jobs, paired, resume, shard = None, sprt = None, clock = None))]
+#[allow(clippy::too_many_arguments)]
+fn _tournament(
+    py: Python<'_>,
+    agents: Vec<Bound<'_, PyAny>>,
+    game: &str,
+    players: usize,
+    games: u64,
+    series: u32,
+    seed: u64,
+    db: std::path::PathBuf,
+    jobs: usize,
+    paired: bool,
+    resume: bool,
+    shard: Option<(u32, u32)>,
+    sprt: Option<&str>,
+    clock: Option<String>,
+) -> PyResult<(i64, u64, String, String, String)> {
+    let clock = clock
+        .map(|c| c.parse::<tessera_core::Clock>())
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let shard = match shard {
+        None => Shard::ALL,
+        Some((index, count)) if count >= 1 && (1..=count).contains(&index) => {
+            Shard { index, count }
+        }
+        Some((k, n)) => {
+            return Err(PyValueError::new_err(format!(
+                "shard ({k}, {n}): expected (k, n) with 1 <= k <= n"
+            )));
+        }
+    };
+    let mut specs = Vec::with_capacity(agents.len());
+    let mut callables: Vec<Callable> = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        if let Ok(spec) = a.extract::<String>() {
+            specs.push(spec);
+        } else if a.is_callable() {
+            let name: String = a
+                .getattr("__name__")
+                .and_then(|n| n.extract())
+                .unwrap_or_else(|_| format!("agent{i}"));
+            let mut label = format!("python:{name}");
+            let mut k = 2;
+            while specs.contains(&label) {
+                label = format!("python:{name}-{k}");
+                k += 1;
+            }
+            specs.push(label.clone());
+            callables.push(Callable {
+                label,
+                func: a.clone().unbind(),
+            });
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "agents[{i}]: expected an agent spec (str) or a callable, got {}",
+                describe_value(a)
+            )));
+        }
+    }
+    let refs: Vec<&str> = specs.iter().map(|s| s.as_str()).collect();
+    let mut params = RunParams::new(game, &refs, players, games, series, seed);
+    params.paired = paired;
+    params.sprt = sprt
+        .map(parse_sprt)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    params.clock = clock;
+    let failure = Arc::new(Failure::default());
+    let opts = RunOptions {
+        jobs,
+        resume,
+        shard,
+        stop: failure.stop.clone(),
+        ..RunOptions::default()
+    };
+    let mut store = Store::open(&db).map_err(arena_err)?;
+    let driver: Box<dyn GameDriver> = match game {
+        _ if callables.is_empty() => tessera_house::driver(game).map_err(arena_err)?,
+        "azul" => Box::new(WithCallables::<AzulState>::new(callables, failure.clone())),
+        "qwirkle" => Box::new(WithCallables::<Qwirkle>::new(callables, failure.clone())),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "game '{game}': Python callables play in azul and qwirkle tournaments"
+            )));
+        }
+    };
+    let report = py.detach(|| run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut ()));
+    if let Some(e) = failure
+        .error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+    {
+        return Err(e);
+    }
+    let report = report.map_err(arena_err)?;
+    let summary = serde_json::to_string(&report.summary)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let faults = serde_json::to_string(&report.faults)
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok((
+        report.run.id,
+        report.played,
+        summary,
+        faults,
+        params.command_line(),
+    ))
+}
+
+/// Merges the runs of the SQLite stores `inputs` into `output` (created if missing;
+/// `tessera merge`): a shard's games join the whole run of the same parameters, a game
+/// stored twice must be identical. Returns the games added.
+#[pyfunction]
+fn _merge(
+    py: Python<'_>,
+    output: std::path::PathBuf,
+    inputs: Vec<std::path::PathBuf>,
+) -> PyResult<u64> {
+    let merged = py
+        .detach(|| tessera_arena::merge::merge(&output, &inputs))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(merged.iter().map(|m| m.added).sum())
+}
+
+/// Registers the tournament's functions in the extension module (lib.rs's `_tessera`).
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(_sprt, m)?)?;
+    m.add_class::<PySprtTracker>()?;
+    Ok(())
 }
