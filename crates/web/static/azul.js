@@ -225,24 +225,7 @@ const AzulPage = {
     document.getElementById("hint").addEventListener("click", () => this.askHint());
     document.getElementById("download").addEventListener("click", () => this.downloadRecord());
     document.getElementById("newgame").addEventListener("click", () => this.leave());
-    // A game's address (`/azul?game=ID`, and an invite link's `#token=`) opens that game.
-    const id = gameIdFromUrl();
-    if (id) {
-      const token = Seats.fromFragment(id);
-      if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
-      await this.open(id, null);
-    } else if (new URLSearchParams(location.search).has("rematch")) {
-      // "Play again" after a game: the same seats, started at once.
-      const saved = sessionStorage.getItem("tessera-rematch-azul");
-      sessionStorage.removeItem("tessera-rematch-azul");
-      if (saved) {
-        try { this.nextSeats = JSON.parse(saved); } catch (e) { this.nextSeats = null; }
-        if (this.nextSeats) {
-          document.getElementById("players").value = String(this.nextSeats.length);
-          await this.start();
-        }
-      }
-    }
+    await openFromAddress(this, "azul");
   },
 
   // "New game": leaving a game being played asks first (the game stays at its address).

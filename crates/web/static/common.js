@@ -67,6 +67,29 @@ function gameIdFromUrl() {
 }
 
 // The invite links of the free seats (`free` in the snapshot), for the creator to send.
+// Opens what the page's address names: a game (`/GAME?game=ID`, and an invite link's
+// `#token=`), or with `?rematch` ("Play again" after a game) a new game with the seats the
+// finished one saved. `page` is the game page's object (its `open`, `start`, `nextSeats`).
+async function openFromAddress(page, game) {
+  const id = gameIdFromUrl();
+  if (id) {
+    const token = Seats.fromFragment(id);
+    if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
+    await page.open(id, null);
+  } else if (new URLSearchParams(location.search).has("rematch")) {
+    const key = `tessera-rematch-${game}`;
+    const saved = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
+    if (saved) {
+      try { page.nextSeats = JSON.parse(saved); } catch (e) { page.nextSeats = null; }
+      if (page.nextSeats) {
+        document.getElementById("players").value = String(page.nextSeats.length);
+        await page.start();
+      }
+    }
+  }
+}
+
 function showInvites(snap, tokens) {
   let box = document.getElementById("invites");
   if (!box) {

@@ -93,24 +93,7 @@ const QwirklePage = {
     document.getElementById("pass").addEventListener("click", () => this.send("pass"));
     const ng = document.getElementById("newgame");
     if (ng) ng.addEventListener("click", (e) => { e.preventDefault(); this.leave(); });
-    // A game's address (`/qwirkle?game=ID`, and an invite link's `#token=`) opens that game.
-    const id = gameIdFromUrl();
-    if (id) {
-      const token = Seats.fromFragment(id);
-      if (token) Seats.add(id, `invite-${token.slice(0, 8)}`, token);
-      await this.open(id, null);
-    } else if (new URLSearchParams(location.search).has("rematch")) {
-      // "Play again" after a game: the same seats, started at once.
-      const saved = sessionStorage.getItem("tessera-rematch-qwirkle");
-      sessionStorage.removeItem("tessera-rematch-qwirkle");
-      if (saved) {
-        try { this.nextSeats = JSON.parse(saved); } catch (e) { this.nextSeats = null; }
-        if (this.nextSeats) {
-          document.getElementById("players").value = String(this.nextSeats.length);
-          await this.start();
-        }
-      }
-    }
+    await openFromAddress(this, "qwirkle");
   },
 
   // Leaving a game being played asks first (the game stays at its address).
