@@ -482,26 +482,8 @@ const AzulPage = {
     box.scrollIntoView({ block: "start" });
   },
 
-  // The seats of this game as a new-game request: people by name (or open seats), levels by
-  // level, other players by their specification and budget.
-  seatsAgain(snap) {
-    const levels = this.info.levels || [];
-    // A seat this browser played keeps its name; another person's seat is open again (a
-    // new invite link), since their token belongs to the old game.
-    const mine = snap.my_seats || snap.seats.map((_, i) => i);
-    return snap.seats.map((s, i) => {
-      if (s.type === "human") return mine.includes(i) ? { type: "human", name: s.name } : { type: "human", open: true };
-      const lv = levels.find((l) => l.spec === s.agent);
-      if (lv) return { type: "ai", agent: lv.agent };
-      return { type: "ai", agent: s.agent, budget: s.budget };
-    });
-  },
-
-  // A rematch: the page opens afresh and starts a game with the same seats.
-  rematch() {
-    sessionStorage.setItem("tessera-rematch-azul", JSON.stringify(this.seatsAgain(this.snap)));
-    location.href = "azul?rematch" + (this.fast ? "&fast" : "");
-  },
+  // "Play again": the page opens afresh and starts a game with the same seats.
+  rematch() { startRematch(this, "azul"); },
 };
 
 if (document.getElementById("azul-page")) AzulPage.init().catch((e) => setStatus(e.message, "error"));

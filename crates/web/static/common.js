@@ -90,6 +90,24 @@ async function openFromAddress(page, game) {
   }
 }
 
+// "Play again": `page`'s finished game as a new-game request saved for the page that opens
+// afresh with `?rematch` (see openFromAddress). A seat this browser played keeps its name;
+// another person's seat is open again (a new invite link), since their token belongs to the
+// old game; levels by level, other players by their specification and budget.
+function startRematch(page, game) {
+  const snap = page.snap;
+  const levels = page.info.levels || [];
+  const mine = snap.my_seats || snap.seats.map((_, i) => i);
+  const seats = snap.seats.map((s, i) => {
+    if (s.type === "human") return mine.includes(i) ? { type: "human", name: s.name } : { type: "human", open: true };
+    const lv = levels.find((l) => l.spec === s.agent);
+    if (lv) return { type: "ai", agent: lv.agent };
+    return { type: "ai", agent: s.agent, budget: s.budget };
+  });
+  sessionStorage.setItem(`tessera-rematch-${game}`, JSON.stringify(seats));
+  location.href = `${game}?rematch` + (page.fast ? "&fast" : "");
+}
+
 function showInvites(snap, tokens) {
   let box = document.getElementById("invites");
   if (!box) {

@@ -223,24 +223,8 @@ const QwirklePage = {
     catch (e) { setStatus(e.message, "error"); }
   },
 
-  // The seats of this game as a new-game request (people by name, levels by level).
-  seatsAgain(snap) {
-    const levels = this.info.levels || [];
-    // A seat this browser played keeps its name; another person's seat is open again (a
-    // new invite link), since their token belongs to the old game.
-    const mine = snap.my_seats || snap.seats.map((_, i) => i);
-    return snap.seats.map((s, i) => {
-      if (s.type === "human") return mine.includes(i) ? { type: "human", name: s.name } : { type: "human", open: true };
-      const lv = levels.find((l) => l.spec === s.agent);
-      if (lv) return { type: "ai", agent: lv.agent };
-      return { type: "ai", agent: s.agent, budget: s.budget };
-    });
-  },
-
-  rematch() {
-    sessionStorage.setItem("tessera-rematch-qwirkle", JSON.stringify(this.seatsAgain(this.snap)));
-    location.href = "qwirkle?rematch" + (this.fast ? "&fast" : "");
-  },
+  // "Play again": the page opens afresh and starts a game with the same seats.
+  rematch() { startRematch(this, "qwirkle"); },
 
   myTurn() { return this.snap && this.snap.waiting_for === "human" && this.snap.to_move === this.me; },
 
