@@ -58,9 +58,6 @@ pub enum ParamsError {
     /// The SPRT option is malformed or does not fit the run.
     #[error("{0}")]
     Sprt(String),
-    /// A clock for a run whose players cannot be seated at a clocked table.
-    #[error("--clock {0}: these players cannot play under a game clock")]
-    ClockUnsupported(String),
     /// The anchor of the ratings is malformed or names no agent.
     #[error("{0}")]
     Anchor(String),

@@ -128,21 +128,18 @@ pub trait Lineup: Send + Sync {
 /// One thread's agents, reused from game to game ([`tessera_core::Agent::reset`] between
 /// games).
 pub trait Worker: Send {
-    /// Plays one game with agent `seats[i]` (an index into the lineup) at seat `i`.
-    fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError>;
-
-    /// [`Worker::play`] under a game clock (`None`: without one, as `play`). The default
-    /// refuses a clock: workers that seat agents at a [`Table`] override it.
+    /// Plays one game with agent `seats[i]` (an index into the lineup) at seat `i`, under a
+    /// game clock when `clock` is set.
     fn play_clocked(
         &mut self,
         seats: &[usize],
         seed: u64,
         clock: Option<Clock>,
-    ) -> Result<PlayedGame, ArenaError> {
-        match clock {
-            None => self.play(seats, seed),
-            Some(c) => Err(crate::error::ParamsError::ClockUnsupported(c.to_string()).into()),
-        }
+    ) -> Result<PlayedGame, ArenaError>;
+
+    /// [`Worker::play_clocked`] without a clock.
+    fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
+        self.play_clocked(seats, seed, None)
     }
 }
 
@@ -335,10 +332,6 @@ struct AgentWorker<G: ArenaGame> {
 }
 
 impl<G: ArenaGame> Worker for AgentWorker<G> {
-    fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
-        self.play_clocked(seats, seed, None)
-    }
-
     fn play_clocked(
         &mut self,
         seats: &[usize],

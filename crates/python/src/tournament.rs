@@ -311,10 +311,6 @@ struct MixedWorker<G: ArenaGame> {
 }
 
 impl<G: PyGame> Worker for MixedWorker<G> {
-    fn play(&mut self, seats: &[usize], seed: u64) -> Result<PlayedGame, ArenaError> {
-        self.play_clocked(seats, seed, None)
-    }
-
     /// Under a clock a callable's seat is charged like any other (it has no time budget to
     /// obey: it simply must answer within its time).
     fn play_clocked(
