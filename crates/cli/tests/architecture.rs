@@ -424,3 +424,109 @@ fn the_import_graph_sees_uses_paths_and_nested_modules() {
         vec![vec!["a"], vec!["b", "c"], vec!["b", "d"]]
     );
 }
+
+/// The names declared by `struct`, `enum`, `trait`, `type` and `union` items in `text`, each
+/// with its keyword (whatever the visibility: `pub`, `pub(crate)` or none).
+fn type_declarations(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        // Visibility: `pub`, `pub(crate)`, `pub(super)`, `pub(in path)`.
+        let line = match line.strip_prefix("pub") {
+            Some(rest) if rest.starts_with('(') => rest.split_once(')').map_or("", |(_, r)| r),
+            Some(rest) => rest,
+            None => line,
+        };
+        let line = line.trim_start();
+        if !line.starts_with(is_ident) {
+            continue;
+        }
+        let mut words = line.split(|c: char| !is_ident(c)).filter(|w| !w.is_empty());
+        let word = words.next();
+        let Some(kind) = word else { continue };
+        if !matches!(kind, "struct" | "enum" | "trait" | "type" | "union") {
+            continue;
+        }
+        if let Some(name) = words.next() {
+            out.push((kind.to_string(), name.to_string()));
+        }
+    }
+    out
+}
+
+/// Every `.rs` file under crates/ (sources, tests, benches, examples).
+fn rust_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.expect("a file").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    walk(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root().join("crates"), &mut out);
+    out
+}
+
+/// `Session` once named four different things (a live web game, an engine-protocol server,
+/// a Python game with its chance stream, the terminal tiles game); each now has its own name,
+/// and this keeps the word from meaning two things again.
+#[test]
+fn the_name_session_names_at_most_one_type() {
+    let files = rust_files();
+    assert!(files.len() > 100, "read only {} files", files.len());
+    let mut found = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("a source file");
+        for (kind, name) in type_declarations(&text) {
+            if name == "Session" {
+                found.push(format!("{kind} Session in {}", path.display()));
+            }
+        }
+    }
+    assert!(
+        found.len() <= 1,
+        "`Session` names {} types; give each meaning its own name:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn type_declarations_are_found_whatever_their_visibility() {
+    let text = [
+        "pub struct Session<G: WebGame> {",
+        "    struct Session {",
+        "pub(crate) enum Mode { A }",
+        "pub(in crate::x) trait Session {",
+        "pub type Alias = u8;",
+        "// struct Commented",
+        "let session = Session::new();",
+        "\"struct Quoted\"",
+        "impl Session {}",
+        "fn structure() {}",
+    ]
+    .join("\n");
+    assert_eq!(
+        type_declarations(&text),
+        [
+            ("struct", "Session"),
+            ("struct", "Session"),
+            ("enum", "Mode"),
+            ("trait", "Session"),
+            ("type", "Alias"),
+        ]
+        .map(|(k, n)| (k.to_string(), n.to_string()))
+    );
+}

@@ -1,5 +1,5 @@
 //! The server side of the Tessera Engine Protocol (TEP, docs/protocol.md) for every game the
-//! arena knows: `tessera engine GAME` is a [`Session`] of that game on stdin/stdout.
+//! arena knows: `tessera engine GAME` is an [`EngineServer`] of that game on stdin/stdout.
 //!
 //! A game speaks the protocol through [`EngineGame`], declared once next to its
 //! [`ArenaGame`] impl: how a new game starts, how chance outcomes of `position start ...
@@ -15,9 +15,9 @@
 //! parts it was filled with do not matter.
 //!
 //! ```
-//! use tessera_house::engine::{EngineSession, Session};
+//! use tessera_house::engine::{EngineSession, EngineServer};
 //! use tessera_core::testgame::Nim;
-//! let mut s = Session::<Nim>::new(Some("first"), 0).unwrap();
+//! let mut s = EngineServer::<Nim>::new(Some("first"), 0).unwrap();
 //! let mut out = Vec::new();
 //! for line in ["tep", "position start players 2 moves deal:3,4 1:2", "go", "quit"] {
 //!     s.handle(line, &mut out).unwrap();
@@ -167,7 +167,7 @@ pub fn serve(
 }
 
 /// One engine session: the current position, the player and its settings.
-pub struct Session<G: ArenaGame> {
+pub struct EngineServer<G: ArenaGame> {
     registry: Registry<G>,
     player: String,
     /// `None` only while it sits at the table of a `go`.
@@ -184,14 +184,14 @@ pub struct Session<G: ArenaGame> {
     timing: SeatTiming,
 }
 
-impl<G: ArenaGame> Session<G> {
+impl<G: ArenaGame> EngineServer<G> {
     /// A session whose player is `player` (a registry name; `None`: the game's
     /// [`EngineGame::ENGINE_PLAYER`]).
     pub fn new(player: Option<&str>, seed: u64) -> Result<Self, RegistryError> {
         let registry = G::registry();
         let player = player.unwrap_or(G::ENGINE_PLAYER);
         let plan = registry.parse(player)?;
-        Ok(Session {
+        Ok(EngineServer {
             registry,
             player: player.to_string(),
             agent: Some(plan.build()?),
@@ -396,7 +396,7 @@ impl<G: ArenaGame> Session<G> {
     }
 }
 
-impl<G: ArenaGame> EngineSession for Session<G> {
+impl<G: ArenaGame> EngineSession for EngineServer<G> {
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<bool> {
         if line.trim().is_empty() {
             return Ok(true);
@@ -526,8 +526,8 @@ mod tests {
     use tessera_core::testgame::Nim;
     use tessera_qwirkle::Qwirkle;
 
-    fn session<G: ArenaGame>() -> Session<G> {
-        Session::new(Some("random"), 1).unwrap()
+    fn session<G: ArenaGame>() -> EngineServer<G> {
+        EngineServer::new(Some("random"), 1).unwrap()
     }
 
     fn talk(s: &mut dyn EngineSession, input: &str) -> String {
@@ -581,7 +581,7 @@ mod tests {
 
     #[test]
     fn go_under_a_clock_spends_a_share_of_it() {
-        let mut s = Session::<AzulState>::new(Some("strong"), 1).unwrap();
+        let mut s = EngineServer::<AzulState>::new(Some("strong"), 1).unwrap();
         let out = talk(
             &mut s,
             "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB\ngo wtime 3000 btime 100 winc 0 binc 0",
@@ -599,7 +599,7 @@ mod tests {
             "{out}"
         );
         // A forced move is answered at once, without a search.
-        let mut s = Session::<Nim>::new(Some("random"), 1).unwrap();
+        let mut s = EngineServer::<Nim>::new(Some("random"), 1).unwrap();
         let out = talk(
             &mut s,
             "position start players 2 moves deal:1,1 1:1\ngo wtime 10 btime 10",

@@ -268,7 +268,9 @@ impl<G: ArenaGame> GameDriver for Driver<G> {
         player: Option<&str>,
         seed: u64,
     ) -> Result<Box<dyn crate::engine::EngineSession>, ArenaError> {
-        Ok(Box::new(crate::engine::Session::<G>::new(player, seed)?))
+        Ok(Box::new(crate::engine::EngineServer::<G>::new(
+            player, seed,
+        )?))
     }
 
     fn play_terminal(

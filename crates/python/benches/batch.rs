@@ -9,7 +9,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tessera_azul::AzulState;
 use tessera_python::batch::{Batch, BatchGame, Outputs};
-use tessera_python::driver::Session;
+use tessera_python::driver::GameInPlay;
 use tessera_python::qwirkle_batch::QwirkleSlot;
 
 struct Bufs {
@@ -55,7 +55,7 @@ fn bench_batch<E: BatchGame>(c: &mut Criterion, group: &str, n: usize) {
 }
 
 fn bench(c: &mut Criterion) {
-    bench_batch::<Session<AzulState>>(c, "azul_batch_step", 1024);
+    bench_batch::<GameInPlay<AzulState>>(c, "azul_batch_step", 1024);
     bench_batch::<QwirkleSlot>(c, "qwirkle_batch_step", 256);
 }
 

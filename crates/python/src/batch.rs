@@ -28,7 +28,7 @@ use tessera_core::{Game, GameRng, Outcome, PlayerId};
 use thiserror::Error;
 
 use crate::azul;
-use crate::driver::{Session, StepError};
+use crate::driver::{GameInPlay, StepError};
 
 /// Why a batch step was refused. Nothing was stepped.
 #[derive(Debug, Error)]
@@ -484,14 +484,14 @@ impl<E: BatchGame> Chunk<'_, E> {
 }
 
 /// `n` Azul games of the same player count.
-pub type AzulBatch = Batch<Session<AzulState>>;
+pub type AzulBatch = Batch<GameInPlay<AzulState>>;
 
-fn start(players: usize, seed: u64) -> Result<Session<AzulState>, String> {
+fn start(players: usize, seed: u64) -> Result<GameInPlay<AzulState>, String> {
     let initial = AzulState::new_random(players, &mut GameSeeds { seed }.setup_rng());
-    Session::new(initial, seed).map_err(|e| e.to_string())
+    GameInPlay::new(initial, seed).map_err(|e| e.to_string())
 }
 
-impl BatchGame for Session<AzulState> {
+impl BatchGame for GameInPlay<AzulState> {
     const MIN_CHUNK: usize = 64;
     const SAMPLER_PER_EPISODE: bool = false;
 
@@ -531,7 +531,7 @@ impl BatchGame for Session<AzulState> {
     fn step(&mut self, game: usize, id: i64) -> Result<(), BatchError> {
         let a = azul::decode(id, self.state().num_players())
             .map_err(|source| BatchError::OutOfRange { game, source })?;
-        Session::step(self, a).map_err(|e| match e {
+        GameInPlay::step(self, a).map_err(|e| match e {
             StepError::Chance(e) => BatchError::Internal {
                 game,
                 reason: e.to_string(),
@@ -630,7 +630,7 @@ mod tests {
         let mut b = AzulBatch::new(n, players, seed, 3).expect("batch");
         let mut bufs = Bufs::new(&b);
         b.observe(bufs.out()).expect("shapes");
-        let mut lone: Vec<Session<AzulState>> = (0..n)
+        let mut lone: Vec<GameInPlay<AzulState>> = (0..n)
             .map(|i| start(players, seed + i as u64).expect("start"))
             .collect();
         let mut episodes = vec![0u64; n];
@@ -688,7 +688,7 @@ mod tests {
             .with_autoreset(Autoreset::NextStep);
         let mut bufs = Bufs::new(&b);
         b.observe(bufs.out()).expect("shapes");
-        let mut lone: Vec<Session<AzulState>> = (0..n)
+        let mut lone: Vec<GameInPlay<AzulState>> = (0..n)
             .map(|i| start(players, seed + i as u64).expect("start"))
             .collect();
         let mut episodes = vec![0u64; n];

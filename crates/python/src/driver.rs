@@ -1,10 +1,10 @@
 //! The one place the Python package advances a game.
 //!
-//! A [`Session`] is a game with its seeded chance stream. [`Session::step`] applies a player's
+//! A [`GameInPlay`] is a game with its seeded chance stream. [`GameInPlay::step`] applies a player's
 //! action with the game's `try_apply` (as [`tessera_core::table::Table::play`] does) and then
 //! resolves chance (deals, draws) with the match driver's own chance loop,
 //! [`tessera_core::table::resolve_chance`], until a player must act or the game is over. Every
-//! handle, environment and batch of the package goes through [`Session`] and nothing else
+//! handle, environment and batch of the package goes through [`GameInPlay`] and nothing else
 //! moves a game forward.
 //!
 //! Why not a whole [`Table`](tessera_core::table::Table): a table keeps every step with the
@@ -89,7 +89,7 @@ pub struct SnapshotError {
 /// A session as a JSON object (its state in notation, the seed, the chance position), the
 /// part of a pickled handle that [`restore`] reads back.
 pub fn snapshot_fields<G: Game + std::fmt::Display>(
-    s: &Session<G>,
+    s: &GameInPlay<G>,
     kind: &str,
 ) -> serde_json::Map<String, serde_json::Value> {
     let mut m = serde_json::Map::new();
@@ -101,7 +101,7 @@ pub fn snapshot_fields<G: Game + std::fmt::Display>(
 }
 
 /// [`snapshot_fields`] as text.
-pub fn snapshot<G: Game + std::fmt::Display>(s: &Session<G>, kind: &str) -> String {
+pub fn snapshot<G: Game + std::fmt::Display>(s: &GameInPlay<G>, kind: &str) -> String {
     serde_json::Value::Object(snapshot_fields(s, kind)).to_string()
 }
 
@@ -109,7 +109,7 @@ pub fn snapshot<G: Game + std::fmt::Display>(s: &Session<G>, kind: &str) -> Stri
 pub fn restore_fields<G: Game + std::str::FromStr>(
     v: &serde_json::Value,
     kind: &'static str,
-) -> Result<Session<G>, SnapshotError>
+) -> Result<GameInPlay<G>, SnapshotError>
 where
     G::Err: std::fmt::Display,
 {
@@ -130,14 +130,14 @@ where
         .map_err(|e| bad(format!("seed: {e}")))?;
     let chance = ChanceState::from_text(field("chance")?)
         .ok_or_else(|| bad("chance: expected key:stream:word position".into()))?;
-    Ok(Session::resume(state, &chance, seed))
+    Ok(GameInPlay::resume(state, &chance, seed))
 }
 
 /// The session of a text written by [`snapshot`].
 pub fn restore<G: Game + std::str::FromStr>(
     text: &str,
     kind: &'static str,
-) -> Result<Session<G>, SnapshotError>
+) -> Result<GameInPlay<G>, SnapshotError>
 where
     G::Err: std::fmt::Display,
 {
@@ -170,18 +170,18 @@ pub fn settle<G: Game>(state: &mut G, chance: &mut GameRng) -> Result<(), G::Cha
 
 /// A game being played from Python: the state and its chance generator.
 #[derive(Clone, Debug)]
-pub struct Session<G: Game> {
+pub struct GameInPlay<G: Game> {
     state: G,
     chance: GameRng,
     seed: u64,
 }
 
-impl<G: Game> Session<G> {
+impl<G: Game> GameInPlay<G> {
     /// Starts a game from `initial` with chance drawn from seed `seed`'s chance stream
     /// ([`GameSeeds::chance_rng`], the same stream `tessera play --seed` uses), and resolves
     /// the opening chance events.
     pub fn new(initial: G, seed: u64) -> Result<Self, StepError<G>> {
-        let mut s = Session {
+        let mut s = GameInPlay {
             state: initial,
             chance: GameSeeds { seed }.chance_rng(),
             seed,
@@ -207,10 +207,10 @@ impl<G: Game> Session<G> {
     }
 
     /// A session resumed exactly: `state` (no chance pending), its chance generator at
-    /// `chance`, and the seed it was started with (the inverse of [`Session::state`],
-    /// [`Session::chance`] and [`Session::seed`]). Nothing is resolved.
+    /// `chance`, and the seed it was started with (the inverse of [`GameInPlay::state`],
+    /// [`GameInPlay::chance`] and [`GameInPlay::seed`]). Nothing is resolved.
     pub fn resume(state: G, chance: &ChanceState, seed: u64) -> Self {
-        Session {
+        GameInPlay {
             state,
             chance: chance.rng(),
             seed,
@@ -260,7 +260,7 @@ mod tests {
             &mut (),
         )
         .expect("random agents play legal moves");
-        let mut s = Session::new(initial, seed).expect("the opening deal");
+        let mut s = GameInPlay::new(initial, seed).expect("the opening deal");
         let mut first = None;
         for ev in &record.events {
             if let Event::Action { action, .. } = ev {
@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn a_resumed_session_draws_the_same_future() {
         let initial = AzulState::new_random(3, &mut GameSeeds { seed: 9 }.setup_rng());
-        let mut a = Session::new(initial, 9).expect("the opening deal");
+        let mut a = GameInPlay::new(initial, 9).expect("the opening deal");
         let mut rng = tessera_core::rng::seeded(1);
         // Into the second round, so the generator has moved.
         while a.state().round() < 2 {
@@ -294,11 +294,14 @@ mod tests {
         assert_eq!(back, a.chance());
         assert_ne!(
             back,
-            Session::new(a.state().clone(), 9).expect("deal").chance()
+            GameInPlay::new(a.state().clone(), 9)
+                .expect("deal")
+                .chance()
         );
-        let mut b = Session::resume(a.state().clone(), &back, a.seed());
+        let mut b = GameInPlay::resume(a.state().clone(), &back, a.seed());
         // The whole session through its text form.
-        let mut c: Session<AzulState> = restore(&snapshot(&a, "azul"), "azul").expect("restores");
+        let mut c: GameInPlay<AzulState> =
+            restore(&snapshot(&a, "azul"), "azul").expect("restores");
         assert_eq!(c.state(), a.state());
         assert_eq!((c.seed(), c.chance()), (a.seed(), a.chance()));
         while !a.state().is_terminal() {

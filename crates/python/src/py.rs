@@ -22,7 +22,7 @@ use tessera_qwirkle::Qwirkle;
 use crate::args::{ActionId, Count, Seed, describe_value, list_legal, restorer};
 use crate::azul;
 use crate::batch::{Autoreset, Batch, BatchError, BatchGame, Outputs};
-use crate::driver::{Session, StepError};
+use crate::driver::{GameInPlay, StepError};
 use crate::qwirkle::{self, NUM_ACTIONS, QwirkleStepError, QwirkleTable};
 use crate::qwirkle_batch::QwirkleSlot;
 use crate::tiles::TilesTable;
@@ -100,21 +100,21 @@ fn returns_of<G: Game>(state: &G) -> Vec<f64> {
 #[pyclass(module = "tessera._tessera", name = "AzulGame")]
 #[derive(Clone)]
 pub struct PyAzul {
-    session: Session<AzulState>,
+    session: GameInPlay<AzulState>,
     buf: Vec<AzulAction>,
 }
 
 impl PyAzul {
     /// A handle of a game under way.
-    pub(crate) fn from_session(session: Session<AzulState>) -> Self {
+    pub(crate) fn from_session(session: GameInPlay<AzulState>) -> Self {
         PyAzul {
             session,
             buf: Vec::new(),
         }
     }
 
-    fn start(initial: AzulState, seed: u64) -> PyResult<Session<AzulState>> {
-        Session::new(initial, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    fn start(initial: AzulState, seed: u64) -> PyResult<GameInPlay<AzulState>> {
+        GameInPlay::new(initial, seed).map_err(|e| PyRuntimeError::new_err(e.to_string()))
     }
 
     fn state(&self) -> &AzulState {
@@ -1469,7 +1469,7 @@ batch_class!(
     /// Many Azul games stepped in one call (`tessera.batch.AzulBatch`, docs/python.md): numpy
     /// in, numpy out (preallocated arrays written in place), finished games restarted, the
     /// GIL released and the games split over threads while Rust works.
-    PyAzulBatch, "AzulBatch", Session<AzulState>, AzulState,
+    PyAzulBatch, "AzulBatch", GameInPlay<AzulState>, AzulState,
     max = MAX_BATCH, what = "a batch", limit = "tessera.batch.MAX_GAMES",
     lone = "AzulGame"
 );

@@ -25,7 +25,7 @@ use tessera_qwirkle::tile::KINDS;
 use tessera_qwirkle::{HAND_SIZE, Move, Phase, Placed, Placement, Qwirkle, Tile, Trade};
 use thiserror::Error;
 
-use crate::driver::{Session, StepError};
+use crate::driver::{GameInPlay, StepError};
 
 /// Width and height of the placement window.
 pub const WINDOW: usize = 31;
@@ -112,7 +112,7 @@ pub fn decode(id: i64) -> Result<StepKind, QwirkleStepError> {
 /// A Qwirkle game played step by step with fixed ids.
 #[derive(Clone, Debug)]
 pub struct QwirkleTable {
-    session: Session<Qwirkle>,
+    session: GameInPlay<Qwirkle>,
     frame: (i32, i32),
     placements: Vec<Placement>,
     trades: Vec<Trade>,
@@ -124,7 +124,7 @@ pub struct QwirkleTable {
 
 impl QwirkleTable {
     /// A table for `session` with its turn's step ids set up (nothing pending, no last move).
-    fn at_turn_start(session: Session<Qwirkle>) -> Self {
+    fn at_turn_start(session: GameInPlay<Qwirkle>) -> Self {
         let mut t = QwirkleTable {
             session,
             frame: (0, 0),
@@ -149,7 +149,7 @@ impl QwirkleTable {
     /// A game resumed from `state`, later chance from `seed`.
     pub fn from_state(state: Qwirkle, seed: u64) -> Result<Self, QwirkleStepError> {
         let session =
-            Session::new(state, seed).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+            GameInPlay::new(state, seed).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
         Ok(QwirkleTable::at_turn_start(session))
     }
 
@@ -193,8 +193,8 @@ impl QwirkleTable {
     ) -> Result<Self, QwirkleStepError> {
         let d = self.state().determinize(seat, rng);
         let mut t = self.clone();
-        t.session =
-            Session::new(d, chance_seed).map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
+        t.session = GameInPlay::new(d, chance_seed)
+            .map_err(|e| QwirkleStepError::Internal(e.to_string()))?;
         if t.mover() != Some(seat) {
             t.new_turn();
         }
@@ -842,7 +842,7 @@ mod tests {
                 for seat in PlayerId::all(players) {
                     let d = t.state().determinize(seat, &mut rng);
                     let mut td = t.clone();
-                    td.session = Session::new(d, 0).expect("resume");
+                    td.session = GameInPlay::new(d, 0).expect("resume");
                     t.write_observation(seat, &mut a);
                     td.write_observation(seat, &mut b);
                     assert_eq!(a, b, "seat {seat} sees hidden tiles");

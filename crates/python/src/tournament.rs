@@ -34,7 +34,7 @@ use tessera_qwirkle::{HAND_SIZE, Qwirkle};
 
 use crate::args::describe_value;
 use crate::azul;
-use crate::driver::Session;
+use crate::driver::GameInPlay;
 use crate::py::{PyAzul, PyQwirkle};
 use crate::qwirkle::QwirkleTable;
 
@@ -71,8 +71,8 @@ impl PyGame for AzulState {
         state: &Self,
         _: &mut GameRng,
     ) -> PyResult<Self::Action> {
-        let session =
-            Session::new(state.clone(), 0).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let session = GameInPlay::new(state.clone(), 0)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let handle = Py::new(py, PyAzul::from_session(session))?;
         let answer = func.call1((handle,))?;
         let id = answer_id(&answer, label, "an action id")?;

@@ -311,7 +311,7 @@ impl<G: Game> Inner<G> {
 
 /// One hosted game of type `G`: a [`Table`] behind a lock. AI seats' thinking leaves the
 /// table as a job for the blocking pool and comes back with [`Table::hand_back`].
-pub struct Session<G: WebGame> {
+pub struct LiveGame<G: WebGame> {
     id: String,
     inner: Mutex<Inner<G>>,
     rev_tx: watch::Sender<u64>,
@@ -421,7 +421,7 @@ fn clean_name(name: &str) -> Option<String> {
     })
 }
 
-impl<G: WebGame> Session<G> {
+impl<G: WebGame> LiveGame<G> {
     /// Sets up a new game of `kind` (its agents, levels and hints); human seat `i` is played
     /// with the token whose hash is `token_hashes[i]`. Errors name the bad seat, agent or
     /// option.
@@ -502,7 +502,7 @@ impl<G: WebGame> Session<G> {
         let table = Table::new(initial, seats, seed)
             .map_err(|e| ApiError::Internal(format!("table: {e}")))?;
         let (rev_tx, _) = watch::channel(0);
-        let session = Arc::new(Session {
+        let session = Arc::new(LiveGame {
             id,
             inner: Mutex::new(Inner {
                 table,
@@ -851,7 +851,7 @@ fn request_key(kind: &str, seat: u8, revision: Option<u64>, action: &str) -> Str
     format!("{kind}|{seat}|{revision:?}|{}", action.trim())
 }
 
-impl<G: WebGame> Session<G> {
+impl<G: WebGame> LiveGame<G> {
     /// The 409 of a request made at revision `asked`: with the current state as `seat` sees
     /// it.
     fn stale(g: &Inner<G>, id: &str, seat: u8, creds: &Credentials, asked: u64) -> ApiError {
@@ -895,7 +895,7 @@ impl<G: WebGame> Session<G> {
     }
 }
 
-impl<G: WebGame> DynSession for Session<G> {
+impl<G: WebGame> DynSession for LiveGame<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
     }
@@ -1195,7 +1195,7 @@ impl<G: WebGame> DynSession for Session<G> {
     }
 }
 
-impl<G: WebGame> Session<G> {
+impl<G: WebGame> LiveGame<G> {
     /// A person takes free seat `seat`.
     fn seat_taken(g: &mut Inner<G>, seat: u8, name: String, hash: String) {
         g.table.set_label(PlayerId(seat), format!("human:{name}"));
@@ -1410,7 +1410,7 @@ impl<G: WebGame> GameKind for Kind<G> {
                 hashes.push(None);
             }
         }
-        let s = Session::<G>::create(id.clone(), req, seed, self, env, &hashes)?;
+        let s = LiveGame::<G>::create(id.clone(), req, seed, self, env, &hashes)?;
         if let Some(db) = &env.db {
             let setup = StoredSetup {
                 request: req.clone(),
@@ -1433,7 +1433,7 @@ impl<G: WebGame> GameKind for Kind<G> {
         events: &[Value],
         env: &SessionEnv,
     ) -> Result<Arc<dyn DynSession>, ApiError> {
-        let s = Session::<G>::create(
+        let s = LiveGame::<G>::create(
             id,
             &setup.request,
             setup.seed,

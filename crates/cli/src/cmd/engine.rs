@@ -1,6 +1,6 @@
 //! `tessera engine GAME`: the Tessera Engine Protocol (TEP) on stdin/stdout for any game the
 //! arena knows, a line protocol in the spirit of chess's UCI. The full description is in
-//! docs/protocol.md; the session is [`tessera_house::engine::Session`], generic over the
+//! docs/protocol.md; the session is [`tessera_house::engine::EngineServer`], generic over the
 //! game, so this file holds no per-game code.
 //!
 //! Commands (one per line; replies end with a line the client can wait for):

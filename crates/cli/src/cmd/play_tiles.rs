@@ -50,7 +50,7 @@ hint (h)     the first move of a shortest solution
 help         this text                      quit (q)     stop";
 
 /// The game being played: the level, the positions so far and the moves made.
-struct Session {
+struct TilesPlay {
     level: Level,
     history: Vec<State>,
     moves: Vec<Dir>,
@@ -59,7 +59,7 @@ struct Session {
     limit: usize,
 }
 
-impl Session {
+impl TilesPlay {
     fn state(&self) -> State {
         self.history
             .last()
@@ -179,7 +179,7 @@ pub fn run(args: Args) -> Result<()> {
         .optimal_length_within(args.limit)
         .map_err(|e| limit_error(e, args.limit))?;
     let start = level.start();
-    let mut session = Session {
+    let mut session = TilesPlay {
         level,
         history: vec![start],
         moves: Vec::new(),
@@ -197,7 +197,7 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-fn finish_text(s: &Session) -> String {
+fn finish_text(s: &TilesPlay) -> String {
     let min = s.minimum.unwrap_or(0);
     let verdict = if s.moves.len() == min {
         "optimal!"
@@ -213,7 +213,7 @@ fn finish_text(s: &Session) -> String {
     )
 }
 
-fn play_lines(s: &mut Session, input: impl BufRead, out: &mut impl Write) -> Result<()> {
+fn play_lines(s: &mut TilesPlay, input: impl BufRead, out: &mut impl Write) -> Result<()> {
     let mut text = String::new();
     s.render(&mut text);
     text.push_str(
@@ -272,7 +272,7 @@ impl Drop for RawGuard {
     }
 }
 
-fn play_keys(s: &mut Session) -> Result<()> {
+fn play_keys(s: &mut TilesPlay) -> Result<()> {
     use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers, read};
     let mut out = std::io::stdout();
     crossterm::terminal::enable_raw_mode()?;
@@ -358,7 +358,7 @@ mod tests {
         let level = tessera_tiles::builtin_level(3).unwrap().clone();
         let start = level.start();
         let minimum = level.optimal_length().unwrap();
-        let mut s = Session {
+        let mut s = TilesPlay {
             level,
             history: vec![start],
             moves: vec![],
@@ -385,7 +385,7 @@ mod tests {
     fn a_piped_session() {
         let level = tessera_tiles::builtin_level(3).unwrap().clone();
         let start = level.start();
-        let mut s = Session {
+        let mut s = TilesPlay {
             level,
             history: vec![start],
             moves: vec![],
