@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod cmd;
 
@@ -17,8 +17,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Play a game in the terminal (human or AI seats). Games without a subcommand here
-    /// (`tessera play nim --seats human,random`) use the generic loop.
+    /// Play a game in the terminal (human or AI seats). Every registered game is listed:
+    /// those without their own front end (`tessera play nim --seats human,random`) use the
+    /// generic loop over their notation.
     #[command(subcommand)]
     Play(PlayGame),
     /// Run a tournament between agents and store every game in SQLite.
@@ -55,10 +56,25 @@ enum PlayGame {
     Qwirkle(cmd::play_qwirkle::Args),
     /// The Match the Tiles sliding puzzle.
     Tiles(cmd::play_tiles::Args),
-    /// Any other game the arena knows, e.g. `tessera play nim --seats human,random
-    /// [--seed N]`: moves in the game's notation (docs/protocol.md).
-    #[command(external_subcommand)]
-    Other(Vec<String>),
+    // Every other registered game gets a subcommand from its registration: see
+    // `command` (cmd::play_generic).
+}
+
+/// The games with their own terminal front end (the variants of [`PlayGame`]).
+fn rich_games() -> Vec<String> {
+    PlayGame::augment_subcommands(clap::Command::new("play"))
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// The command line: the derived [`Cli`], with one `play` subcommand added per registered
+/// game that has no front end of its own ([`cmd::play_generic`]).
+fn command() -> clap::Command {
+    let rich = rich_games();
+    Cli::command().mut_subcommand("play", |play| {
+        play.subcommands(cmd::play_generic::subcommands(&rich))
+    })
 }
 
 #[derive(Subcommand, Debug)]
@@ -80,8 +96,12 @@ enum SolveGame {
 /// returning the error from `main` would print it); a panic still prints the standard panic
 /// message and its backtrace.
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let matches = command().get_matches();
+    let outcome = match generic_play(&matches) {
+        Some((game, args)) => cmd::play_generic::run(game, args),
+        None => run(Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprint!("{}", error_text(&e));
@@ -105,12 +125,21 @@ fn error_text(e: &anyhow::Error) -> String {
     out
 }
 
+/// `tessera play GAME ...` for a game played through the generic loop: its name and
+/// arguments.
+fn generic_play(matches: &clap::ArgMatches) -> Option<(&str, &clap::ArgMatches)> {
+    let ("play", play) = matches.subcommand()? else {
+        return None;
+    };
+    let (game, args) = play.subcommand()?;
+    (!rich_games().iter().any(|r| r == game)).then_some((game, args))
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Play(PlayGame::Azul(a)) => cmd::play_azul::run(a),
         Command::Play(PlayGame::Qwirkle(a)) => cmd::play_qwirkle::run(a),
         Command::Play(PlayGame::Tiles(a)) => cmd::play_tiles::run(a),
-        Command::Play(PlayGame::Other(words)) => cmd::play_generic::run(words),
         Command::Tournament(a) => cmd::tournament::run(a),
         Command::Agents(a) => cmd::agents::run(a),
         Command::Merge(a) => cmd::merge::run(a),
@@ -128,7 +157,29 @@ fn run(cli: Cli) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::error_text;
+    use super::{command, error_text, rich_games};
+
+    #[test]
+    fn play_has_one_subcommand_per_registered_game() {
+        let cmd = command();
+        let play = cmd.find_subcommand("play").expect("play subcommand");
+        let names: Vec<&str> = play.get_subcommands().map(|c| c.get_name()).collect();
+        for d in tessera_house::drivers() {
+            assert!(
+                names.contains(&d.name()),
+                "{} missing from {names:?}",
+                d.name()
+            );
+        }
+        // The rich front ends are not listed twice, and tiles (a puzzle, not registered
+        // with the house) keeps its own.
+        assert_eq!(rich_games(), ["azul", "qwirkle", "tiles"]);
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "{names:?}");
+        cmd.debug_assert();
+    }
     use anyhow::Context;
 
     #[test]

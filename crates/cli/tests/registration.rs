@@ -79,6 +79,34 @@ fn nim_is_played_in_the_terminal_from_scripted_input() {
 }
 
 #[test]
+fn play_help_names_every_registered_game() {
+    // The subcommands of `tessera play` come from the registrations: every registered game
+    // is listed, test games too (their title says so: `tessera play` has no flag that hides
+    // them, only the players' home page in the browser does), and each one's own help works.
+    let (ok, out, err) = run_tessera(&["play", "--help"], "");
+    assert!(ok, "{err}");
+    for d in tessera_house::drivers() {
+        let name = d.name();
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{name} "))),
+            "{name} missing from `tessera play --help`:\n{out}"
+        );
+        let (ok, help, err) = run_tessera(&["play", name, "--help"], "");
+        assert!(ok, "{name}: {err}");
+        assert!(
+            help.contains("--seats") || help.contains("--opponent"),
+            "{help}"
+        );
+    }
+    assert!(out.contains("Nim (test game) for 2-"), "{out}");
+    // A game that is not registered is refused, naming it and where the list is.
+    let (ok, _, err) = run_tessera(&["play", "chess"], "");
+    assert!(!ok);
+    assert!(err.contains("'chess'") && err.contains("--help"), "{err}");
+}
+
+#[test]
 fn nim_speaks_the_engine_protocol() {
     let (ok, out, err) = run_tessera(
         &["engine", "nim", "--player", "first"],

@@ -1,18 +1,15 @@
-//! `tessera play GAME` for every game without its own terminal front end (the Nim test
-//! game, and any game added later): the arena's generic loop
+//! `tessera play GAME` for every registered game without its own terminal front end (the
+//! Nim test game, and any game added later): one subcommand per registration
+//! ([`tessera_house::drivers`]), each running the house's generic loop
 //! ([`tessera_house::terminal::play`]) over the game's protocol notation, so this file holds
-//! no per-game code.
+//! no per-game code and no list of games.
 
 use anyhow::Result;
-use clap::Parser;
+use clap::{ArgMatches, Args as _, FromArgMatches};
 
-/// Arguments (parsed from what follows `tessera play`).
-#[derive(Parser, Debug)]
-#[command(name = "tessera play")]
+/// Arguments of `tessera play GAME` for a game played through the generic loop.
+#[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game.
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(game_names()))]
-    pub game: String,
     /// Comma-separated seats: human or a player of the game (`tessera agents GAME`).
     #[arg(long, default_value = "human,random")]
     pub seats: String,
@@ -21,20 +18,36 @@ pub struct Args {
     pub seed: Option<u64>,
 }
 
-/// The games of the arena that `tessera play` has no own subcommand for.
-fn game_names() -> Vec<&'static str> {
+/// The registered games that `rich` (the games with their own terminal front end) does not
+/// name, in registration order.
+pub fn generic_games(rich: &[String]) -> Vec<Box<dyn tessera_house::GameDriver>> {
     tessera_house::drivers()
-        .iter()
-        .map(|d| d.name())
-        .filter(|n| !["azul", "qwirkle", "tiles"].contains(n))
+        .into_iter()
+        .filter(|d| !rich.iter().any(|r| r == d.name()))
         .collect()
 }
 
-/// Runs `tessera play WORDS...` for a game without its own subcommand.
-pub fn run(words: Vec<String>) -> Result<()> {
-    let args = Args::try_parse_from(std::iter::once("tessera play".to_string()).chain(words))
-        .unwrap_or_else(|e| e.exit());
-    let driver = tessera_house::driver(&args.game)?;
+/// One `tessera play GAME` subcommand per registered game that `rich` does not name.
+pub fn subcommands(rich: &[String]) -> Vec<clap::Command> {
+    generic_games(rich)
+        .iter()
+        .map(|d| {
+            let info = d.info();
+            let about = format!(
+                "{} for {}-{} players, moves in the game's notation (docs/protocol.md)",
+                info.title, info.min_players, info.max_players
+            );
+            // The about goes after the arguments: `augment_args` sets the struct's own.
+            Args::augment_args(clap::Command::new(info.name)).about(about)
+        })
+        .collect()
+}
+
+/// Runs `tessera play GAME ...` for a game played through the generic loop, from the
+/// subcommand's parsed arguments.
+pub fn run(game: &str, matches: &ArgMatches) -> Result<()> {
+    let args = Args::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
+    let driver = tessera_house::driver(game)?;
     let seats: Vec<String> = args.seats.split(',').map(str::to_string).collect();
     let seed = args
         .seed
