@@ -243,17 +243,24 @@ fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
         let c = open_browser("azul").await;
         // Seat 1 human (the default), seat 2 the random AI (the default agent); fixed seed.
         open_setup(&c, addr, "/azul?fast").await;
-        c.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("7")
-            .await
-            .unwrap();
+        type_into(&c, "#seed", "7").await;
         screenshot(&c, "azul-setup.png").await;
         c.find(Locator::Css("#start"))
             .await
             .unwrap()
             .click()
+            .await
+            .unwrap();
+        // A spectator in a browser of their own follows the game by its address.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while app.sessions.list().is_empty() {
+            assert!(Instant::now() < deadline, "Start made no game");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let id = only_game(&app);
+        let spectator = open_browser("azul-spectator").await;
+        spectator
+            .goto(&format!("http://{addr}/azul?fast&game={id}"))
             .await
             .unwrap();
 
@@ -316,25 +323,20 @@ fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
             moves >= 10,
             "a whole game takes more than {moves} human moves"
         );
-        // The page's final scores are the server's.
-        let games = app.sessions.list();
-        assert_eq!(games.len(), 1);
-        let id = games[0]["id"].as_str().unwrap();
-        let snap = app
-            .sessions
-            .get(id)
-            .unwrap()
-            .snapshot(&Default::default(), &Credentials::none())
-            .unwrap();
+        // The page's final scores are the server's, the spectator's page shows the same, and
+        // the record is the whole game.
+        let snap = public_snapshot(&app, &id);
         assert_eq!(snap["status"], "finished");
-        let mut shown = Vec::new();
-        for e in c
-            .find_all(Locator::Css("#final-scores .final-score"))
-            .await
-            .unwrap()
-        {
-            shown.push(e.text().await.unwrap().parse::<i64>().unwrap());
-        }
+        let shown = final_scores_shown(&c).await;
+        assert_eq!(
+            final_scores_shown(&spectator).await,
+            shown,
+            "the spectator's final scores"
+        );
+        screenshot(&spectator, "azul-spectator-final.png").await;
+        let record = app.sessions.get(&id).unwrap().record().unwrap();
+        assert_whole_game(&record, &shown, actions_played(&app, &id).len());
+        spectator.close().await.unwrap();
         let expected: Vec<i64> = snap["outcome"]["scores"]
             .as_array()
             .unwrap()
@@ -553,12 +555,7 @@ async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String
 /// an AI), sets the seed and starts the game.
 async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
     open_setup(c, addr, "/qwirkle?fast").await;
-    c.find(Locator::Css("#seed"))
-        .await
-        .unwrap()
-        .send_keys(seed)
-        .await
-        .unwrap();
+    type_into(&c, "#seed", seed).await;
     // Two clicks in one go, as a double click sends them: one game starts.
     c.execute(
         "const b = document.querySelector('#start'); b.click(); b.click();",
@@ -566,6 +563,16 @@ async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
     )
     .await
     .unwrap();
+}
+
+/// Types `text` into the field `css`.
+async fn type_into(c: &Client, css: &str, text: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no field {css}: {e}"))
+        .send_keys(text)
+        .await
+        .unwrap_or_else(|e| panic!("typing into {css}: {e}"));
 }
 
 async fn click(c: &Client, css: &str) {
@@ -812,12 +819,7 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         assert_eq!(js(&c, &format!("return {ms_shown}")).await, true);
         js(&c, &format!("const s = document.querySelector('#seat1-type'); s.value = 'ai:level:{middle}'; s.dispatchEvent(new Event('change'));")).await;
         screenshot(&c, "azul-levels-setup.png").await;
-        c.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("12")
-            .await
-            .unwrap();
+        type_into(&c, "#seed", "12").await;
         click(&c, "#start").await;
         wait_js(&c, "document.querySelector('#board .tile.pick') && document.querySelector('#hint').style.display !== 'none'", "the human's turn", 60).await;
         // A hint: the strongest level's move, outlined, with its projected points.
@@ -1650,12 +1652,7 @@ fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() 
              s.dispatchEvent(new Event('change')); return true;",
         )
         .await;
-        ann.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("7")
-            .await
-            .unwrap();
+        type_into(&ann, "#seed", "7").await;
         click(&ann, "#start").await;
         wait_js(
             &ann,
@@ -1851,6 +1848,170 @@ fn assert_whole_game(record: &Value, scores: &[i64], actions: usize) {
         .filter(|e| matches!(e, tessera_core::record::Event::Action { .. }))
         .count();
     assert_eq!(played, actions, "every move is in the record");
+}
+
+/// Waits until page `c` shows a game's board (rather than the setup).
+async fn wait_for_game_page(c: &Client, who: &str) {
+    wait_js(
+        c,
+        "document.querySelector('#game') && document.querySelector('#game').style.display === ''",
+        who,
+        20,
+    )
+    .await;
+}
+
+/// Waits (up to 20 s) until the server holds `n` games.
+async fn wait_for_games(app: &App, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while app.sessions.list().len() < n {
+        assert!(Instant::now() < deadline, "{n} games were not started");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[test]
+fn a_double_click_on_start_makes_one_game_and_on_undo_takes_back_one_move() {
+    browser_test(async {
+        let (addr, app) = start_server().await;
+        let c = open_browser("double-click").await;
+        open_setup(&c, addr, "/azul?fast").await;
+        set_seat(&c, 1, "ai:level:1").await;
+        type_into(&c, "#seed", "7").await;
+        // Two clicks on Start as fast as the page takes them, then a double-click event.
+        js(
+            &c,
+            "const b = document.querySelector('#start'); b.click(); b.click(); \
+             b.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); return true;",
+        )
+        .await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick')",
+            "the person's turn",
+            60,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let id = only_game(&app);
+        assert_eq!(js(&c, "return AzulPage.snap.id").await, id.as_str());
+        // Two moves of the person's, each answered by the AI.
+        click_azul_move(&c, &app, &id, "the person").await;
+        click_azul_move(&c, &app, &id, "the person").await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick') && document.querySelector('#undo').style.display !== 'none'",
+            "the AI's reply and the undo button",
+            60,
+        )
+        .await;
+        let before = actions_played(&app, &id);
+        let last_own = before
+            .iter()
+            .rposition(|(p, _)| *p == 0)
+            .expect("the person moved");
+        assert!(
+            before[..last_own].iter().any(|(p, _)| *p == 0),
+            "two moves of the person's: {before:?}"
+        );
+        // A double click on Undo takes back the person's last move (and the AI's reply) only.
+        js(
+            &c,
+            "const b = document.querySelector('#undo'); b.click(); b.click(); \
+             b.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); return true;",
+        )
+        .await;
+        wait_js(
+            &c,
+            "[...document.querySelectorAll('#log .log-note')].some((n) => n.textContent.includes('took a move back'))",
+            "the undo",
+            20,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(
+            actions_played(&app, &id),
+            before[..last_own].to_vec(),
+            "one move taken back"
+        );
+        let undos = js(
+            &c,
+            "return [...document.querySelectorAll('#log .log-note')].filter((n) => n.textContent.includes('took a move back')).length",
+        )
+        .await;
+        assert_eq!(undos, 1, "the log notes one undo");
+        let record = app.sessions.get(&id).unwrap().record().unwrap();
+        let undo_count = record["assists"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["kind"] == "undo")
+            .count();
+        assert_eq!(undo_count, 1, "the record holds one undo");
+        assert_eq!(app.sessions.list().len(), 1, "still one game");
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_table_with_a_free_seat_is_joined_from_the_lobby_and_played() {
+    browser_test(async {
+        let (addr, app) = start_server().await;
+        let (ann, bob) = (
+            open_browser("lobby-ann").await,
+            open_browser("lobby-bob").await,
+        );
+        open_setup(&ann, addr, "/azul?fast").await;
+        set_seat(&ann, 1, "open").await;
+        type_into(&ann, "#seed", "7").await;
+        click(&ann, "#start").await;
+        wait_for_games(&app, 1).await;
+        let id = only_game(&app);
+        // Bob, on another device, finds the table on the home page and joins with his name.
+        bob.goto(&format!("http://{addr}/")).await.unwrap();
+        let join = format!(".lobby-game[data-game='{id}'] .join");
+        wait_js(
+            &bob,
+            &format!("document.querySelector(\"{join}\")"),
+            "the open table in the lobby",
+            20,
+        )
+        .await;
+        let listed = text_of(&bob, "#lobby").await;
+        assert!(listed.contains("free seat"), "{listed}");
+        type_into(
+            &bob,
+            &format!(".lobby-game[data-game='{id}'] .join-name"),
+            "Bob",
+        )
+        .await;
+        click(&bob, &join).await;
+        wait_for_game_page(&bob, "Bob's game").await;
+        let url = bob.current_url().await.unwrap();
+        assert!(url.as_str().contains(&format!("/azul?game={id}")), "{url}");
+        assert_eq!(app.sessions.list()[0]["seats"][1], "Bob");
+        assert!(app.sessions.lobby().is_empty(), "the seat is taken");
+        // Both play from their own pages; Bob's moves are his seat's.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while actions_played(&app, &id).len() < 4 {
+            assert!(Instant::now() < deadline, "the game did not go on");
+            let to_move = public_snapshot(&app, &id)["to_move"].as_u64();
+            let (page, who) = if to_move == Some(1) {
+                (&bob, "Bob")
+            } else {
+                (&ann, "Ann")
+            };
+            click_azul_move(page, &app, &id, who).await;
+        }
+        let seats: Vec<u64> = actions_played(&app, &id).iter().map(|(p, _)| *p).collect();
+        assert!(seats.contains(&1), "Bob played: {seats:?}");
+        // Bob's page shows his name on the board.
+        let board = text_of(&bob, "#board").await;
+        assert!(board.contains("Bob"), "{board}");
+        screenshot(&bob, "online-lobby-joined.png").await;
+        ann.close().await.unwrap();
+        bob.close().await.unwrap();
+    });
 }
 
 // ---- the table, finished: player-facing words, final result, rematch, preview, phone ----
