@@ -23,6 +23,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use tessera_arena::schedule::RunParams;
 use tessera_arena::store::Store;
+use tessera_azul::AzulState;
 use tessera_web::access::Credentials;
 use tessera_web::{App, Config, games};
 
@@ -134,6 +135,54 @@ async fn connect(driver: &Driver) -> Client {
         .expect("open a Chromium session through chromedriver")
 }
 
+/// A browser of its own (its chromedriver, Chromium profile and session): two of them are two
+/// people on two devices. Dropping it stops its chromedriver.
+struct Browser {
+    client: Client,
+    _driver: Driver,
+}
+
+impl std::ops::Deref for Browser {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl Browser {
+    /// Ends the WebDriver session (Chromium quits), then the chromedriver.
+    async fn close(self) -> Result<(), fantoccini::error::CmdError> {
+        self.client.close().await
+    }
+}
+
+async fn open_browser(name: &str) -> Browser {
+    let driver = start_driver(name);
+    let client = connect(&driver).await;
+    Browser {
+        client,
+        _driver: driver,
+    }
+}
+
+/// Opens a game's setup page (`path`, e.g. `/azul?fast`) and waits for its seat editor.
+async fn open_setup(c: &Client, addr: SocketAddr, path: &str) {
+    c.goto(&format!("http://{addr}{path}"))
+        .await
+        .unwrap_or_else(|e| panic!("open {path}: {e}"));
+    c.wait()
+        .for_element(Locator::Css("#seat1-type"))
+        .await
+        .unwrap_or_else(|e| panic!("the seat editor of {path}: {e}"));
+}
+
+/// Runs one browser test: skipped only on purpose (see [`browser_available`]), one at a time.
+fn browser_test<F: std::future::Future<Output = ()>>(f: F) {
+    if browser_available() {
+        run(f);
+    }
+}
+
 async fn start_server() -> (SocketAddr, Arc<App>) {
     start_server_with(Config {
         master_seed: 2024,
@@ -189,32 +238,29 @@ async fn text_of(c: &Client, css: &str) -> String {
 
 #[test]
 fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("azul");
-        let c = connect(&driver).await;
-        c.goto(&format!("http://{addr}/azul?fast"))
-            .await
-            .expect("open the Azul page");
+        let c = open_browser("azul").await;
         // Seat 1 human (the default), seat 2 the random AI (the default agent); fixed seed.
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .expect("seat editor");
-        c.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("7")
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/azul?fast").await;
+        type_into(&c, "#seed", "7").await;
         screenshot(&c, "azul-setup.png").await;
         c.find(Locator::Css("#start"))
             .await
             .unwrap()
             .click()
+            .await
+            .unwrap();
+        // A spectator in a browser of their own follows the game by its address.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while app.sessions.list().is_empty() {
+            assert!(Instant::now() < deadline, "Start made no game");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let id = only_game(&app);
+        let spectator = open_browser("azul-spectator").await;
+        spectator
+            .goto(&format!("http://{addr}/azul?fast&game={id}"))
             .await
             .unwrap();
 
@@ -277,25 +323,20 @@ fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
             moves >= 10,
             "a whole game takes more than {moves} human moves"
         );
-        // The page's final scores are the server's.
-        let games = app.sessions.list();
-        assert_eq!(games.len(), 1);
-        let id = games[0]["id"].as_str().unwrap();
-        let snap = app
-            .sessions
-            .get(id)
-            .unwrap()
-            .snapshot(&Default::default(), &Credentials::none())
-            .unwrap();
+        // The page's final scores are the server's, the spectator's page shows the same, and
+        // the record is the whole game.
+        let snap = public_snapshot(&app, &id);
         assert_eq!(snap["status"], "finished");
-        let mut shown = Vec::new();
-        for e in c
-            .find_all(Locator::Css("#final-scores .final-score"))
-            .await
-            .unwrap()
-        {
-            shown.push(e.text().await.unwrap().parse::<i64>().unwrap());
-        }
+        let shown = final_scores_shown(&c).await;
+        assert_eq!(
+            final_scores_shown(&spectator).await,
+            shown,
+            "the spectator's final scores"
+        );
+        screenshot(&spectator, "azul-spectator-final.png").await;
+        let record = app.sessions.get(&id).unwrap().record().unwrap();
+        assert_whole_game(&record, &shown, actions_played(&app, &id).len());
+        spectator.close().await.unwrap();
         let expected: Vec<i64> = snap["outcome"]["scores"]
             .as_array()
             .unwrap()
@@ -311,18 +352,14 @@ fn azul_human_beats_or_loses_to_the_ai_by_clicking_only() {
 
 #[test]
 fn a_tiles_level_is_solved_with_the_arrow_keys() {
-    if !browser_available() {
-        return;
-    }
     let level = tessera_tiles::builtin_level(5).expect("level 5");
     let solution = level
         .optimal_solution(&level.start())
         .expect("within the limit")
         .expect("solvable");
-    run(async move {
+    browser_test(async move {
         let (addr, _app) = start_server().await;
-        let driver = start_driver("tiles");
-        let c = connect(&driver).await;
+        let c = open_browser("tiles").await;
         c.goto(&format!("http://{addr}/tiles?level=5"))
             .await
             .unwrap();
@@ -356,13 +393,9 @@ fn a_tiles_level_is_solved_with_the_arrow_keys() {
 
 #[test]
 fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("qwirkle");
-        let c = connect(&driver).await;
+        let c = open_browser("qwirkle").await;
         start_qwirkle(&c, addr, "3").await;
         let (id, snap) = wait_for_human_turn(&c, &app, None).await;
         // The spectator view and the AI seat's view hold no hand.
@@ -521,19 +554,8 @@ async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String
 /// Opens the Qwirkle page (fast AI replies), keeps the default seats (seat 1 human, seat 2
 /// an AI), sets the seed and starts the game.
 async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
-    c.goto(&format!("http://{addr}/qwirkle?fast"))
-        .await
-        .unwrap();
-    c.wait()
-        .for_element(Locator::Css("#seat1-type"))
-        .await
-        .unwrap();
-    c.find(Locator::Css("#seed"))
-        .await
-        .unwrap()
-        .send_keys(seed)
-        .await
-        .unwrap();
+    open_setup(c, addr, "/qwirkle?fast").await;
+    type_into(&c, "#seed", seed).await;
     // Two clicks in one go, as a double click sends them: one game starts.
     c.execute(
         "const b = document.querySelector('#start'); b.click(); b.click();",
@@ -541,6 +563,16 @@ async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
     )
     .await
     .unwrap();
+}
+
+/// Types `text` into the field `css`.
+async fn type_into(c: &Client, css: &str, text: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no field {css}: {e}"))
+        .send_keys(text)
+        .await
+        .unwrap_or_else(|e| panic!("typing into {css}: {e}"));
 }
 
 async fn click(c: &Client, css: &str) {
@@ -554,13 +586,9 @@ async fn click(c: &Client, css: &str) {
 
 #[test]
 fn a_qwirkle_trade_is_made_by_clicking() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("qwirkle-trade");
-        let c = connect(&driver).await;
+        let c = open_browser("qwirkle-trade").await;
         start_qwirkle(&c, addr, "3").await;
         let (id, mut snap) = wait_for_human_turn(&c, &app, None).await;
         // The first move of the game must place tiles; take it through the API and trade on
@@ -657,9 +685,6 @@ fn a_qwirkle_trade_is_made_by_clicking() {
 
 #[test]
 fn a_game_record_is_replayed_step_by_step() {
-    if !browser_available() {
-        return;
-    }
     use tessera_azul::AzulState;
     use tessera_core::{Agent, Budget, RandomAgent, play_game};
     let mut a = RandomAgent::<AzulState>::new();
@@ -687,10 +712,9 @@ fn a_game_record_is_replayed_step_by_step() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server().await;
-        let driver = start_driver("replay");
-        let c = connect(&driver).await;
+        let c = open_browser("replay").await;
         c.goto(&format!("http://{addr}/replay")).await.unwrap();
         // Open the file through the page's file input, as a person would.
         c.find(Locator::Css("#file"))
@@ -773,18 +797,10 @@ async fn js(c: &Client, script: &str) -> Value {
 
 #[test]
 fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("azul-site");
-        let c = connect(&driver).await;
-        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        let c = open_browser("azul-site").await;
+        open_setup(&c, addr, "/azul?fast").await;
         // The difficulty setting: seat 2 defaults to the middle level, with its summary; no
         // "ms per move" for a level (its budget is fixed) nor for random, but for a search.
         let middle = tessera_arena::registry::azul::registry()
@@ -803,12 +819,7 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         assert_eq!(js(&c, &format!("return {ms_shown}")).await, true);
         js(&c, &format!("const s = document.querySelector('#seat1-type'); s.value = 'ai:level:{middle}'; s.dispatchEvent(new Event('change'));")).await;
         screenshot(&c, "azul-levels-setup.png").await;
-        c.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("12")
-            .await
-            .unwrap();
+        type_into(&c, "#seed", "12").await;
         click(&c, "#start").await;
         wait_js(&c, "document.querySelector('#board .tile.pick') && document.querySelector('#hint').style.display !== 'none'", "the human's turn", 60).await;
         // A hint: the strongest level's move, outlined, with its projected points.
@@ -915,13 +926,9 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
 
 #[test]
 fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_placement() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("qwirkle-cells");
-        let c = connect(&driver).await;
+        let c = open_browser("qwirkle-cells").await;
         start_qwirkle(&c, addr, "5").await;
         let (_id, snap) = wait_for_human_turn(&c, &app, None).await;
         assert_eq!(
@@ -1053,21 +1060,13 @@ fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_plac
 
 #[test]
 fn pages_fit_a_phone_and_tiles_read_without_colour() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server().await;
-        let driver = start_driver("phone");
-        let c = connect(&driver).await;
+        let c = open_browser("phone").await;
         c.set_window_size(390, 844).await.unwrap();
         let fits = "document.documentElement.scrollWidth <= window.innerWidth";
         // Azul: the setup, then a game against level 1 (quick).
-        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/azul?fast").await;
         let width = js(&c, "return window.innerWidth").await.as_i64().unwrap();
         assert!(width <= 400, "the window is {width} px wide");
         assert_eq!(
@@ -1145,19 +1144,11 @@ fn pages_fit_a_phone_and_tiles_read_without_colour() {
 
 #[test]
 fn an_ai_only_game_can_be_paused_and_resumed() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server().await;
-        let driver = start_driver("pause");
-        let c = connect(&driver).await;
+        let c = open_browser("pause").await;
         // At the normal pace (about a second per AI move), not `?fast`.
-        c.goto(&format!("http://{addr}/azul")).await.unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/azul").await;
         for seat in 0..2 {
             js(&c, &format!("const s = document.querySelector('#seat{seat}-type'); s.value = 'ai:level:1'; s.dispatchEvent(new Event('change'));")).await;
         }
@@ -1208,21 +1199,17 @@ fn stored_run(name: &str, params: RunParams) -> PathBuf {
 
 #[test]
 fn the_results_page_shows_a_stored_tournament() {
-    if !browser_available() {
-        return;
-    }
     let path = stored_run(
         "results",
         RunParams::new("nim", &["first", "random"], 2, 10, 2, 7),
     );
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server_with(Config {
             db: Some(path.clone()),
             ..Config::default()
         })
         .await;
-        let driver = start_driver("results");
-        let c = connect(&driver).await;
+        let c = open_browser("results").await;
         c.goto(&format!("http://{addr}/results")).await.unwrap();
         let deadline = Instant::now() + Duration::from_secs(20);
         while !text_of(&c, "#detail pre").await.contains("random") {
@@ -1263,9 +1250,6 @@ fn the_results_page_shows_a_stored_tournament() {
 
 #[test]
 fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_every_game() {
-    if !browser_available() {
-        return;
-    }
     let path = stored_run(
         "stored",
         RunParams::new("azul", &["random", "greedy"], 2, 2, 2, 11),
@@ -1276,14 +1260,13 @@ fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_ever
     let record: Value = serde_json::from_str(&game.game.record).unwrap();
     let steps = record["events"].as_array().unwrap().len();
     let scores: Vec<String> = game.game.scores.iter().map(|s| s.to_string()).collect();
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server_with(Config {
             db: Some(path.clone()),
             ..Config::default()
         })
         .await;
-        let driver = start_driver("stored");
-        let c = connect(&driver).await;
+        let c = open_browser("stored").await;
         let wait_for_step0 = |c: Client| async move {
             let deadline = Instant::now() + Duration::from_secs(20);
             while !text_of(&c, "#stepinfo").await.starts_with("step 0 /") {
@@ -1401,22 +1384,18 @@ async fn wait_for_css(c: &Client, css: &str) {
 
 #[test]
 fn the_results_site_shows_sortable_tables_charts_and_game_links_within_1280_pixels() {
-    if !browser_available() {
-        return;
-    }
     // A round robin with long agent names: pairs, ratings and the LOS matrix.
     let path = stored_run(
         "results-site",
         RunParams::new("nim", &["first", "random", "sleepy:ms=0"], 2, 20, 2, 5),
     );
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server_with(Config {
             db: Some(path.clone()),
             ..Config::default()
         })
         .await;
-        let driver = start_driver("results-site");
-        let c = connect(&driver).await;
+        let c = open_browser("results-site").await;
         c.set_window_size(1280, 900).await.unwrap();
         c.goto(&format!("http://{addr}/results")).await.unwrap();
         wait_for_css(&c, "#los-table").await;
@@ -1513,9 +1492,6 @@ fn the_results_site_shows_sortable_tables_charts_and_game_links_within_1280_pixe
 
 #[test]
 fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
-    if !browser_available() {
-        return;
-    }
     use tessera_arena::{games as arena_games, runner};
     let dir = tempfile_dir("results-live");
     let path = dir.join("results.sqlite");
@@ -1544,14 +1520,13 @@ fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
             runner::run_tournament(driver.as_ref(), &params, &mut store, &opts, &mut ()).unwrap()
         })
     };
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server_with(Config {
             db: Some(path.clone()),
             ..Config::default()
         })
         .await;
-        let driver = start_driver("results-live");
-        let c = connect(&driver).await;
+        let c = open_browser("results-live").await;
         c.goto(&format!("http://{addr}/results?run={run_id}"))
             .await
             .unwrap();
@@ -1666,19 +1641,10 @@ async fn click_azul_move(c: &Client, app: &App, id: &str, who: &str) {
 
 #[test]
 fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let (driver_a, driver_b) = (start_driver("ann"), start_driver("bob"));
-        let ann = connect(&driver_a).await;
-        let bob = connect(&driver_b).await;
-        ann.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
-        ann.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        let (ann, bob) = (open_browser("ann").await, open_browser("bob").await);
+        open_setup(&ann, addr, "/azul?fast").await;
         // Seat 2 is a free seat for a friend.
         js(
             &ann,
@@ -1686,12 +1652,7 @@ fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() 
              s.dispatchEvent(new Event('change')); return true;",
         )
         .await;
-        ann.find(Locator::Css("#seed"))
-            .await
-            .unwrap()
-            .send_keys("7")
-            .await
-            .unwrap();
+        type_into(&ann, "#seed", "7").await;
         click(&ann, "#start").await;
         wait_js(
             &ann,
@@ -1784,6 +1745,270 @@ fn two_people_play_azul_through_an_invite_link_with_a_reload_and_a_second_tab() 
             "none"
         );
         screenshot(&bob, "online-bob.png").await;
+        // On to the end of the game, each person on their own page.
+        play_to_the_end(&[&ann, &bob], &app, &id).await;
+        let shown = final_scores_shown(&ann).await;
+        assert_eq!(shown, final_scores_shown(&bob).await, "both pages agree");
+        screenshot(&bob, "online-final-bob.png").await;
+        // The record the server serves is the whole game: it replays, by the rules, to the
+        // final state and scores both pages show, with every move played.
+        let served = js(
+            &bob,
+            &format!("return fetch('/api/games/{id}/record').then((r) => r.json());"),
+        )
+        .await;
+        assert_whole_game(&served, &shown, actions_played(&app, &id).len());
+        ann.close().await.unwrap();
+        bob.close().await.unwrap();
+    });
+}
+
+/// The game's public snapshot, as a spectator gets it.
+fn public_snapshot(app: &App, id: &str) -> Value {
+    app.sessions
+        .get(id)
+        .unwrap()
+        .snapshot(&Default::default(), &Credentials::none())
+        .unwrap()
+}
+
+/// The id of the server's only game.
+fn only_game(app: &App) -> String {
+    let games = app.sessions.list();
+    assert_eq!(games.len(), 1, "one game: {games:?}");
+    games[0]["id"].as_str().unwrap().to_string()
+}
+
+/// Plays Azul game `id` to its end by clicking: each move on the page of the seat to move
+/// (`pages[seat]`; `None` for an AI seat, which the server plays).
+async fn play_to_the_end(pages: &[&Client], app: &App, id: &str) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not finish");
+        let snap = public_snapshot(app, id);
+        if snap["status"] == "finished" {
+            return;
+        }
+        match snap["to_move"].as_u64().and_then(|p| pages.get(p as usize)) {
+            Some(page) => {
+                click_azul_move(page, app, id, &format!("seat {}", snap["to_move"])).await
+            }
+            None => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// The final scores on a finished Azul page (clicking on through a round summary), seat 0
+/// first.
+async fn final_scores_shown(c: &Client) -> Vec<i64> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while c.find(Locator::Css("#final-scores")).await.is_err() {
+        assert!(Instant::now() < deadline, "no final result on the page");
+        if let Ok(b) = c.find(Locator::Css("#continue")).await {
+            let _ = b.click().await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut shown = Vec::new();
+    for e in c
+        .find_all(Locator::Css("#final-scores .final-score"))
+        .await
+        .unwrap()
+    {
+        shown.push(e.text().await.unwrap().parse::<i64>().unwrap());
+    }
+    shown
+}
+
+/// `record` is a whole Azul game: it replays by the rules to a finished state whose scores
+/// are `scores`, its result says the same, and it holds `actions` actions.
+fn assert_whole_game(record: &Value, scores: &[i64], actions: usize) {
+    let rec: tessera_core::record::GameRecord<<AzulState as tessera_core::Game>::Chance> =
+        serde_json::from_value(record.clone()).expect("a game record");
+    let end: AzulState = tessera_core::record::replay(&rec).expect("the record replays");
+    assert_eq!(tessera_core::Game::turn(&end), tessera_core::Turn::Terminal);
+    let end_scores: Vec<i64> = tessera_core::Game::scores(&end)
+        .as_slice()
+        .iter()
+        .map(|&s| i64::from(s))
+        .collect();
+    assert_eq!(end_scores, scores, "the replayed final scores");
+    let result: Vec<i64> = rec
+        .result
+        .expect("a result")
+        .scores
+        .as_slice()
+        .iter()
+        .map(|&s| i64::from(s))
+        .collect();
+    assert_eq!(result, scores, "the record's result");
+    let played = rec
+        .events
+        .iter()
+        .filter(|e| matches!(e, tessera_core::record::Event::Action { .. }))
+        .count();
+    assert_eq!(played, actions, "every move is in the record");
+}
+
+/// Waits until page `c` shows a game's board (rather than the setup).
+async fn wait_for_game_page(c: &Client, who: &str) {
+    wait_js(
+        c,
+        "document.querySelector('#game') && document.querySelector('#game').style.display === ''",
+        who,
+        20,
+    )
+    .await;
+}
+
+/// Waits (up to 20 s) until the server holds `n` games.
+async fn wait_for_games(app: &App, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while app.sessions.list().len() < n {
+        assert!(Instant::now() < deadline, "{n} games were not started");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[test]
+fn a_double_click_on_start_makes_one_game_and_on_undo_takes_back_one_move() {
+    browser_test(async {
+        let (addr, app) = start_server().await;
+        let c = open_browser("double-click").await;
+        open_setup(&c, addr, "/azul?fast").await;
+        set_seat(&c, 1, "ai:level:1").await;
+        type_into(&c, "#seed", "7").await;
+        // Two clicks on Start as fast as the page takes them, then a double-click event.
+        js(
+            &c,
+            "const b = document.querySelector('#start'); b.click(); b.click(); \
+             b.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); return true;",
+        )
+        .await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick')",
+            "the person's turn",
+            60,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let id = only_game(&app);
+        assert_eq!(js(&c, "return AzulPage.snap.id").await, id.as_str());
+        // Two moves of the person's, each answered by the AI.
+        click_azul_move(&c, &app, &id, "the person").await;
+        click_azul_move(&c, &app, &id, "the person").await;
+        wait_js(
+            &c,
+            "document.querySelector('#board .tile.pick') && document.querySelector('#undo').style.display !== 'none'",
+            "the AI's reply and the undo button",
+            60,
+        )
+        .await;
+        let before = actions_played(&app, &id);
+        let last_own = before
+            .iter()
+            .rposition(|(p, _)| *p == 0)
+            .expect("the person moved");
+        assert!(
+            before[..last_own].iter().any(|(p, _)| *p == 0),
+            "two moves of the person's: {before:?}"
+        );
+        // A double click on Undo takes back the person's last move (and the AI's reply) only.
+        js(
+            &c,
+            "const b = document.querySelector('#undo'); b.click(); b.click(); \
+             b.dispatchEvent(new MouseEvent('dblclick', { bubbles: true })); return true;",
+        )
+        .await;
+        wait_js(
+            &c,
+            "[...document.querySelectorAll('#log .log-note')].some((n) => n.textContent.includes('took a move back'))",
+            "the undo",
+            20,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(
+            actions_played(&app, &id),
+            before[..last_own].to_vec(),
+            "one move taken back"
+        );
+        let undos = js(
+            &c,
+            "return [...document.querySelectorAll('#log .log-note')].filter((n) => n.textContent.includes('took a move back')).length",
+        )
+        .await;
+        assert_eq!(undos, 1, "the log notes one undo");
+        let record = app.sessions.get(&id).unwrap().record().unwrap();
+        let undo_count = record["assists"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["kind"] == "undo")
+            .count();
+        assert_eq!(undo_count, 1, "the record holds one undo");
+        assert_eq!(app.sessions.list().len(), 1, "still one game");
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_table_with_a_free_seat_is_joined_from_the_lobby_and_played() {
+    browser_test(async {
+        let (addr, app) = start_server().await;
+        let (ann, bob) = (
+            open_browser("lobby-ann").await,
+            open_browser("lobby-bob").await,
+        );
+        open_setup(&ann, addr, "/azul?fast").await;
+        set_seat(&ann, 1, "open").await;
+        type_into(&ann, "#seed", "7").await;
+        click(&ann, "#start").await;
+        wait_for_games(&app, 1).await;
+        let id = only_game(&app);
+        // Bob, on another device, finds the table on the home page and joins with his name.
+        bob.goto(&format!("http://{addr}/")).await.unwrap();
+        let join = format!(".lobby-game[data-game='{id}'] .join");
+        wait_js(
+            &bob,
+            &format!("document.querySelector(\"{join}\")"),
+            "the open table in the lobby",
+            20,
+        )
+        .await;
+        let listed = text_of(&bob, "#lobby").await;
+        assert!(listed.contains("free seat"), "{listed}");
+        type_into(
+            &bob,
+            &format!(".lobby-game[data-game='{id}'] .join-name"),
+            "Bob",
+        )
+        .await;
+        click(&bob, &join).await;
+        wait_for_game_page(&bob, "Bob's game").await;
+        let url = bob.current_url().await.unwrap();
+        assert!(url.as_str().contains(&format!("/azul?game={id}")), "{url}");
+        assert_eq!(app.sessions.list()[0]["seats"][1], "Bob");
+        assert!(app.sessions.lobby().is_empty(), "the seat is taken");
+        // Both play from their own pages; Bob's moves are his seat's.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while actions_played(&app, &id).len() < 4 {
+            assert!(Instant::now() < deadline, "the game did not go on");
+            let to_move = public_snapshot(&app, &id)["to_move"].as_u64();
+            let (page, who) = if to_move == Some(1) {
+                (&bob, "Bob")
+            } else {
+                (&ann, "Ann")
+            };
+            click_azul_move(page, &app, &id, who).await;
+        }
+        let seats: Vec<u64> = actions_played(&app, &id).iter().map(|(p, _)| *p).collect();
+        assert!(seats.contains(&1), "Bob played: {seats:?}");
+        // Bob's page shows his name on the board.
+        let board = text_of(&bob, "#board").await;
+        assert!(board.contains("Bob"), "{board}");
+        screenshot(&bob, "online-lobby-joined.png").await;
         ann.close().await.unwrap();
         bob.close().await.unwrap();
     });
@@ -1851,19 +2076,11 @@ async fn in_view(c: &Client, css: &str) -> bool {
 
 #[test]
 fn azul_final_result_in_view_with_breakdown_play_again_and_plain_words() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("azul-final");
-        let c = connect(&driver).await;
+        let c = open_browser("azul-final").await;
         c.set_window_size(1280, 900).await.unwrap();
-        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/azul?fast").await;
         // The setup: levels by name with plain summaries, nothing from the registry's listing.
         assert_plain(&c, "the Azul setup").await;
         let options = js(&c, "return [...document.querySelectorAll('#seat1-type option')].map((o) => o.textContent).join('|')").await;
@@ -1985,19 +2202,11 @@ fn azul_final_result_in_view_with_breakdown_play_again_and_plain_words() {
 
 #[test]
 fn azul_on_a_phone_shows_the_ai_move_the_score_preview_and_long_names_fit() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("azul-phone-table");
-        let c = connect(&driver).await;
+        let c = open_browser("azul-phone-table").await;
         c.set_window_size(390, 844).await.unwrap();
-        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/azul?fast").await;
         // Four players: a person with a long name, two level 1 players and level 9.
         js(&c, "const s = document.querySelector('#players'); s.value = '4'; s.dispatchEvent(new Event('change'));").await;
         let name = "Alexandra Konstantinopoulou-Smythe III";
@@ -2105,22 +2314,12 @@ fn azul_on_a_phone_shows_the_ai_move_the_score_preview_and_long_names_fit() {
 
 #[test]
 fn qwirkle_hint_works_and_the_final_table_replaces_the_hand() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server().await;
-        let driver = start_driver("qwirkle-final");
-        let c = connect(&driver).await;
+        let c = open_browser("qwirkle-final").await;
         c.set_window_size(1280, 900).await.unwrap();
         // Hint: a suggested placement on the board, and the hand still plays afterwards.
-        c.goto(&format!("http://{addr}/qwirkle?fast"))
-            .await
-            .unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/qwirkle?fast").await;
         js(&c, "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message));").await;
         set_seat(&c, 1, "ai:level:1").await;
         assert_plain(&c, "the Qwirkle setup").await;
@@ -2153,13 +2352,7 @@ fn qwirkle_hint_works_and_the_final_table_replaces_the_hand() {
         );
         // A finished game (two AI seats, quick): the final table, Play again, New game and
         // Download; no hand and no Confirm, Trade or Pass.
-        c.goto(&format!("http://{addr}/qwirkle?fast"))
-            .await
-            .unwrap();
-        c.wait()
-            .for_element(Locator::Css("#seat1-type"))
-            .await
-            .unwrap();
+        open_setup(&c, addr, "/qwirkle?fast").await;
         set_seat(&c, 0, "ai:level:1").await;
         set_seat(&c, 1, "ai:level:1").await;
         click(&c, "#start").await;
@@ -2195,13 +2388,9 @@ fn qwirkle_hint_works_and_the_final_table_replaces_the_hand() {
 
 #[test]
 fn rules_pages_are_linked_from_each_setup_and_drawn_by_the_games_own_code() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, _app) = start_server().await;
-        let driver = start_driver("rules");
-        let c = connect(&driver).await;
+        let c = open_browser("rules").await;
         c.set_window_size(1280, 900).await.unwrap();
         // The home page lists the games people play, not the test game.
         c.goto(&format!("http://{addr}/")).await.unwrap();
