@@ -456,7 +456,9 @@ impl<'a, G: Game> Table<'a, G> {
     /// time used so far, seat 0 first, if the table has a clock: what a front end stores to
     /// restore the clocks later ([`Table::set_clock_times`]).
     pub fn clock_times(&self) -> Option<(Vec<Duration>, Vec<Duration>)> {
-        self.clocks.as_ref().map(|c| (c.left.clone(), c.used.clone()))
+        self.clocks
+            .as_ref()
+            .map(|c| (c.left.clone(), c.used.clone()))
     }
 
     /// Sets every seat's time left and time used (a stored game restored, its moves replayed
@@ -1582,7 +1584,10 @@ mod tests {
             panic!("the person moves")
         };
         assert!(t.time_left(q).unwrap() <= Duration::from_millis(70));
-        assert!(t.replay_flag(PlayerId(0), Duration::ZERO).is_err(), "not its turn");
+        assert!(
+            t.replay_flag(PlayerId(0), Duration::ZERO).is_err(),
+            "not its turn"
+        );
         t.replay_flag(q, Duration::from_millis(70)).unwrap();
         assert_eq!(t.flag(), Some(q));
         let r = t.record();
