@@ -365,6 +365,8 @@ struct Clocks {
     timing: Vec<SeatTiming>,
     /// When the human seat to move was first told to move.
     human_since: Option<(PlayerId, Instant)>,
+    /// The most an agent's move may think under the clock (a server's cap).
+    max_think: Option<Duration>,
 }
 
 impl<'a, G: Game> Table<'a, G> {
@@ -436,8 +438,54 @@ impl<'a, G: Game> Table<'a, G> {
             used: vec![Duration::ZERO; n],
             timing: vec![SeatTiming::default(); n],
             human_since: None,
+            max_think: None,
         });
         self
+    }
+
+    /// Caps every agent's move under the clock at `max_think` whatever the time manager
+    /// allows (a server's limit on a move's thinking; no effect without a clock).
+    pub fn with_max_think(mut self, max_think: Duration) -> Self {
+        if let Some(c) = self.clocks.as_mut() {
+            c.max_think = Some(max_think);
+        }
+        self
+    }
+
+    /// Every seat's time left (not counting the time of a person to move running now) and
+    /// time used so far, seat 0 first, if the table has a clock: what a front end stores to
+    /// restore the clocks later ([`Table::set_clock_times`]).
+    pub fn clock_times(&self) -> Option<(Vec<Duration>, Vec<Duration>)> {
+        self.clocks
+            .as_ref()
+            .map(|c| (c.left.clone(), c.used.clone()))
+    }
+
+    /// Sets every seat's time left and time used (a stored game restored, its moves replayed
+    /// without their times); a person to move starts their turn again now, so the time
+    /// between the stored figures and now is charged to nobody. Figures for seats the table
+    /// does not have are ignored; no effect without a clock.
+    pub fn set_clock_times(&mut self, left: &[Duration], used: &[Duration]) {
+        if let Some(c) = self.clocks.as_mut() {
+            for (slot, v) in c.left.iter_mut().zip(left) {
+                *slot = *v;
+            }
+            for (slot, v) in c.used.iter_mut().zip(used) {
+                *slot = *v;
+            }
+            c.human_since = None;
+        }
+    }
+
+    /// Seat `p`'s flag falls as stored after `used` of thinking (a stored game restored):
+    /// the game is over, a loss for `p`. Refused without a clock or when the game is over.
+    pub fn replay_flag(&mut self, p: PlayerId, used: Duration) -> Result<(), TableError> {
+        if self.clocks.is_none() {
+            return Err(TableError::Over);
+        }
+        self.player_to_move(p)?;
+        self.fall(p, used);
+        Ok(())
     }
 
     /// The time manager of a table with a clock (no effect without one).
@@ -777,6 +825,9 @@ impl<'a, G: Game> Table<'a, G> {
                         c.manager
                             .budget(&c.clock, left, &c.timing[p.index()], &decision),
                     );
+            }
+            if let (Some(t), Some(max)) = (budget.time, c.max_think) {
+                budget.time = Some(t.min(max));
             }
         }
         Ok(Thinking {
@@ -1500,6 +1551,49 @@ mod tests {
         assert_eq!(t.advance().unwrap(), Next::Over);
         assert_eq!(t.check_flag(), Some(q));
         assert_eq!(t.record().result.unwrap().winners, vec![p]);
+    }
+
+    #[test]
+    fn a_cap_on_thinking_binds_under_the_clock_and_clock_times_restore() {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let cap = Duration::from_millis(30);
+        let mut t = Table::new(
+            Nim::new(2),
+            vec![
+                Seat::agent(Box::new(Spy(seen.clone())), Budget::time(cap)),
+                Seat::human("h"),
+            ],
+            3,
+        )
+        .unwrap()
+        .with_clock("60s+1s".parse().unwrap())
+        .with_max_think(cap);
+        assert!(matches!(t.advance().unwrap(), Next::Agent(_)));
+        let done = t.think().unwrap().run();
+        t.hand_back(done).unwrap();
+        // Without the cap the time manager would give about 2 s (60 s over 30 decisions).
+        assert_eq!(seen.lock().unwrap().as_slice(), &[Some(cap)]);
+        let (left, used) = t.clock_times().unwrap();
+        assert!(left[0] > Duration::from_secs(60) && used[0] < Duration::from_secs(1));
+        // Restored figures replace the clocks; the person to move starts afresh.
+        let left = [Duration::from_millis(5000), Duration::from_millis(70)];
+        let used = [Duration::from_millis(1), Duration::from_millis(2)];
+        t.set_clock_times(&left, &used);
+        assert_eq!(t.clock_times().unwrap(), (left.to_vec(), used.to_vec()));
+        let Next::Human(q) = t.advance().unwrap() else {
+            panic!("the person moves")
+        };
+        assert!(t.time_left(q).unwrap() <= Duration::from_millis(70));
+        assert!(
+            t.replay_flag(PlayerId(0), Duration::ZERO).is_err(),
+            "not its turn"
+        );
+        t.replay_flag(q, Duration::from_millis(70)).unwrap();
+        assert_eq!(t.flag(), Some(q));
+        let r = t.record();
+        assert_eq!(r.flag, Some(q));
+        assert_eq!(r.result.unwrap().winners, vec![PlayerId(0)]);
+        assert_eq!(r.time_used_ms, vec![1, 72]);
     }
 
     /// Quick games at a short clock, each agent sleeping through every budget it is given:

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tessera_arena::registry::RegistryError;
-use tessera_core::record::{Event, GameRecord, GameSeeds, replay_states};
+use tessera_core::clock::Clock;
+use tessera_core::record::{Event, GameRecord, GameSeeds, flag_outcome, replay_states};
 use tessera_core::rng::derive_seed;
 use tessera_core::table::{Next, Seat, Table, TableError, Thought};
 use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
@@ -140,6 +141,10 @@ pub struct NewGame {
     /// Game-specific options.
     #[serde(default)]
     pub options: Value,
+    /// A clock for the whole game, every seat alike (`"5m+3s"`: base time and increment
+    /// per move; see [`Clock`]); absent: no clock. A seat whose time runs out loses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
     /// The client's id for this request (any text up to 100 characters): a repeated request
     /// with the same id from the same client within 10 minutes (a double click, a retry)
     /// answers the game the first one created instead of creating another.
@@ -243,6 +248,11 @@ pub trait DynSession: Send + Sync {
     fn last_touch(&self) -> Instant;
 }
 
+/// A duration in whole milliseconds.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// What the server shows of a seat.
 struct SeatInfo {
     /// The name on the board.
@@ -270,11 +280,39 @@ struct Inner<G: Game> {
     last_request: Option<(String, Value)>,
     /// The hint of seat `.0` at revision `.1`.
     hint_cache: Option<(u8, u64, Arc<tokio::sync::OnceCell<Value>>)>,
+    /// Under a clock: the AI seat thinking now and since when (its clock runs).
+    ai_since: Option<(PlayerId, Instant)>,
+    /// Under a clock: the table revision whose person to move has a flag timer armed.
+    flag_timer: Option<u64>,
+    /// Whether a fallen flag is stored.
+    flag_logged: bool,
 }
 
 impl<G: Game> Inner<G> {
     fn revision(&self) -> u64 {
         self.table.revision() + self.bumps
+    }
+
+    /// Whether the game is over: played to its end or a flag fell.
+    fn over(&self) -> bool {
+        self.table.state().turn() == Turn::Terminal || self.table.flag().is_some()
+    }
+
+    /// Every seat's time left now under a clock (the seat to move's running time taken
+    /// off), in milliseconds.
+    fn time_left_ms(&self) -> Vec<u64> {
+        (0..self.seats.len())
+            .map(|i| {
+                let p = PlayerId(i as u8);
+                let mut left = self.table.time_left(p).unwrap_or_default();
+                if let Some((q, since)) = self.ai_since
+                    && q == p
+                {
+                    left = left.saturating_sub(since.elapsed());
+                }
+                millis(left)
+            })
+            .collect()
     }
 
     fn fail(&mut self, why: String) {
@@ -499,8 +537,16 @@ impl<G: WebGame> LiveGame<G> {
                 }
             }
         }
-        let table = Table::new(initial, seats, seed)
+        let mut table = Table::new(initial, seats, seed)
             .map_err(|e| ApiError::Internal(format!("table: {e}")))?;
+        if let Some(clock) = req.clock {
+            // The time manager shares each AI seat's clock over its moves; the operator's
+            // cap still bounds every move.
+            table = table.with_clock(clock);
+            if let Some(max) = cap.time {
+                table = table.with_max_think(max);
+            }
+        }
         let (rev_tx, _) = watch::channel(0);
         let session = Arc::new(LiveGame {
             id,
@@ -514,6 +560,9 @@ impl<G: WebGame> LiveGame<G> {
                 end_stored: false,
                 last_request: None,
                 hint_cache: None,
+                ai_since: None,
+                flag_timer: None,
+                flag_logged: false,
             }),
             rev_tx,
             ai_pool: Arc::clone(&env.ai_pool),
@@ -547,6 +596,9 @@ impl<G: WebGame> LiveGame<G> {
                     Err(e) => g.fail(e.to_string()),
                     Ok(job) => {
                         let p = job.player();
+                        if g.table.clock().is_some() {
+                            g.ai_since = Some((p, Instant::now()));
+                        }
                         let this = Arc::clone(self);
                         tokio::spawn(async move {
                             let permit = Arc::clone(&this.ai_pool).acquire_owned().await;
@@ -560,7 +612,8 @@ impl<G: WebGame> LiveGame<G> {
                         });
                     }
                 },
-                Ok(Next::Human(_) | Next::Thinking(_) | Next::Over) => {}
+                Ok(Next::Human(p)) => self.arm_flag_timer(g, p),
+                Ok(Next::Thinking(_) | Next::Over) => {}
             }
         }
         self.store_end(g);
@@ -570,10 +623,17 @@ impl<G: WebGame> LiveGame<G> {
     /// Stores event `event` (`--db`) before the request that caused it is answered; when
     /// the database refuses it the game stops (a restarted server continues from the last
     /// stored event) and the request gets 503.
-    fn log(&self, g: &mut Inner<G>, event: Value) -> Result<(), ApiError> {
+    fn log(&self, g: &mut Inner<G>, mut event: Value) -> Result<(), ApiError> {
         let Some(db) = &self.db else {
             return Ok(());
         };
+        // Under a clock every event keeps each seat's time left and used after it, so a
+        // restarted server gives nobody time back that they had spent before the event.
+        if let (Some((left, used)), Some(obj)) = (g.table.clock_times(), event.as_object_mut()) {
+            let ms = |v: Vec<Duration>| v.into_iter().map(millis).collect::<Vec<_>>();
+            obj.insert("left_ms".into(), json!(ms(left)));
+            obj.insert("used_ms".into(), json!(ms(used)));
+        }
         match db.append(&self.id, g.events, &event) {
             Ok(()) => {
                 g.events += 1;
@@ -585,6 +645,63 @@ impl<G: WebGame> LiveGame<G> {
                 Err(e)
             }
         }
+    }
+
+    /// Under a clock, while person `p` is to move: a timer that ends the game when their time
+    /// runs out, without waiting for any request (one per table revision).
+    fn arm_flag_timer(self: &Arc<Self>, g: &mut Inner<G>, p: PlayerId) {
+        let Some(left) = g.table.time_left(p) else {
+            return;
+        };
+        let revision = g.table.revision();
+        if g.flag_timer == Some(revision) {
+            return;
+        }
+        g.flag_timer = Some(revision);
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            tokio::time::sleep(left + Duration::from_millis(2)).await;
+            let mut g = this.lock();
+            this.check_clock(&mut g);
+        });
+    }
+
+    /// Ends the game if the person to move has run out of time (a timer's and every
+    /// request's check).
+    fn check_clock(&self, g: &mut Inner<G>) {
+        if g.table.clock().is_none() || g.flag_logged || g.failure.is_some() {
+            return;
+        }
+        let before = g.table.clock_times();
+        if g.table.check_flag().is_some() {
+            self.flag_fell(g, before);
+        }
+    }
+
+    /// Stores a flag that has just fallen (its time used: the difference from `before`,
+    /// the clocks before the move) and the end of the game.
+    fn flag_fell(&self, g: &mut Inner<G>, before: Option<(Vec<Duration>, Vec<Duration>)>) {
+        let Some(p) = g.table.flag() else {
+            return;
+        };
+        if g.flag_logged {
+            return;
+        }
+        g.flag_logged = true;
+        g.ai_since = None;
+        let think = match (g.table.clock_times(), before) {
+            (Some((_, after)), Some((_, before))) => after[p.index()]
+                .checked_sub(before[p.index()])
+                .unwrap_or_default(),
+            _ => Duration::ZERO,
+        };
+        // A failure to store it stops the game (see `log`).
+        let _ = self.log(
+            g,
+            json!({"op": "flag", "seat": p.0, "think_ms": millis(think)}),
+        );
+        self.store_end(g);
+        self.rev_tx.send_replace(g.revision());
     }
 
     /// Stores the record of a game that has just ended (`--db`).
@@ -640,8 +757,13 @@ impl<G: WebGame> LiveGame<G> {
         result: Result<Thought<'static, G>, tokio::task::JoinError>,
     ) {
         let mut g = self.lock();
+        let before = g.table.clock_times();
+        if g.ai_since.is_some_and(|(q, _)| q == p) {
+            g.ai_since = None;
+        }
         match result {
             Ok(done) => match g.table.hand_back(done) {
+                Ok(true) if g.table.flag() == Some(p) => self.flag_fell(&mut g, before),
                 Ok(true) => {
                     let action = match g.table.steps().last().map(|s| &s.event) {
                         Some(Event::Action { action, .. }) => action.clone(),
@@ -670,7 +792,7 @@ impl<G: WebGame> LiveGame<G> {
     fn status(g: &Inner<G>) -> &'static str {
         if g.failure.is_some() {
             "failed"
-        } else if g.table.state().turn() == Turn::Terminal {
+        } else if g.over() {
             "finished"
         } else {
             "playing"
@@ -685,10 +807,7 @@ impl<G: WebGame> LiveGame<G> {
                     .seats
                     .get(s as usize)
                     .ok_or_else(|| seat_err(s, g.seats.len()))?;
-                if seat_info.ai.is_some()
-                    && G::INFO.hidden_info
-                    && g.table.state().turn() != Turn::Terminal
-                {
+                if seat_info.ai.is_some() && G::INFO.hidden_info && !g.over() {
                     return Err(ApiError::Forbidden(format!(
                         "seat {s} is an AI seat: what it sees is private; ask without a seat \
                          for the spectator view"
@@ -745,11 +864,30 @@ impl<G: WebGame> LiveGame<G> {
         creds: &Credentials,
     ) -> Result<Value, ApiError> {
         let viewer = Self::check_viewer(g, q.seat)?;
-        let turn = g.table.state().turn();
+        let flag = g.table.flag();
+        // A fallen flag ends the game where it stands.
+        let turn = match flag {
+            Some(_) => Turn::Terminal,
+            None => g.table.state().turn(),
+        };
         let to_move = match turn {
             Turn::Player(p) => Some(p),
             _ => None,
         };
+        let outcome = match flag {
+            Some(p) => Some(flag_outcome(g.table.state(), p)),
+            None => g.table.state().outcome(),
+        };
+        let clock = g.table.clock().map(|c| {
+            json!({
+                "control": c.to_string(),
+                "base_ms": millis(c.base),
+                "increment_ms": millis(c.increment),
+                "left_ms": g.time_left_ms(),
+                "running": to_move.filter(|_| g.failure.is_none()).map(|p| p.0),
+                "flag": flag.map(|p| p.0),
+            })
+        });
         let waiting_for = match to_move {
             _ if g.failure.is_some() => None,
             Some(p) if g.seats[p.index()].ai.is_some() => Some(Waiting::Ai),
@@ -820,7 +958,7 @@ impl<G: WebGame> LiveGame<G> {
             "to_move": to_move.map(|p| p.0),
             "waiting_for": waiting_for,
             "scores": g.table.state().scores().as_slice(),
-            "outcome": g.table.state().outcome(),
+            "outcome": outcome,
             "view": g.table.state().view_json(viewer),
             "legal": legal,
             "step_count": g.table.steps().len(),
@@ -829,7 +967,8 @@ impl<G: WebGame> LiveGame<G> {
             "my_seats": g.held_seats(creds),
             "can_hint": self_hint_ok(g, viewer, to_move) && waiting_for == Some(Waiting::Human),
             "assists": g.table.assists(),
-            "record_available": !G::INFO.hidden_info || turn == Turn::Terminal,
+            "record_available": !G::INFO.hidden_info || g.over(),
+            "clock": clock,
         }))
     }
 }
@@ -903,6 +1042,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
     fn snapshot(&self, q: &ViewQuery, creds: &Credentials) -> Result<Value, ApiError> {
         let mut g = self.lock();
         g.last_touch = Instant::now();
+        self.check_clock(&mut g);
         if let Some(s) = q.seat
             && g.seats
                 .get(s as usize)
@@ -916,6 +1056,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
     fn play(self: Arc<Self>, req: MoveRequest, creds: &Credentials) -> Result<Value, ApiError> {
         let mut g = self.lock();
         g.last_touch = Instant::now();
+        self.check_clock(&mut g);
         let p = self.authorize(&mut g, req.seat, creds)?;
         let key = request_key("move", req.seat, req.expected_revision, &req.action);
         if let Some(done) =
@@ -937,8 +1078,17 @@ impl<G: WebGame> DynSession for LiveGame<G> {
                 G::INFO.title
             ))
         })?;
+        let before = g.table.clock_times();
         let index = match g.table.play(p, action) {
             Ok(index) => index,
+            Err(TableError::Flag(q)) => {
+                self.flag_fell(&mut g, before);
+                return Err(ApiError::Conflict(format!(
+                    "seat {} ({}) lost on time: the clock ran out before the move arrived",
+                    q.0,
+                    g.seats[q.index()].name
+                )));
+            }
             Err(e) => return Err(refusal(e, &g)),
         };
         self.log(
@@ -1159,7 +1309,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
 
     fn record(&self) -> Result<Value, ApiError> {
         let g = self.lock();
-        if G::INFO.hidden_info && g.table.state().turn() != Turn::Terminal {
+        if G::INFO.hidden_info && !g.over() {
             return Err(ApiError::Conflict(
                 "the record shows every hidden tile drawn; it is available once the game is over"
                     .into(),
@@ -1187,7 +1337,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
 
     fn is_done(&self) -> bool {
         let g = self.lock();
-        g.failure.is_some() || g.table.state().turn() == Turn::Terminal
+        g.failure.is_some() || g.over()
     }
 
     fn last_touch(&self) -> Instant {
@@ -1254,6 +1404,13 @@ impl<G: WebGame> LiveGame<G> {
                         .map_err(|e| bad(e.to_string()))?;
                     g.bumps += 1;
                 }
+                "flag" => {
+                    let think = Duration::from_millis(ev["think_ms"].as_u64().unwrap_or(0));
+                    g.table
+                        .replay_flag(p, think)
+                        .map_err(|e| bad(e.to_string()))?;
+                    g.flag_logged = true;
+                }
                 "claim" => g.seats[seat as usize].free = false,
                 "join" => {
                     let name = ev["name"].as_str().unwrap_or("Player").to_string();
@@ -1264,6 +1421,18 @@ impl<G: WebGame> LiveGame<G> {
                     Self::seat_taken(&mut g, seat, name, hash);
                 }
                 other => return Err(bad(format!("unknown event '{other}'"))),
+            }
+            // Under a clock the stored times replace the replay's: each seat's clock is as
+            // it was at the event, the time since charged to nobody.
+            let ms = |key: &str| -> Option<Vec<Duration>> {
+                ev[key]
+                    .as_array()?
+                    .iter()
+                    .map(|v| v.as_u64().map(Duration::from_millis))
+                    .collect()
+            };
+            if let (Some(left), Some(used)) = (ms("left_ms"), ms("used_ms")) {
+                g.table.set_clock_times(&left, &used);
             }
         }
         g.events = events.len() as u64;

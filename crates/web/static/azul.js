@@ -217,6 +217,7 @@ const AzulPage = {
     const rebuild = () => { this.readSeats = seatEditor(seats, parseInt(count.value, 10), info); };
     count.addEventListener("change", rebuild);
     rebuild();
+    this.readClock = clockPicker();
     Pace.init();
     this.log = new MoveLog(document.getElementById("log"));
     keyboardNav(document.getElementById("board"), ".tile.pick, .pline.target, .floor.target");
@@ -274,6 +275,8 @@ const AzulPage = {
     const body = { game: "azul", seats: this.nextSeats || this.readSeats() };
     this.nextSeats = null;
     if (seedText) body.seed = Number(seedText);
+    const clock = this.readClock();
+    if (clock) body.clock = clock;
     // One id per game asked for: a retry of the same Start gets the same game.
     this.startId = this.startId || requestId();
     body.request_id = this.startId;
@@ -346,6 +349,7 @@ const AzulPage = {
     this.snap = snap;
     this.selected = null;
     this.setLabels(snap);
+    GameClocks.update(snap, this.labels);
     this.draw();
     document.getElementById("undo").style.display = snap.can_undo ? "" : "none";
     document.getElementById("hint").style.display = this.info.hints && snap.can_hint ? "" : "none";
@@ -447,7 +451,9 @@ const AzulPage = {
   showFinal(snap) {
     const out = snap.outcome;
     const winners = out.winners.map((w) => this.labels[w]).join(" and ");
-    setStatus(`Game over: ${winners} ${out.winners.length > 1 ? "share the win" : "wins"}`, "turn");
+    const flag = snap.clock ? snap.clock.flag : null;
+    const onTime = flag !== null && flag !== undefined ? ` (${this.labels[flag]} lost on time)` : "";
+    setStatus(`Game over: ${winners} ${out.winners.length > 1 ? "share the win" : "wins"}${onTime}`, "turn");
     const box = document.getElementById("final");
     clear(box);
     box.style.display = "";
@@ -469,6 +475,7 @@ const AzulPage = {
         el("td", { class: "final-score", text: String(s) })));
     });
     box.append(el("h2", { text: `Final result: ${winners} ${out.winners.length > 1 ? "share the win" : "wins"}` }),
+      GameClocks.lostOnTime(snap, this.labels) || "",
       el("div", { class: "table-scroll" }, t),
       el("p", { class: "row final-actions" },
         el("button", { id: "rematch", onclick: () => this.rematch(), text: "Play again" }),

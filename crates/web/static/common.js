@@ -51,6 +51,8 @@ async function api(method, path, body) {
   const resp = await fetch(path, opts);
   let data = null;
   try { data = await resp.json(); } catch (e) { data = null; }
+  // When a clock's figures arrived: the page ticks it from there (not from when it is shown).
+  if (data && data.clock) data.clock.received = performance.now();
   if (!resp.ok) {
     const msg = data && data.error ? data.error : `HTTP ${resp.status}`;
     const err = new Error(msg);
@@ -366,3 +368,83 @@ function moveToast(text, points) {
   box.textContent = text + pts;
   box.classList.add("shown");
 }
+
+// ---- game clocks ------------------------------------------------------------------------
+// The setup's clock choice: none, a preset or a custom `BASE+INCREMENT` (the server checks
+// it and says what it expects). Placed after `#seats`; returns a reader of the choice (the
+// text to send as the new game's "clock", or null).
+const CLOCK_PRESETS = [["3m+2s", "3 min + 2 s a move"], ["10m+5s", "10 min + 5 s a move"]];
+function clockPicker() {
+  const seats = document.getElementById("seats");
+  const sel = el("select", { id: "clock", "aria-label": "game clock" },
+    el("option", { value: "", text: "No clock" }),
+    ...CLOCK_PRESETS.map(([v, t]) => el("option", { value: v, text: t })),
+    el("option", { value: "custom", text: "Custom…" }));
+  const custom = el("input", { type: "text", id: "clock-custom", size: 10, placeholder: "5m+3s", "aria-label": "custom clock", style: { display: "none" } });
+  sel.addEventListener("change", () => { custom.style.display = sel.value === "custom" ? "" : "none"; });
+  const row = el("p", { class: "clock-setup" }, el("label", {}, "Clock ", sel), " ", custom,
+    el("span", { class: "muted", text: " each seat's time for the whole game plus a bonus per move; whoever runs out loses" }));
+  if (seats && seats.parentNode) seats.parentNode.insertBefore(row, seats.nextSibling);
+  return () => sel.value === "custom" ? (custom.value.trim() || null) : (sel.value || null);
+}
+
+// A clock per seat above the board, ticking in the browser from the server's figures (the
+// snapshot's `clock`: each seat's time left when it was sent and whose clock runs); red
+// under 10 s, and "lost on time" once a flag falls.
+const GameClocks = {
+  data: null, at: 0, timer: null, labels: [],
+  update(snap, labels) {
+    this.data = snap.clock || null;
+    this.at = this.data && this.data.received ? this.data.received : performance.now();
+    this.labels = labels || [];
+    this.render();
+    if (this.data && this.data.running !== null && !this.timer) this.timer = setInterval(() => this.render(), 100);
+    if ((!this.data || this.data.running === null) && this.timer) { clearInterval(this.timer); this.timer = null; }
+  },
+  left(p) {
+    const d = this.data;
+    const ms = d.left_ms[p] - (d.running === p ? performance.now() - this.at : 0);
+    return Math.max(0, ms);
+  },
+  format(ms) {
+    if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+    const s = Math.floor(ms / 1000);
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    const two = (n) => String(n).padStart(2, "0");
+    return h ? `${h}:${two(m)}:${two(r)}` : `${m}:${two(r)}`;
+  },
+  render() {
+    let box = document.getElementById("clocks");
+    if (!this.data) { if (box) box.style.display = "none"; return; }
+    if (!box) {
+      box = el("div", { id: "clocks", class: "clocks", "aria-label": "clocks" });
+      const game = document.getElementById("game");
+      const before = document.getElementById("hint-box");
+      if (!game) return;
+      game.insertBefore(box, before && before.parentNode === game ? before : game.firstChild);
+    }
+    box.style.display = "";
+    const d = this.data;
+    d.left_ms.forEach((_, p) => {
+      let c = document.getElementById(`clock-${p}`);
+      if (!c) {
+        c = el("div", { class: "seat-clock", id: `clock-${p}`, "data-seat": p },
+          el("span", { class: "clock-name" }), " ", el("span", { class: "clock-time" }));
+        box.appendChild(c);
+      }
+      const ms = this.left(p);
+      c.querySelector(".clock-name").textContent = this.labels[p] || `Seat ${p + 1}`;
+      c.querySelector(".clock-time").textContent = d.flag === p ? "0.0 · lost on time" : this.format(ms);
+      c.classList.toggle("running", d.running === p);
+      c.classList.toggle("low", ms < 10000);
+      c.classList.toggle("flagged", d.flag === p);
+      c.setAttribute("data-ms", String(Math.round(ms)));
+    });
+  },
+  // The final panel's line for a fallen flag (null without one).
+  lostOnTime(snap, labels) {
+    const f = snap.clock ? snap.clock.flag : null;
+    if (f === null || f === undefined) return null;
+    return el("p", { id: "lost-on-time", class: "lost-on-time", text: `${labels[f]} lost on time (${snap.clock.control} clock).` });
+  },
+};

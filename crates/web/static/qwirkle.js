@@ -82,6 +82,7 @@ const QwirklePage = {
     const rebuild = () => { this.readSeats = seatEditor(seats, parseInt(count.value, 10), info); };
     count.addEventListener("change", rebuild);
     rebuild();
+    this.readClock = clockPicker();
     Pace.init();
     this.log = new MoveLog(document.getElementById("log"));
     document.getElementById("hint").addEventListener("click", () => this.askHint());
@@ -139,6 +140,8 @@ const QwirklePage = {
     this.nextSeats = null;
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
+    const clock = this.readClock();
+    if (clock) body.clock = clock;
     // One id per game asked for: a retry of the same Start gets the same game.
     this.startId = this.startId || requestId();
     body.request_id = this.startId;
@@ -169,13 +172,16 @@ const QwirklePage = {
   onSnapshot(snap) {
     this.snap = snap;
     this.setLabels(snap);
+    GameClocks.update(snap, this.labels);
     this.pending = []; this.selected = null; this.tradeSel.clear();
     this.draw();
     document.getElementById("undo").style.display = snap.can_undo ? "" : "none";
     document.getElementById("hint").style.display = this.info.hints && snap.can_hint ? "" : "none";
     if (snap.status === "finished") {
       const w = snap.outcome.winners.map((p) => this.labels[p]).join(" and ");
-      setStatus(`Game over: ${w} ${snap.outcome.winners.length > 1 ? "share the win" : "wins"} (${snap.outcome.scores.join(" : ")})`, "turn");
+      const flag = snap.clock ? snap.clock.flag : null;
+      const onTime = flag !== null && flag !== undefined ? `, ${this.labels[flag]} lost on time` : "";
+      setStatus(`Game over: ${w} ${snap.outcome.winners.length > 1 ? "share the win" : "wins"} (${snap.outcome.scores.join(" : ")}${onTime})`, "turn");
       this.follower.stop();
       this.showFinal(snap);
     } else if (snap.status === "failed") setStatus(snap.failure, "error");
@@ -209,6 +215,7 @@ const QwirklePage = {
         el("td", { class: "final-score", text: String(out.scores[p]) })));
     }
     box.append(el("h2", { text: `Final result: ${winners} ${out.winners.length > 1 ? "share the win" : "wins"}` }),
+      GameClocks.lostOnTime(snap, this.labels) || "",
       el("div", { class: "table-scroll" }, t),
       el("p", { class: "muted", text: "The player who empties their hand first, with the bag empty, ends the game and scores 6 more points." }),
       el("p", { class: "row final-actions" },

@@ -2483,3 +2483,105 @@ fn rules_pages_are_linked_from_each_setup_and_drawn_by_the_games_own_code() {
         c.close().await.unwrap();
     });
 }
+
+/// A game clock on the Azul page: chosen at the setup (a custom `11s`), one clock per seat
+/// above the board ticking down in the browser, red under 10 s; the person to move who does
+/// not move loses on time and the final panel says so.
+#[test]
+fn azul_clocks_show_tick_and_a_flag_ends_the_game() {
+    if !browser_available() {
+        return;
+    }
+    run(async {
+        let (addr, app) = start_server().await;
+        let driver = start_driver("azul-clock");
+        let c = connect(&driver).await;
+        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        c.wait()
+            .for_element(Locator::Css("#clock"))
+            .await
+            .expect("the clock choice");
+        // Two people at this screen, an 11 s clock each.
+        js(
+            &c,
+            "const s = document.getElementById('seat1-type'); s.value = 'human'; \
+             s.dispatchEvent(new Event('change')); \
+             const k = document.getElementById('clock'); k.value = 'custom'; \
+             k.dispatchEvent(new Event('change'));",
+        )
+        .await;
+        c.find(Locator::Css("#clock-custom"))
+            .await
+            .unwrap()
+            .send_keys("11s")
+            .await
+            .unwrap();
+        click(&c, "#start").await;
+        wait_js(
+            &c,
+            "document.querySelectorAll('#clocks .seat-clock').length === 2",
+            "two clocks",
+            20,
+        )
+        .await;
+        let running = "document.querySelector('#clocks .seat-clock.running')";
+        wait_js(&c, running, "a running clock", 10).await;
+        let ms = |v: Value| v.as_str().and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+        let first = ms(js(&c, &format!("return {running}.getAttribute('data-ms')")).await);
+        let shown = js(
+            &c,
+            &format!("return {running}.querySelector('.clock-time').textContent"),
+        )
+        .await;
+        assert!(first <= 11_000 && first > 5_000, "{first}");
+        assert!(
+            shown
+                .as_str()
+                .is_some_and(|s| s == "0:10" || s.contains('.')),
+            "{shown}"
+        );
+        // It ticks in the browser (no request needed to see it go down).
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let later = ms(js(&c, &format!("return {running}.getAttribute('data-ms')")).await);
+        assert!(later + 1000 <= first, "{first} then {later}");
+        wait_js(
+            &c,
+            "document.querySelector('#clocks .seat-clock.running.low')",
+            "a red clock",
+            10,
+        )
+        .await;
+        screenshot(&c, "azul-clock.png").await;
+        // Nobody moves: the flag falls and the final panel says who lost on time.
+        wait_js(
+            &c,
+            "document.getElementById('lost-on-time')",
+            "lost on time",
+            30,
+        )
+        .await;
+        let line = text_of(&c, "#lost-on-time").await;
+        assert!(line.contains("lost on time"), "{line}");
+        let games = app.sessions.list();
+        let id = games[0]["id"].as_str().unwrap();
+        let snap = app
+            .sessions
+            .get(id)
+            .unwrap()
+            .snapshot(&Default::default(), &Credentials::none())
+            .unwrap();
+        assert_eq!(snap["status"], "finished");
+        let flag = snap["clock"]["flag"].as_u64().expect("a flag fell") as usize;
+        assert!(
+            line.starts_with(&snap["seats"][flag]["name"].as_str().unwrap().to_string()),
+            "{line}"
+        );
+        assert!(
+            text_of(&c, "#clocks .seat-clock.flagged")
+                .await
+                .contains("lost on time")
+        );
+        screenshot(&c, "azul-lost-on-time.png").await;
+        c.close().await.unwrap();
+    });
+}
