@@ -264,9 +264,10 @@ fn bad_input_gives_clear_errors() {
         dir.path().join("no/such/dir.sqlite").to_str().unwrap(),
     ]);
     assert!(text(&o).contains("does not exist"), "{}", text(&o));
-    // Unknown games and agents list what exists.
+    // Unknown games and agents list what exists (a game name is checked by clap against
+    // the registrations).
     let o = run(&["agents", "chess"]);
-    assert!(text(&o).contains("known games: azul"), "{}", text(&o));
+    assert!(text(&o).contains("[possible values: azul"), "{}", text(&o));
     let o = run(&["agents", "azul"]);
     assert!(o.status.success());
     for name in [

@@ -2,24 +2,36 @@
 
 use anyhow::Result;
 
+use super::values::GameName;
+
 /// Arguments of `tessera agents`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Only this game's agents (azul, nim, ...).
-    pub game: Option<String>,
+    #[arg(value_parser = super::values::game())]
+    pub game: Option<GameName>,
     /// Output format: table or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+    pub format: ListFormat,
+}
+
+/// How `tessera agents` prints the registrations.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListFormat {
+    /// A text table.
+    Table,
+    /// JSON.
+    Json,
 }
 
 /// Runs `tessera agents`.
 pub fn run(a: Args) -> Result<()> {
     let drivers = match &a.game {
-        Some(g) => vec![tessera_house::driver(g)?],
+        Some(g) => vec![g.driver()?],
         None => tessera_house::drivers(),
     };
-    match a.format.as_str() {
-        "json" => {
+    match a.format {
+        ListFormat::Json => {
             let all: Vec<serde_json::Value> = drivers
                 .iter()
                 .map(|d| {
@@ -33,7 +45,7 @@ pub fn run(a: Args) -> Result<()> {
                 .collect();
             println!("{}", serde_json::to_string_pretty(&all)?);
         }
-        "table" => {
+        ListFormat::Table => {
             for (i, d) in drivers.iter().enumerate() {
                 if i > 0 {
                     println!();
@@ -66,7 +78,6 @@ pub fn run(a: Args) -> Result<()> {
                  legal move with probability P (0-1)."
             );
         }
-        other => anyhow::bail!("unknown format '{other}'; expected table or json"),
     }
     Ok(())
 }

@@ -30,11 +30,11 @@ pub struct Args {
     #[arg(long, default_value_t = 3)]
     pub minimax_depth: u32,
     /// Search of the per-turn table: minimax, alphabeta or presort.
-    #[arg(long, default_value = "minimax")]
-    pub player: String,
+    #[arg(long, value_enum, default_value_t = SearchPlayer::Minimax)]
+    pub player: SearchPlayer,
     /// Time per move in the per-turn table, e.g. 1s or 250ms.
-    #[arg(long, default_value = "1s")]
-    pub time: String,
+    #[arg(long, default_value = "1s", value_parser = parse_time)]
+    pub time: Duration,
     /// Skip the per-turn table.
     #[arg(long)]
     pub no_turns: bool,
@@ -46,16 +46,54 @@ fn searcher(alg: Algorithm) -> Searcher<AzulState, FnEvaluator<BlogFn>> {
     Searcher::new(FnEvaluator(blog_values as BlogFn), SearchConfig::new(alg))
 }
 
-fn parse_time(t: &str) -> Result<Duration> {
+/// The searches of the per-turn table.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchPlayer {
+    /// Plain minimax.
+    Minimax,
+    /// Alpha-beta.
+    Alphabeta,
+    /// Alpha-beta with presorted moves.
+    Presort,
+}
+
+impl SearchPlayer {
+    fn algorithm(self) -> Algorithm {
+        match self {
+            SearchPlayer::Minimax => Algorithm::Minimax,
+            SearchPlayer::Alphabeta => Algorithm::AlphaBeta,
+            SearchPlayer::Presort => Algorithm::Presort,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            SearchPlayer::Minimax => "minimax",
+            SearchPlayer::Alphabeta => "alphabeta",
+            SearchPlayer::Presort => "presort",
+        }
+    }
+}
+
+/// `--time`: whole seconds or milliseconds (`1s`, `250ms`, a bare number is seconds).
+fn parse_time(t: &str) -> Result<Duration, String> {
+    let bad = || format!("'{t}': expected a duration such as 1s or 250ms");
     let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let n: u64 = num
-        .parse()
-        .map_err(|_| anyhow::anyhow!("--time '{t}': expected a duration such as 1s or 250ms"))?;
-    Ok(match unit {
-        "ms" => Duration::from_millis(n),
-        "s" | "" => Duration::from_secs(n),
-        _ => bail!("--time '{t}': expected a duration such as 1s or 250ms"),
-    })
+    let n: u64 = num.parse().map_err(|_| bad())?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" | "" => Ok(Duration::from_secs(n)),
+        _ => Err(bad()),
+    }
+}
+
+/// `1s` or `250ms`, as `--time` is written.
+fn humantime(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_millis())
+    }
 }
 
 /// The position at the first turn of game `seed` (two players), as a tournament deals it.
@@ -75,13 +113,8 @@ pub fn run(args: Args) -> Result<()> {
     if args.depth == 0 || args.depth > 8 || args.minimax_depth > 6 {
         bail!("--depth must be 1-8 and --minimax-depth 0-6");
     }
-    let alg = match args.player.as_str() {
-        "minimax" => Algorithm::Minimax,
-        "alphabeta" => Algorithm::AlphaBeta,
-        "presort" => Algorithm::Presort,
-        other => bail!("--player '{other}': expected minimax, alphabeta or presort"),
-    };
-    let time = parse_time(&args.time)?;
+    let alg = args.player.algorithm();
+    let time = args.time;
     let start = first_turn(args.seed);
     println!("# Azul search analysis, seed {}\n", args.seed);
     println!(
@@ -135,7 +168,8 @@ pub fn run(args: Args) -> Result<()> {
     }
     println!(
         "\n## One round, {} for both players at {} per move\n",
-        args.player, args.time
+        args.player.name(),
+        humantime(args.time)
     );
     println!("| Turn | Depth | Moves | Leaf nodes | Full depth |");
     println!("|---|---|---|---|---|");

@@ -16,31 +16,31 @@
 //! stops on bad input.
 
 use anyhow::Result;
+use tessera_house::spec::AgentSpec;
+
+use super::values::GameName;
 
 /// Arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game (`tessera engine --help` lists them).
-    #[arg(value_parser = clap::builder::PossibleValuesParser::new(game_names()))]
-    pub game: String,
+    #[arg(value_parser = super::values::game())]
+    pub game: GameName,
     /// The player answering `go` (a registry name, see `tessera agents GAME`; default: the
     /// game's engine player, `strong` for Azul, `montecarlo` for Qwirkle). The limits of
     /// `go` decide its budget; its own limits apply to a `go` without any.
     #[arg(long)]
-    pub player: Option<String>,
+    pub player: Option<AgentSpec>,
     /// Seed of the player's random generator.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 }
 
-fn game_names() -> Vec<&'static str> {
-    tessera_house::drivers().iter().map(|d| d.name()).collect()
-}
-
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let driver = tessera_house::driver(&args.game)?;
-    let mut session = driver.engine(args.player.as_deref(), args.seed)?;
+    let driver = args.game.driver()?;
+    let player = args.player.as_ref().map(|p| p.text.as_str());
+    let mut session = driver.engine(player, args.seed)?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     tessera_house::engine::serve(session.as_mut(), stdin.lock(), &mut out)?;

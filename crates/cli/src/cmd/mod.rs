@@ -16,3 +16,4 @@ pub mod serve;
 pub mod solve_tiles;
 pub mod tournament;
 pub mod train;
+pub mod values;

@@ -6,13 +6,14 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, Args as _, FromArgMatches};
+use tessera_house::spec::AgentSpec;
 
 /// Arguments of `tessera play GAME` for a game played through the generic loop.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Comma-separated seats: human or a player of the game (`tessera agents GAME`).
-    #[arg(long, default_value = "human,random")]
-    pub seats: String,
+    #[arg(long, default_value = "human,random", value_delimiter = ',')]
+    pub seats: Vec<AgentSpec>,
     /// Seed of the set-up, chance and the players (default: from the clock, printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -48,7 +49,7 @@ pub fn subcommands(rich: &[String]) -> Vec<clap::Command> {
 pub fn run(game: &str, matches: &ArgMatches) -> Result<()> {
     let args = Args::from_arg_matches(matches).unwrap_or_else(|e| e.exit());
     let driver = tessera_house::driver(game)?;
-    let seats: Vec<String> = args.seats.split(',').map(str::to_string).collect();
+    let seats: Vec<String> = args.seats.into_iter().map(|s| s.text).collect();
     let seed = args
         .seed
         .unwrap_or_else(tessera_house::terminal::clock_seed);

@@ -24,31 +24,36 @@ pub struct Args {
     /// The rating fixed in a round robin's or gauntlet's ratings, NAME=RATING (default:
     /// random=0 if random plays, else the first agent at 0).
     #[arg(long)]
-    pub anchor: Option<String>,
+    pub anchor: Option<Anchor>,
     /// Output format of the table: table, csv or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, default_value = "table", value_parser = super::values::format)]
+    pub format: Format,
     /// Directory for the charts (created if missing).
     #[arg(long, default_value = "report")]
     pub out: PathBuf,
     /// Chart files: svg or none.
-    #[arg(long, default_value = "svg")]
-    pub charts: String,
+    #[arg(long, value_enum, default_value_t = Charts::Svg)]
+    pub charts: Charts,
     /// Also draw Figure 20 (deviation from 50% against games) for a two-agent run; done
     /// by default for self-play runs (the same agent listed twice).
     #[arg(long)]
     pub figure20: bool,
 }
 
+/// The chart files `--charts` asks for.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charts {
+    /// SVG files.
+    Svg,
+    /// No charts.
+    None,
+}
+
 /// Runs `tessera report`.
 pub fn run(a: Args) -> Result<()> {
-    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let anchor: Option<Anchor> = a.anchor.as_deref().map(str::parse).transpose()?;
-    let svg = match a.charts.as_str() {
-        "svg" => true,
-        "none" => false,
-        other => bail!("unknown --charts '{other}'; expected svg or none"),
-    };
+    let format = a.format;
+    let anchor = a.anchor.clone();
+    let svg = a.charts == Charts::Svg;
     let store = Store::open_read(&a.db)?;
     let runs = store.runs()?;
     if a.list {

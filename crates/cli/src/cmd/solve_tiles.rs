@@ -27,8 +27,8 @@ pub struct Args {
     /// admissible, manhattan, direction, alignment, random[:SEED], zero; or `seed` for the
     /// seed's set plus A*/IDA* with the admissible heuristic. Default: astar:admissible
     /// (seed with --table).
-    #[arg(long)]
-    algo: Option<String>,
+    #[arg(long, value_parser = parse_solvers)]
+    algo: Option<Vec<Solver>>,
     /// Print the seed's Experimental Results table (per solver: time, visited nodes, moves,
     /// memory per level).
     #[arg(long)]
@@ -168,6 +168,18 @@ pub fn load_levels(file: Option<&Path>) -> Result<Vec<Level>> {
     }
 }
 
+/// `--algo`: comma-separated solvers, or `seed` (or `all`) for the seed's set.
+fn parse_solvers(text: &str) -> Result<Vec<Solver>, String> {
+    let text = if text == "seed" || text == "all" {
+        SEED_SOLVERS
+    } else {
+        text
+    };
+    text.split(',')
+        .map(|s| Solver::parse(s.trim()).map_err(|e| e.to_string()))
+        .collect()
+}
+
 /// Picks level `number` (1-based) of `levels`.
 pub fn pick_level(levels: Vec<Level>, number: usize, source: &str) -> Result<Level> {
     let n = levels.len();
@@ -221,16 +233,11 @@ pub fn run(args: Args) -> Result<()> {
         let text: String = levels.iter().map(|l| format!("{l}\n")).collect();
         return write_stdout(&text);
     }
-    let algo_text = match (&args.algo, args.table) {
-        (Some(a), _) if a == "seed" || a == "all" => SEED_SOLVERS.to_string(),
+    let solvers = match (&args.algo, args.table) {
         (Some(a), _) => a.clone(),
-        (None, true) => SEED_SOLVERS.to_string(),
-        (None, false) => "astar:admissible".to_string(),
+        (None, true) => parse_solvers(SEED_SOLVERS).map_err(anyhow::Error::msg)?,
+        (None, false) => parse_solvers("astar:admissible").map_err(anyhow::Error::msg)?,
     };
-    let solvers = algo_text
-        .split(',')
-        .map(|s| Solver::parse(s.trim()))
-        .collect::<Result<Vec<_>>>()?;
     let options = Options {
         skip_opposite: !args.no_skip_opposite,
         dfs_depth_cap: args.depth_cap,

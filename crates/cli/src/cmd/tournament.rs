@@ -11,6 +11,10 @@ use tessera_arena::analysis::Anchor;
 use tessera_arena::report::{Format, clock_text, render};
 use tessera_arena::runner::{Progress, RunOptions, check_jobs, prepare, run_prepared};
 use tessera_arena::schedule::{RunParams, Shard, parse_sprt};
+use tessera_arena::sprt::SprtParams;
+use tessera_house::spec::AgentSpec;
+
+use super::values::GameName;
 use tessera_arena::store::Store;
 use tessera_core::Clock;
 use tessera_core::table::FaultKind;
@@ -27,11 +31,12 @@ use tessera_core::table::FaultKind;
   tessera tournament azul --agents augur,strong --clock 60s+1s --jobs 1   (a game clock)")]
 pub struct Args {
     /// The game (`tessera agents` lists every registered game and its players).
-    pub game: String,
+    #[arg(value_parser = super::values::game())]
+    pub game: GameName,
     /// Comma-separated agents, e.g. smart,greedy or strategic:diagonal,smart. More agents
     /// than seats make a round robin over every table of --players of them.
-    #[arg(long, required = true)]
-    pub agents: String,
+    #[arg(long, required = true, value_delimiter = ',')]
+    pub agents: Vec<AgentSpec>,
     /// Seats per table.
     #[arg(long, default_value_t = 2)]
     pub players: usize,
@@ -50,16 +55,16 @@ pub struct Args {
     /// Sequential test of two agents: play deal pairs until the log-likelihood ratio
     /// crosses a bound: elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized].
     /// --games is then the maximum.
-    #[arg(long)]
-    pub sprt: Option<String>,
+    #[arg(long, value_parser = parse_sprt_arg)]
+    pub sprt: Option<SprtParams>,
     /// A gauntlet: this agent plays every other agent (who do not play each other). It is
     /// put first in --agents if it is not listed.
     #[arg(long)]
-    pub gauntlet: Option<String>,
+    pub gauntlet: Option<AgentSpec>,
     /// The rating fixed in a round robin's or gauntlet's ratings, NAME=RATING (default:
     /// random=0 if random plays, else the first agent at 0).
     #[arg(long)]
-    pub anchor: Option<String>,
+    pub anchor: Option<Anchor>,
     /// The SQLite results file (created if missing).
     #[arg(long, default_value = "tessera.sqlite")]
     pub db: PathBuf,
@@ -69,7 +74,7 @@ pub struct Args {
     /// Play only slice K of N of the run (whole deals; K from 1), e.g. 2/8. Merge the
     /// slices' files with `tessera merge`.
     #[arg(long, default_value = "1/1")]
-    pub shard: String,
+    pub shard: Shard,
     /// Every game its own deal, seated in list order (no seat swapping); for self-play.
     #[arg(long)]
     pub unpaired: bool,
@@ -81,10 +86,10 @@ pub struct Args {
     /// is recorded, its flag never falls). A seat whose time runs out loses the game (a
     /// flag loss, counted below the table).
     #[arg(long)]
-    pub clock: Option<String>,
+    pub clock: Option<Clock>,
     /// Output format: table, csv or json.
-    #[arg(long, default_value = "table")]
-    pub format: String,
+    #[arg(long, default_value = "table", value_parser = super::values::format)]
+    pub format: Format,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -130,17 +135,20 @@ fn bar(quiet: bool) -> Bar {
     Bar(Some(b))
 }
 
+/// `--sprt`: the test's parameters.
+fn parse_sprt_arg(text: &str) -> Result<SprtParams, String> {
+    parse_sprt(text).map_err(|e| e.to_string())
+}
+
 /// Runs `tessera tournament`.
 pub fn run(a: Args) -> Result<()> {
-    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
-    let shard: Shard = a.shard.parse()?;
-    let driver = tessera_house::driver(&a.game)?;
+    let format = a.format;
+    let shard = a.shard;
+    let driver = a.game.driver()?;
     check_jobs(a.jobs)?;
-    let mut agents: Vec<&str> = a.agents.split(',').map(str::trim).collect();
-    if let Some(g) = a.gauntlet.as_deref().map(str::trim) {
-        if g.is_empty() {
-            bail!("--gauntlet needs an agent, e.g. --gauntlet smart");
-        }
+    let mut agents: Vec<&str> = a.agents.iter().map(|s| s.text.as_str()).collect();
+    if let Some(g) = &a.gauntlet {
+        let g = g.text.as_str();
         match agents.iter().position(|x| *x == g) {
             Some(i) => {
                 let centre = agents.remove(i);
@@ -149,15 +157,15 @@ pub fn run(a: Args) -> Result<()> {
             None => agents.insert(0, g),
         }
     }
-    let mut params = RunParams::new(&a.game, &agents, a.players, a.games, a.series, a.seed);
+    let mut params = RunParams::new(a.game.0, &agents, a.players, a.games, a.series, a.seed);
     params.paired = !a.unpaired;
     params.gauntlet = a.gauntlet.is_some();
-    params.sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
-    params.clock = a.clock.as_deref().map(str::parse::<Clock>).transpose()?;
+    params.sprt = a.sprt;
+    params.clock = a.clock;
     if params.sprt.is_some() && shard != Shard::ALL {
         bail!("--sprt decides from every pair in order, so it cannot be split with --shard");
     }
-    let anchor: Option<Anchor> = a.anchor.as_deref().map(str::parse).transpose()?;
+    let anchor = a.anchor;
     if let Some(anchor) = &anchor {
         anchor.index(&params.labels())?;
     }

@@ -37,8 +37,9 @@ use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
   tessera train azul-augur --fit rows-1.txt,rows-2.txt,rows-3.txt,rows-4.txt --seed 1 --games 2000 --out augur.json
   tessera train azul-augur --players 3 --seed 3 --games 3000 --player augur:nodes=2000 --data rows3p.txt --out augur-3p.json")]
 pub struct Args {
-    /// What to train: azul-augur.
-    pub model: String,
+    /// What to train.
+    #[arg(value_enum)]
+    pub model: Model,
     /// Master seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -51,7 +52,7 @@ pub struct Args {
     pub games: u64,
     /// Play only slice K of N of the games, e.g. 2/8.
     #[arg(long, default_value = "1/1")]
-    pub shard: String,
+    pub shard: Shard,
     /// The self-play player (any Azul registry spec; use a node budget for reproducibility),
     /// or one spec per seat, comma-separated (as many as --players): game i seats spec k at
     /// seat (k + i) mod players, so every spec plays from every seat.
@@ -64,8 +65,8 @@ pub struct Args {
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Fit from these comma-separated row files instead of playing.
-    #[arg(long)]
-    pub fit: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub fit: Option<Vec<PathBuf>>,
     /// The weights file to write.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -85,11 +86,16 @@ pub struct Args {
 // The --features range above is written out: it must be the base features to all of them.
 const _: () = assert!(BASE_FEATURES == 14 && tessera_azul::augur::NUM_FEATURES == 17);
 
+/// The models `tessera train` fits.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Azul's augur: a logistic evaluation fitted on self-play positions.
+    AzulAugur,
+}
+
 /// Runs `tessera train`.
 pub fn run(a: Args) -> Result<()> {
-    if a.model != "azul-augur" {
-        bail!("unknown model '{}': expected azul-augur", a.model);
-    }
+    let Model::AzulAugur = a.model;
     if !(0.0..=1.0).contains(&a.epsilon) {
         bail!("--epsilon {}: expected a probability in 0-1", a.epsilon);
     }
@@ -104,9 +110,8 @@ pub fn run(a: Args) -> Result<()> {
             .out
             .as_ref()
             .context("--fit needs --out FILE for the weights")?;
-        let files: Vec<PathBuf> = list.split(',').map(|s| PathBuf::from(s.trim())).collect();
         let mut rows = Vec::new();
-        for f in &files {
+        for f in list {
             rows.extend(read_rows(f)?);
         }
         return fit_and_write(&a, rows, out);
@@ -115,7 +120,7 @@ pub fn run(a: Args) -> Result<()> {
         .data
         .as_ref()
         .context("self-play needs --data FILE for the training rows (or --fit FILES)")?;
-    let shard: Shard = a.shard.parse()?;
+    let shard = a.shard;
     let rows = self_play(&a, shard, data)?;
     if let Some(out) = &a.out {
         if shard != Shard::ALL {

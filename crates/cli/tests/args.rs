@@ -1,0 +1,141 @@
+//! Typed argument values: clap parses each into its type, so a bad value is clap's usage
+//! error (exit status 2) naming the argument and the expected form, before anything runs.
+
+mod common;
+
+use common::run_tessera;
+
+/// Runs `tessera ARGS` expecting clap's usage error; returns stderr.
+fn usage_error(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains("try '--help'"),
+        "{args:?}: not clap's error: {err}"
+    );
+    assert!(!err.contains("stack backtrace"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn bad_values_are_usage_errors_naming_the_argument_and_the_form() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["tournament", "chess", "--agents", "a,b"],
+            &[
+                "invalid value 'chess' for '<GAME>'",
+                "azul",
+                "qwirkle",
+                "nim",
+            ],
+        ),
+        (
+            &[
+                "tournament",
+                "azul",
+                "--agents",
+                "greedy,random",
+                "--clock",
+                "fast",
+            ],
+            &["invalid value 'fast' for '--clock <CLOCK>'", "60s+1s"],
+        ),
+        (
+            &[
+                "tournament",
+                "azul",
+                "--agents",
+                "greedy,random",
+                "--shard",
+                "3/2",
+            ],
+            &["for '--shard <SHARD>'", "3/2"],
+        ),
+        (
+            &["tournament", "azul", "--agents", "greedy,,random"],
+            &["for '--agents <AGENTS>'"],
+        ),
+        (
+            &["tournament", "azul", "--agents", "a,b", "--sprt", "elo0=x"],
+            &["for '--sprt <SPRT>'", "elo0=E0,elo1=E1"],
+        ),
+        (
+            &["tournament", "azul", "--agents", "a,b", "--format", "xml"],
+            &["for '--format <FORMAT>'", "expected table, csv or json"],
+        ),
+        (
+            &["serve", "--max-think", "forever"],
+            &["for '--max-think <MAX_THINK>'", "expected a duration"],
+        ),
+        (&["serve", "--bind", "nowhere"], &["for '--bind <BIND>'"]),
+        (
+            &["engine", "go"],
+            &["invalid value 'go' for '<GAME>'", "azul"],
+        ),
+        (
+            &["agents", "chess"],
+            &["invalid value 'chess' for '[GAME]'", "qwirkle"],
+        ),
+        (
+            &["agents", "--format", "xml"],
+            &[
+                "invalid value 'xml' for '--format <FORMAT>'",
+                "table",
+                "json",
+            ],
+        ),
+        (
+            &["report", "--charts", "png"],
+            &["invalid value 'png' for '--charts <CHARTS>'", "svg", "none"],
+        ),
+        (
+            &["solve", "tiles", "--level", "1", "--algo", "astar:nope"],
+            &["for '--algo <ALGO>'", "nope"],
+        ),
+        (
+            &["analyze", "azul-search", "--time", "soon"],
+            &[
+                "for '--time <TIME>'",
+                "expected a duration such as 1s or 250ms",
+            ],
+        ),
+        (
+            &["train", "chess-augur"],
+            &["invalid value 'chess-augur' for '<MODEL>'", "azul-augur"],
+        ),
+        (
+            &["train", "azul-augur", "--shard", "0/4"],
+            &["for '--shard <SHARD>'"],
+        ),
+        (
+            &["play", "tiles", "--level", "one"],
+            &["for '--level <LEVEL>'"],
+        ),
+    ];
+    for (args, wanted) in cases {
+        let err = usage_error(args);
+        for w in *wanted {
+            assert!(err.contains(w), "{args:?}: {w:?} not in {err}");
+        }
+    }
+}
+
+#[test]
+fn the_game_names_come_from_the_registrations() {
+    // `tessera play` has one subcommand per registration; a seat is an agent
+    // specification, checked as the arguments are read.
+    let (ok, _, err) = run_tessera(&["play", "chess"], "");
+    assert!(!ok);
+    assert!(err.contains("unrecognized subcommand 'chess'"), "{err}");
+    let err = usage_error(&["play", "nim", "--seats", "human,,random"]);
+    assert!(err.contains("for '--seats <SEATS>'"), "{err}");
+    // A good value still runs.
+    let (ok, out, err) = run_tessera(&["agents", "nim", "--format", "json"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("\"game\": \"nim\""), "{out}");
+}
