@@ -531,6 +531,41 @@ mod tests {
     }
 
     #[test]
+    fn go_asks_the_player_as_plan_agent_does() {
+        // The engine's `go` is PlanAgent::choose_within: the same seed gives the same moves
+        // (one table seed drawn per move from the player's generator), and `newgame`
+        // restarts that generator.
+        let start = "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB";
+        let mut s = EngineServer::<AzulState>::new(Some("random"), 7).unwrap();
+        let out = talk(
+            &mut s,
+            &format!(
+                "{start}
+go
+go
+go
+newgame
+{start}
+go
+"
+            ),
+        );
+        let engine: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .collect();
+        let state = s.state.clone().unwrap();
+        let mut agent = PlanAgent::<AzulState>::new("random", 7).unwrap();
+        let direct: Vec<String> = (0..3)
+            .map(|_| AzulState::action_word(&agent.choose(&state).unwrap()))
+            .collect();
+        assert_eq!(engine[..3], direct[..], "{out}");
+        assert_eq!(engine[3], direct[0], "newgame reseeds: {out}");
+        // Random picks differ from move to move, so the comparison can fail.
+        assert!(direct.iter().any(|m| *m != direct[0]), "{direct:?}");
+    }
+
+    #[test]
     fn the_identification_names_each_game() {
         for (mut s, name, player) in [
             (
