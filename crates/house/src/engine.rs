@@ -30,14 +30,15 @@ use std::io::{BufRead, Write};
 
 use rand::Rng;
 use tessera_core::clock::{Decision, SeatTiming, TimeManager};
-use tessera_core::table::{Next, TableError};
-use tessera_core::{Agent, Budget, Clock, GameRng, PlayerId, Seat, SeatsError, Table, Turn};
+use tessera_core::table::TableError;
+use tessera_core::{Budget, Clock, PlayerId, SeatsError, Turn};
 use thiserror::Error;
 
 use crate::game::ArenaGame;
 pub use crate::game::{BoxError, EngineGame};
+use crate::handle::{AgentHandle, HandleError, PlanAgent};
 use crate::protocol::{Command, GoClock, Position, ProtocolError, Reply, StartPosition};
-use crate::registry::{Registry, RegistryError};
+use crate::registry::RegistryError;
 
 /// Why a command cannot be carried out (answered with one `error` line).
 #[derive(Debug, Error)]
@@ -121,6 +122,9 @@ pub enum EngineError {
     /// The table refused (a bug: the position was checked).
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The player could not be asked (a bug: the position and the player were checked).
+    #[error(transparent)]
+    Agent(Box<HandleError>),
 }
 
 /// Why a move of `position start` does not fit.
@@ -168,14 +172,10 @@ pub fn serve(
 
 /// One engine session: the current position, the player and its settings.
 pub struct EngineServer<G: ArenaGame> {
-    registry: Registry<G>,
-    player: String,
-    /// `None` only while it sits at the table of a `go`.
-    agent: Option<Box<dyn Agent<G>>>,
-    /// The player's specification's budget, for a `go` that names no limit.
-    budget: Budget,
+    /// The player, asked for each `go`'s move the one way the house asks
+    /// ([`PlanAgent::choose_within`]); its generator seeds each move's table.
+    player: PlanAgent<G>,
     seed: u64,
-    rng: GameRng,
     state: Option<G>,
     /// The seat whose view `state` was read from (`None`: a full state).
     observer: Option<PlayerId>,
@@ -188,16 +188,9 @@ impl<G: ArenaGame> EngineServer<G> {
     /// A session whose player is `player` (a registry name; `None`: the game's
     /// [`EngineGame::ENGINE_PLAYER`]).
     pub fn new(player: Option<&str>, seed: u64) -> Result<Self, RegistryError> {
-        let registry = G::registry();
-        let player = player.unwrap_or(G::ENGINE_PLAYER);
-        let plan = registry.parse(player)?;
         Ok(EngineServer {
-            registry,
-            player: player.to_string(),
-            agent: Some(plan.build()?),
-            budget: plan.budget(),
+            player: PlanAgent::new(player.unwrap_or(G::ENGINE_PLAYER), seed)?,
             seed,
-            rng: tessera_core::rng::seeded(seed),
             state: None,
             observer: None,
             timing: SeatTiming::default(),
@@ -215,10 +208,8 @@ impl<G: ArenaGame> EngineServer<G> {
             Command::IsReady => Ok(vec![Reply::ReadyOk]),
             Command::SetOption { name, value } => self.set_option(&name, value).map(|()| vec![]),
             Command::NewGame => {
-                if let Some(a) = self.agent.as_mut() {
-                    a.reset();
-                }
-                self.rng = tessera_core::rng::seeded(self.seed);
+                self.player.reset();
+                self.player.set_rng(tessera_core::rng::seeded(self.seed));
                 self.state = None;
                 self.observer = None;
                 self.timing = SeatTiming::default();
@@ -292,15 +283,15 @@ impl<G: ArenaGame> EngineServer<G> {
     fn set_option(&mut self, name: &str, value: String) -> Result<(), EngineError> {
         match name.to_ascii_lowercase().as_str() {
             "player" => {
-                let plan = self.registry.parse(&value)?;
-                self.agent = Some(plan.build()?);
-                self.budget = plan.budget();
-                self.player = value;
+                // The new player draws on from the session's generator.
+                let mut player = PlanAgent::new(&value, self.seed)?;
+                player.set_rng(self.player.rng().clone());
+                self.player = player;
                 Ok(())
             }
             "seed" => {
                 self.seed = value.parse().map_err(|_| EngineError::Seed(value))?;
-                self.rng = tessera_core::rng::seeded(self.seed);
+                self.player.set_rng(tessera_core::rng::seeded(self.seed));
                 Ok(())
             }
             _ => Err(EngineError::UnknownOption(name.to_string())),
@@ -352,38 +343,20 @@ impl<G: ArenaGame> EngineServer<G> {
             );
             budget.time = Some(budget.time.map_or(managed, |t| t.min(managed)));
         }
-        let agent = self
-            .agent
-            .take()
-            .ok_or(EngineError::Table(TableError::AgentAway(me)))?;
-        let mut agent = Some(agent);
-        let seats = PlayerId::all(state.num_players())
-            .map(|p| match if p == me { agent.take() } else { None } {
-                // `go`'s limits decide; a `go` without any gets the player's own
-                // specification's budget (`--player strong:depth=3`).
-                Some(a) => Seat::agent(a, budget.or(self.budget)),
-                None => Seat::human("opponent"),
-            })
-            .collect();
-        let mut table = Table::resume(state, seats, self.rng.random::<u64>())?;
-        let outcome = (|| {
-            let next = table.advance()?;
-            if next != Next::Agent(me) {
-                return Err(EngineError::Table(TableError::AgentAway(me)));
-            }
-            let done = table.think()?.run();
-            let action = done.action();
-            table.hand_back(done)?;
-            Ok(action)
-        })();
-        self.agent = table.into_agents().into_iter().nth(me.index()).flatten();
-        if self.agent.is_none() {
-            // Cannot happen (the job came back); rebuild rather than lose the player.
-            self.agent = Some(self.registry.build(&self.player)?);
-        }
-        let action: G::Action = outcome?;
+        // `go`'s limits decide; a `go` without any gets the player's own specification's
+        // budget (`--player strong:depth=3`).
+        let budget = budget.or(self.player.budget());
+        let action = self
+            .player
+            .choose_within(&state, budget)
+            .map_err(|e| match e {
+                HandleError::Table(e) => EngineError::Table(e),
+                HandleError::Registry(e) => EngineError::Player(e),
+                HandleError::GameOver => EngineError::GameOver,
+                e => EngineError::Agent(Box::new(e)),
+            })?;
         let mut lines = Vec::new();
-        let info = self.agent.as_ref().and_then(|a| a.last_info());
+        let info = self.player.last_info();
         if clock.is_some() {
             self.timing
                 .record(legal.len(), info.as_ref().and_then(|i| i.value));
@@ -555,6 +528,41 @@ mod tests {
         let action = best.strip_prefix("bestmove ").expect(best);
         let mut state = s.state.clone().unwrap();
         state.try_apply(action.parse().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn go_asks_the_player_as_plan_agent_does() {
+        // The engine's `go` is PlanAgent::choose_within: the same seed gives the same moves
+        // (one table seed drawn per move from the player's generator), and `newgame`
+        // restarts that generator.
+        let start = "position start players 2 moves deal:BBYR/KKWW/BYRK/WWWW/RRBB";
+        let mut s = EngineServer::<AzulState>::new(Some("random"), 7).unwrap();
+        let out = talk(
+            &mut s,
+            &format!(
+                "{start}
+go
+go
+go
+newgame
+{start}
+go
+"
+            ),
+        );
+        let engine: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .collect();
+        let state = s.state.clone().unwrap();
+        let mut agent = PlanAgent::<AzulState>::new("random", 7).unwrap();
+        let direct: Vec<String> = (0..3)
+            .map(|_| AzulState::action_word(&agent.choose(&state).unwrap()))
+            .collect();
+        assert_eq!(engine[..3], direct[..], "{out}");
+        assert_eq!(engine[3], direct[0], "newgame reseeds: {out}");
+        // Random picks differ from move to move, so the comparison can fail.
+        assert!(direct.iter().any(|m| *m != direct[0]), "{direct:?}");
     }
 
     #[test]

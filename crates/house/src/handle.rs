@@ -519,7 +519,7 @@ pub struct PlanAgent<G: ArenaGame> {
 
 impl<G: ArenaGame> PlanAgent<G> {
     /// Agent `spec` of `G`'s registry; its own choices come from `seed`.
-    pub fn new(spec: &str, seed: u64) -> Result<Self, HandleError> {
+    pub fn new(spec: &str, seed: u64) -> Result<Self, RegistryError> {
         let plan = G::registry().parse(spec)?;
         let agent = plan.build()?;
         Ok(PlanAgent {
@@ -530,11 +530,19 @@ impl<G: ArenaGame> PlanAgent<G> {
         })
     }
 
-    /// The action the agent picks for the seat to move in `state`: it sits at a table of
-    /// this position with its plan's budget, the other seats people, and the table hands
-    /// out its [`Thinking`](tessera_core::table::Thinking) (the state determinized for its
-    /// seat) and plays the action it hands back (so an illegal choice is refused there).
+    /// The action the agent picks for the seat to move in `state` within its plan's budget
+    /// ([`PlanAgent::choose_within`]).
     pub fn choose(&mut self, state: &G) -> Result<G::Action, HandleError> {
+        self.choose_within(state, self.plan.budget())
+    }
+
+    /// The one way the house asks an agent for a move outside a game it plays in full (the
+    /// engine's `go`, Python's `Agent.act`, the web's and terminal's agents): it sits at a
+    /// table of this position within `budget`, the other seats people, the table seeded
+    /// from the agent's own generator (one draw per move); the table hands out its
+    /// [`Thinking`](tessera_core::table::Thinking) (the state determinized for its seat)
+    /// and plays the action it hands back (so an illegal choice is refused there).
+    pub fn choose_within(&mut self, state: &G, budget: Budget) -> Result<G::Action, HandleError> {
         let Turn::Player(me) = state.turn() else {
             return Err(match state.turn() {
                 Turn::Chance => HandleError::Table(TableError::ChanceNext),
@@ -547,7 +555,7 @@ impl<G: ArenaGame> PlanAgent<G> {
         };
         let seats = PlayerId::all(state.num_players())
             .map(|p| match if p == me { agent.take() } else { None } {
-                Some(a) => Seat::agent(a, self.plan.budget()),
+                Some(a) => Seat::agent(a, budget),
                 None => Seat::human("opponent"),
             })
             .collect();
@@ -563,6 +571,19 @@ impl<G: ArenaGame> PlanAgent<G> {
         })();
         self.agent = table.into_agents().into_iter().nth(me.index()).flatten();
         chosen
+    }
+
+    /// Its plan (the parsed specification).
+    pub fn plan(&self) -> &AgentPlan<G> {
+        &self.plan
+    }
+
+    /// Starts a new game: the agent forgets what it learnt of the last one
+    /// ([`Agent::reset`]); its generator goes on.
+    pub fn reset(&mut self) {
+        if let Some(a) = self.agent.as_mut() {
+            a.reset();
+        }
     }
 }
 
