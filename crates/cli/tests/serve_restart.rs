@@ -2,7 +2,8 @@
 //! middle of games and started again on the same file; both people continue their Azul game
 //! with their old seat tokens to the end, no acknowledged move is lost, and the record equals
 //! the record of the same game played without a restart. An AI seat to move after the restart
-//! thinks again. Requests go over plain HTTP/1.1 on a TCP socket.
+//! thinks again, and an AI seat decides after the restart as it would have without one (its
+//! generator is stored with each of its moves). Requests go over plain HTTP/1.1 on a TCP socket.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -387,4 +388,101 @@ fn without_db_the_server_says_games_are_in_memory_only() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(first.contains("kept in memory only"), "{first}");
+}
+
+/// Plays the person's moves (seat 0, the `(ply * 5) % legal`-th legal move) of a game
+/// against an AI seat, waiting for the AI's replies, until `moves` moves are made (or the
+/// game ends, with `None`). Returns the plies played so far.
+fn play_against_ai(
+    addr: SocketAddr,
+    id: &str,
+    token: &str,
+    mut ply: usize,
+    moves: Option<usize>,
+) -> usize {
+    let mut played = 0;
+    while moves.is_none_or(|m| played < m) {
+        let v = view(addr, id, 0, token);
+        if v["status"] != "playing" {
+            break;
+        }
+        let v = wait_for_person_or_end(addr, id, token);
+        if v["status"] != "playing" {
+            break;
+        }
+        let legal = v["legal"].as_array().unwrap();
+        let action = legal[(ply * 5) % legal.len()]["action"].as_str().unwrap();
+        let (st, r) = http(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(&json!({"seat": 0, "action": action, "expected_revision": v["revision"]})),
+            &[token],
+        );
+        assert_eq!(st, 200, "ply {ply}: {r}");
+        ply += 1;
+        played += 1;
+    }
+    ply
+}
+
+/// Waits until game `id` waits for the person at seat 0, or is over.
+fn wait_for_person_or_end(addr: SocketAddr, id: &str, token: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let v = view(addr, id, 0, token);
+        if v["status"] != "playing" || (v["waiting_for"] == "human" && v["to_move"] == 0) {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "the AI seat never moved: {v}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_ai_seat_decides_after_a_restart_as_in_the_game_never_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    // The random player: every decision comes from its generator, so a generator not
+    // restored shows at its next move.
+    let seats = json!([{"type": "human", "name": "Ann"}, {"type": "ai", "agent": "random"}]);
+
+    let server = start(&db);
+    let (id, tokens) = new_game(server.addr, seats.clone(), 23);
+    let ply = play_against_ai(server.addr, &id, &tokens[0], 0, Some(8));
+    // The AI seat has answered the eighth move (or is about to) when the server is killed.
+    let before = view(server.addr, &id, 0, &tokens[0])["step_count"]
+        .as_u64()
+        .unwrap();
+    let mut server = server;
+    server.child.kill().expect("SIGKILL");
+    server.child.wait().unwrap();
+    drop(server);
+
+    let server = start(&db);
+    let addr = server.addr;
+    let after = view(addr, &id, 0, &tokens[0]);
+    assert!(
+        after["step_count"].as_u64().unwrap() >= before,
+        "no acknowledged move is lost"
+    );
+    play_against_ai(addr, &id, &tokens[0], ply, None);
+    let restarted = record(addr, &id, &tokens[0]);
+    assert!(
+        !restarted["result"].is_null(),
+        "the game ended: {restarted}"
+    );
+
+    // The same game, with the same moves of the person's, never interrupted.
+    let (id2, tokens2) = new_game(addr, seats, 23);
+    play_against_ai(addr, &id2, &tokens2[0], 0, None);
+    let straight = record(addr, &id2, &tokens2[0]);
+    let ai_moves = straight["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "action" && e["player"] == 1)
+        .count();
+    assert!(ai_moves > 20, "a whole game: {ai_moves} AI moves");
+    assert_eq!(restarted, straight, "the records are identical");
 }

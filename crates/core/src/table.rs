@@ -1069,12 +1069,15 @@ impl<'a, G: Game> Table<'a, G> {
     }
 
     /// Plays an agent seat's `action` without asking the agent (restoring a stored game whose
-    /// agents' moves are known): checked like [`Table::play`]; the agent and its generator
-    /// stay at the seat. Refused while the agent is away thinking.
+    /// agents' moves are known): checked like [`Table::play`]. The seat's generator becomes
+    /// `rng_after` (the generator as the agent left it after choosing `action`, see
+    /// [`Table::agent_rng`]), so that its next decisions are those of the game never
+    /// interrupted; with `None` it stays as it is. Refused while the agent is away thinking.
     pub fn replay_agent_action(
         &mut self,
         p: PlayerId,
         action: G::Action,
+        rng_after: Option<GameRng>,
     ) -> Result<usize, TableError> {
         self.player_to_move(p)?;
         let seat = &self.seats[p.index()];
@@ -1093,8 +1096,19 @@ impl<'a, G: Game> Table<'a, G> {
                 action: action.to_string(),
                 source: Box::new(e),
             })?;
-        self.record_action(p, action, None, None);
+        let seat = &mut self.seats[p.index()];
+        let rng_before = match rng_after {
+            Some(after) => seat.rng.replace(after),
+            None => None,
+        };
+        self.record_action(p, action, None, rng_before);
         Ok(self.steps.len() - 1)
+    }
+
+    /// Agent seat `p`'s generator as it stands (`None` for a human seat or while the agent
+    /// is away thinking): after its action, what its next decision starts from.
+    pub fn agent_rng(&self, p: PlayerId) -> Option<&GameRng> {
+        self.seats.get(p.index()).and_then(|s| s.rng.as_ref())
     }
 
     /// Renames seat `p` in the record (a person who took a free seat); unknown seats are

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use tessera_arena::registry::RegistryError;
 use tessera_core::clock::Clock;
 use tessera_core::record::{Event, GameRecord, GameSeeds, flag_outcome, replay_states};
-use tessera_core::rng::derive_seed;
+use tessera_core::rng::{derive_seed, rng_from_text, rng_text};
 use tessera_core::table::{Next, Seat, Table, TableError, Thought};
 use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
 use tokio::sync::{Semaphore, watch};
@@ -769,8 +769,14 @@ impl<G: WebGame> LiveGame<G> {
                         Some(Event::Action { action, .. }) => action.clone(),
                         _ => String::new(),
                     };
+                    // With the generator as the agent left it: after a restart the seat
+                    // decides on from the same point as the game never interrupted.
+                    let rng = g.table.agent_rng(p).map(rng_text);
                     // A failure to store it stops the game (see `log`).
-                    let _ = self.log(&mut g, json!({"op": "ai", "seat": p.0, "action": action}));
+                    let _ = self.log(
+                        &mut g,
+                        json!({"op": "ai", "seat": p.0, "action": action, "rng": rng}),
+                    );
                 }
                 Ok(false) => {}
                 Err(e) => {
@@ -1388,8 +1394,13 @@ impl<G: WebGame> LiveGame<G> {
                 }
                 "ai" => {
                     let a = action()?;
+                    // (Games stored before the generator was kept have none.)
+                    let rng = match ev["rng"].as_str() {
+                        Some(text) => Some(rng_from_text(text).map_err(|e| bad(e.to_string()))?),
+                        None => None,
+                    };
                     g.table
-                        .replay_agent_action(p, a)
+                        .replay_agent_action(p, a, rng)
                         .map_err(|e| bad(e.to_string()))?;
                 }
                 "undo" => g.table.take_back(p).map_err(|e| bad(e.to_string()))?,

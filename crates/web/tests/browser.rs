@@ -201,6 +201,42 @@ async fn start_server_with(cfg: Config) -> (SocketAddr, Arc<App>) {
     (addr, app)
 }
 
+/// A server showing the tournaments stored in `db`.
+async fn start_results_server(db: &std::path::Path) -> (SocketAddr, Arc<App>) {
+    start_server_with(Config {
+        db: Some(db.to_path_buf()),
+        ..Config::default()
+    })
+    .await
+}
+
+/// Asks for a hint and waits for it.
+async fn ask_hint(c: &Client) {
+    click(c, "#hint").await;
+    wait_js(
+        c,
+        "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
+        "the hint",
+        30,
+    )
+    .await;
+}
+
+/// The game's public snapshot with every step from the start.
+fn whole_snapshot(app: &App, id: &str) -> Value {
+    app.sessions
+        .get(id)
+        .unwrap()
+        .snapshot(
+            &tessera_web::session::ViewQuery {
+                since: Some(0),
+                ..Default::default()
+            },
+            &Credentials::none(),
+        )
+        .unwrap()
+}
+
 async fn screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.expect("screenshot");
     std::fs::write(artifacts().join(name), png).expect("write screenshot");
@@ -399,12 +435,7 @@ fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
         start_qwirkle(&c, addr, "3").await;
         let (id, snap) = wait_for_human_turn(&c, &app, None).await;
         // The spectator view and the AI seat's view hold no hand.
-        let spectator = app
-            .sessions
-            .get(&id)
-            .unwrap()
-            .snapshot(&Default::default(), &Credentials::none())
-            .unwrap();
+        let spectator = public_snapshot(&app, &id);
         assert!(spectator["view"]["hand"].as_array().unwrap().is_empty());
         let q = tessera_web::session::ViewQuery {
             seat: Some(1),
@@ -492,18 +523,7 @@ fn a_qwirkle_turn_is_placed_by_clicking_hand_then_cells() {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             assert!(Instant::now() < deadline, "the placement was not played");
-            let s = app
-                .sessions
-                .get(&id)
-                .unwrap()
-                .snapshot(
-                    &tessera_web::session::ViewQuery {
-                        since: Some(0),
-                        ..Default::default()
-                    },
-                    &Credentials::none(),
-                )
-                .unwrap();
+            let s = whole_snapshot(&app, &id);
             let mine: Vec<&Value> = s["steps"]
                 .as_array()
                 .unwrap()
@@ -823,14 +843,7 @@ fn azul_against_the_default_level_with_log_hint_keyboard_and_undo() {
         click(&c, "#start").await;
         wait_js(&c, "document.querySelector('#board .tile.pick') && document.querySelector('#hint').style.display !== 'none'", "the human's turn", 60).await;
         // A hint: the strongest level's move, outlined, with its projected points.
-        click(&c, "#hint").await;
-        wait_js(
-            &c,
-            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
-            "the hint",
-            30,
-        )
-        .await;
+        ask_hint(&c).await;
         let hint = text_of(&c, "#hint-box").await;
         assert!(hint.contains("projected score"), "{hint}");
         assert!(c.find(Locator::Css("#board .tile.hinted")).await.is_ok());
@@ -1002,14 +1015,7 @@ fn qwirkle_marks_legal_cells_refuses_an_illegal_tile_and_scores_the_pending_plac
         }
         // A hint (issue 29: it threw a ReferenceError, wiped the board and blocked play):
         // the box names the move, the board is still drawn, and play goes on.
-        click(&c, "#hint").await;
-        wait_js(
-            &c,
-            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
-            "the hint",
-            30,
-        )
-        .await;
+        ask_hint(&c).await;
         let board_cells = c.find_all(Locator::Css("#qboard .qcell")).await.unwrap();
         assert!(board_cells.len() > 9, "the board survives the hint");
         // Tile 0 selected again if the hint's redraw let it go, then its cells are marked.
@@ -1204,11 +1210,7 @@ fn the_results_page_shows_a_stored_tournament() {
         RunParams::new("nim", &["first", "random"], 2, 10, 2, 7),
     );
     browser_test(async {
-        let (addr, _app) = start_server_with(Config {
-            db: Some(path.clone()),
-            ..Config::default()
-        })
-        .await;
+        let (addr, _app) = start_results_server(&path).await;
         let c = open_browser("results").await;
         c.goto(&format!("http://{addr}/results")).await.unwrap();
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -1261,11 +1263,7 @@ fn a_stored_game_opens_on_the_replay_page_by_url_and_the_results_page_links_ever
     let steps = record["events"].as_array().unwrap().len();
     let scores: Vec<String> = game.game.scores.iter().map(|s| s.to_string()).collect();
     browser_test(async {
-        let (addr, _app) = start_server_with(Config {
-            db: Some(path.clone()),
-            ..Config::default()
-        })
-        .await;
+        let (addr, _app) = start_results_server(&path).await;
         let c = open_browser("stored").await;
         let wait_for_step0 = |c: Client| async move {
             let deadline = Instant::now() + Duration::from_secs(20);
@@ -1390,11 +1388,7 @@ fn the_results_site_shows_sortable_tables_charts_and_game_links_within_1280_pixe
         RunParams::new("nim", &["first", "random", "sleepy:ms=0"], 2, 20, 2, 5),
     );
     browser_test(async {
-        let (addr, _app) = start_server_with(Config {
-            db: Some(path.clone()),
-            ..Config::default()
-        })
-        .await;
+        let (addr, _app) = start_results_server(&path).await;
         let c = open_browser("results-site").await;
         c.set_window_size(1280, 900).await.unwrap();
         c.goto(&format!("http://{addr}/results")).await.unwrap();
@@ -1521,11 +1515,7 @@ fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
         })
     };
     browser_test(async {
-        let (addr, _app) = start_server_with(Config {
-            db: Some(path.clone()),
-            ..Config::default()
-        })
-        .await;
+        let (addr, _app) = start_results_server(&path).await;
         let c = open_browser("results-live").await;
         c.goto(&format!("http://{addr}/results?run={run_id}"))
             .await
@@ -1561,18 +1551,7 @@ fn a_running_tournament_page_updates_itself_and_shows_the_sprt() {
 
 /// The actions played so far in game `id`, as the server has them.
 fn actions_played(app: &App, id: &str) -> Vec<(u64, String)> {
-    let s = app
-        .sessions
-        .get(id)
-        .unwrap()
-        .snapshot(
-            &tessera_web::session::ViewQuery {
-                since: Some(0),
-                ..Default::default()
-            },
-            &Credentials::none(),
-        )
-        .unwrap();
+    let s = whole_snapshot(app, id);
     s["steps"]
         .as_array()
         .unwrap()
@@ -2119,12 +2098,7 @@ fn azul_final_result_in_view_with_breakdown_play_again_and_plain_words() {
         // The breakdown adds up to the server's final scores, and its bonus counts are the
         // walls' complete rows, columns and colours.
         let id = app.sessions.list()[0]["id"].as_str().unwrap().to_string();
-        let snap = app
-            .sessions
-            .get(&id)
-            .unwrap()
-            .snapshot(&Default::default(), &Credentials::none())
-            .unwrap();
+        let snap = public_snapshot(&app, &id);
         assert_eq!(snap["status"], "finished");
         let rows = js(&c, "return [...document.querySelectorAll('#final-scores tr[data-seat]')].map((tr) => [...tr.children].map((td) => td.textContent))").await;
         let rows = rows.as_array().unwrap();
@@ -2325,14 +2299,7 @@ fn qwirkle_hint_works_and_the_final_table_replaces_the_hand() {
         assert_plain(&c, "the Qwirkle setup").await;
         click(&c, "#start").await;
         wait_js(&c, "document.querySelector('#status').textContent.startsWith('Your turn') && document.querySelector('#hint').style.display !== 'none'", "the person's turn", 60).await;
-        click(&c, "#hint").await;
-        wait_js(
-            &c,
-            "document.querySelector('#hint-box').textContent.startsWith('Hint from')",
-            "the hint",
-            30,
-        )
-        .await;
+        ask_hint(&c).await;
         assert!(
             c.find(Locator::Css("#board .qtile.hinted")).await.is_ok(),
             "the hint is not on the board"
