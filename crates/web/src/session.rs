@@ -248,6 +248,10 @@ pub trait DynSession: Send + Sync {
     fn last_touch(&self) -> Instant;
 }
 
+/// How often a stored game (`--db`) under a clock stores the running time of the person to
+/// move: the most a restart can give back.
+pub const CLOCK_TICK: Duration = Duration::from_secs(3);
+
 /// A duration in whole milliseconds.
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
@@ -648,7 +652,9 @@ impl<G: WebGame> LiveGame<G> {
     }
 
     /// Under a clock, while person `p` is to move: a timer that ends the game when their time
-    /// runs out, without waiting for any request (one per table revision).
+    /// runs out, without waiting for any request, and (`--db`) stores the time their turn
+    /// has taken so far every [`CLOCK_TICK`], so a restart gives back at most that much (one
+    /// timer per table revision; it stops when the table moves on).
     fn arm_flag_timer(self: &Arc<Self>, g: &mut Inner<G>, p: PlayerId) {
         let Some(left) = g.table.time_left(p) else {
             return;
@@ -660,9 +666,31 @@ impl<G: WebGame> LiveGame<G> {
         g.flag_timer = Some(revision);
         let this = Arc::clone(self);
         tokio::spawn(async move {
-            tokio::time::sleep(left + Duration::from_millis(2)).await;
-            let mut g = this.lock();
-            this.check_clock(&mut g);
+            let mut wait = left;
+            loop {
+                tokio::time::sleep(wait.min(CLOCK_TICK) + Duration::from_millis(2)).await;
+                let mut g = this.lock();
+                if g.table.revision() != revision || g.failure.is_some() {
+                    return;
+                }
+                this.check_clock(&mut g);
+                let (Some(now), Some((stored, _))) = (g.table.time_left(p), g.table.clock_times())
+                else {
+                    return;
+                };
+                if g.flag_logged {
+                    return;
+                }
+                let elapsed = stored[p.index()].saturating_sub(now);
+                if this.db.is_some() {
+                    // A failure to store it stops the game (see `log`).
+                    let _ = this.log(
+                        &mut g,
+                        json!({"op": "tick", "seat": p.0, "elapsed_ms": millis(elapsed)}),
+                    );
+                }
+                wait = now;
+            }
         });
     }
 
@@ -1422,6 +1450,8 @@ impl<G: WebGame> LiveGame<G> {
                         .map_err(|e| bad(e.to_string()))?;
                     g.flag_logged = true;
                 }
+                // The time so far of a person's turn; its figures follow below.
+                "tick" => {}
                 "claim" => g.seats[seat as usize].free = false,
                 "join" => {
                     let name = ev["name"].as_str().unwrap_or("Player").to_string();
@@ -1442,7 +1472,16 @@ impl<G: WebGame> LiveGame<G> {
                     .map(|v| v.as_u64().map(Duration::from_millis))
                     .collect()
             };
-            if let (Some(left), Some(used)) = (ms("left_ms"), ms("used_ms")) {
+            if let (Some(mut left), Some(mut used)) = (ms("left_ms"), ms("used_ms")) {
+                // A person's turn under way: the time it had taken is charged.
+                if ev["op"] == "tick"
+                    && let (Some(l), Some(u)) = (left.get_mut(p.index()), used.get_mut(p.index()))
+                {
+                    let elapsed = Duration::from_millis(ev["elapsed_ms"].as_u64().unwrap_or(0));
+                    let charged = elapsed.min(*l);
+                    *l -= charged;
+                    *u += charged;
+                }
                 g.table.set_clock_times(&left, &used);
             }
         }
