@@ -575,7 +575,7 @@ async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String
 /// an AI), sets the seed and starts the game.
 async fn start_qwirkle(c: &Client, addr: SocketAddr, seed: &str) {
     open_setup(c, addr, "/qwirkle?fast").await;
-    type_into(&c, "#seed", seed).await;
+    type_into(c, "#seed", seed).await;
     // Two clicks in one go, as a double click sends them: one game starts.
     c.execute(
         "const b = document.querySelector('#start'); b.click(); b.click();",
