@@ -203,5 +203,5 @@ def test_train_reports_a_bad_call_clearly(tmp_path):
         tessera.train(out=tmp_path / "w.json", tessera_cli=tmp_path / "no-such-tessera")
     with pytest.raises(ValueError, match="executor 'dask'"):
         tessera.train(out=tmp_path / "w.json", executor="dask", tessera_cli=tessera_cli())
-    with pytest.raises(RuntimeError, match="unknown model 'azul-x'"):
+    with pytest.raises(RuntimeError, match="invalid value 'azul-x' for '<MODEL>'"):
         tessera.train("azul-x", out=tmp_path / "w.json", games=2, tessera_cli=tessera_cli())
