@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod answers;
 pub mod assets;
 pub mod azul;
 pub mod error;
