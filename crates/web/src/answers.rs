@@ -230,3 +230,140 @@ pub struct Games<T> {
 pub fn to_value(answer: &impl Serialize) -> Value {
     serde_json::to_value(answer).unwrap_or(Value::Null)
 }
+
+/// `POST /api/games/{id}/hint`: the move a strong player would make for the seat.
+#[derive(Debug, Serialize)]
+pub struct HintAnswer {
+    /// The seat the hint is for.
+    pub seat: u8,
+    /// The player that found it (a registry specification).
+    pub player: String,
+    /// The move's notation.
+    pub action: String,
+    /// The game's structured form of it.
+    pub action_json: Value,
+    /// The game's explanation of it.
+    pub explain: Value,
+    /// How long the player thought.
+    pub think_ms: u64,
+    /// The game's revision the hint is for.
+    pub revision: u64,
+}
+
+/// A game in the catalog, `GET /api/catalog`.
+#[derive(Debug, Serialize)]
+pub struct CatalogEntry<'a, A: Serialize, L: Serialize> {
+    /// The registered name.
+    pub name: &'static str,
+    /// The title.
+    pub title: &'static str,
+    /// Fewest seats.
+    pub min_players: usize,
+    /// Most seats.
+    pub max_players: usize,
+    /// Whether players hold hidden information.
+    pub hidden_info: bool,
+    /// The agents a seat may name.
+    pub agents: &'a [A],
+    /// The levels.
+    pub levels: &'a [L],
+    /// The level offered first.
+    pub default_level: Option<u8>,
+    /// The hint's player, if the game offers hints.
+    pub hints: Option<&'a str>,
+}
+
+/// The step that opens a replay (the start position).
+#[derive(Debug, Serialize)]
+pub struct ReplayStep {
+    /// Its index (0 for the start).
+    pub index: usize,
+    /// start, action or chance.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Who acted.
+    pub player: Option<u8>,
+    /// The action's notation.
+    pub action: Option<String>,
+    /// The game's structured form of the action.
+    pub action_json: Value,
+    /// The game's report (absent for the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<Value>,
+    /// The scores after the step.
+    pub scores: Vec<i32>,
+    /// The state after the step, as a spectator sees it.
+    pub view: Value,
+    /// The game's explanation (absent for the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Value>,
+}
+
+/// `POST /api/replay`: a record replayed step by step.
+#[derive(Debug, Serialize)]
+pub struct Replay<'a> {
+    /// The registered name.
+    pub game: &'static str,
+    /// The title.
+    pub title: &'static str,
+    /// The record's seed.
+    pub seed: Option<u64>,
+    /// The seats' names.
+    pub seats: &'a [String],
+    /// The result.
+    pub result: Option<&'a Outcome>,
+    /// The hints given.
+    pub assists: &'a [Assist],
+    /// The steps.
+    pub steps: Vec<ReplayStep>,
+}
+
+// The answers below are serialized directly (not through `Value`): their fields are declared
+// in sorted order, the order the `json!` objects they replaced had on the wire.
+
+/// A human seat's token in the answer to `POST /api/games`.
+#[derive(Debug, Serialize)]
+pub struct SeatToken<'a> {
+    /// The invite link (the token in the fragment).
+    pub invite: String,
+    /// The seat.
+    pub seat: u8,
+    /// The seat's token.
+    pub token: &'a str,
+}
+
+/// `POST /api/games/{id}/join`: the seat taken, its token and the game as that seat sees it.
+#[derive(Debug, Serialize)]
+pub struct Joined {
+    /// The game's snapshot for the seat.
+    pub game: Value,
+    /// The invite link (the token in the fragment).
+    pub invite: String,
+    /// The seat taken.
+    pub seat: u8,
+    /// Its token.
+    pub token: String,
+    /// The game's page.
+    pub url: String,
+}
+
+/// A stored web game in `GET /api/played`.
+#[derive(Debug, Serialize)]
+pub struct PlayedGame<'a> {
+    /// When it was created.
+    pub created: &'a str,
+    /// The registered name.
+    pub game: &'a str,
+    /// The game's id.
+    pub id: &'a str,
+    /// Whether its record may be downloaded.
+    pub record_available: bool,
+    /// The record's result (`null` while unfinished).
+    pub result: Option<&'a Value>,
+    /// The record's seats (`null` while unfinished).
+    pub seats: Option<&'a Value>,
+    /// Its status.
+    pub status: &'a str,
+    /// When it last changed.
+    pub updated: &'a str,
+}

@@ -4,7 +4,6 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 use tessera_core::PlayerId;
 use tessera_core::table::TableError;
 use thiserror::Error;
@@ -68,14 +67,27 @@ impl ApiError {
     }
 }
 
+/// The body of every error answer: `{"error": "..."}`, and for a stale request the game as
+/// it is now (`current`). The fields are in sorted order, as on the wire before.
+#[derive(serde::Serialize)]
+struct ErrorBody<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<&'a serde_json::Value>,
+    error: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = match &self {
-            ApiError::Stale { message, current } => {
-                json!({ "error": message, "current": current })
-            }
-            other => json!({ "error": other.to_string() }),
+            ApiError::Stale { message, current } => ErrorBody {
+                current: Some(current),
+                error: message.clone(),
+            },
+            other => ErrorBody {
+                current: None,
+                error: other.to_string(),
+            },
         };
         (status, Json(body)).into_response()
     }

@@ -22,8 +22,8 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::access::{Credentials, hash_token, new_token};
 use crate::answers::{
-    self, ClockView, GameSummary, LegalAction, LobbyEntry, LobbySeat, MoveCheck, SeatView,
-    Snapshot, StepKind, StepView, Waiting,
+    self, CatalogEntry, ClockView, GameSummary, HintAnswer, LegalAction, LobbyEntry, LobbySeat,
+    MoveCheck, Replay, ReplayStep, SeatView, Snapshot, StepKind, StepView, Waiting,
 };
 use crate::error::{ApiError, table_refusal};
 use crate::game::WebGame;
@@ -1237,14 +1237,14 @@ impl<G: WebGame> DynSession for LiveGame<G> {
                 lower_thread_priority();
                 let done = job.run();
                 let a = done.action();
-                json!({
-                    "seat": p.0,
-                    "player": spec,
-                    "action": a.to_string(),
-                    "action_json": before.action_json(&a),
-                    "explain": before.explain(p, &a),
-                    "think_ms": done.elapsed().as_millis() as u64,
-                    "revision": revision,
+                answers::to_value(&HintAnswer {
+                    seat: p.0,
+                    player: spec,
+                    action: a.to_string(),
+                    action_json: before.action_json(&a),
+                    explain: before.explain(p, &a),
+                    think_ms: done.elapsed().as_millis() as u64,
+                    revision,
                 })
             })),
         })
@@ -1576,16 +1576,16 @@ impl<G: WebGame> GameKind for Kind<G> {
     }
 
     fn info(&self) -> Value {
-        json!({
-            "name": G::NAME,
-            "title": G::INFO.title,
-            "min_players": G::INFO.min_players,
-            "max_players": G::INFO.max_players,
-            "hidden_info": G::INFO.hidden_info,
-            "agents": self.agents,
-            "levels": self.levels,
-            "default_level": self.default_level,
-            "hints": self.hint_spec,
+        answers::to_value(&CatalogEntry {
+            name: G::NAME,
+            title: G::INFO.title,
+            min_players: G::INFO.min_players,
+            max_players: G::INFO.max_players,
+            hidden_info: G::INFO.hidden_info,
+            agents: &self.agents,
+            levels: &self.levels,
+            default_level: self.default_level,
+            hints: self.hint_spec.as_deref(),
         })
     }
 
@@ -1651,10 +1651,17 @@ impl<G: WebGame> GameKind for Kind<G> {
         let states = replay_states::<G>(&record)
             .map_err(|e| ApiError::Illegal(format!("the record does not replay: {e}")))?;
         let mut steps = Vec::with_capacity(states.len());
-        steps.push(json!({
-            "index": 0, "type": "start", "player": null, "action": null, "action_json": null,
-            "scores": states[0].scores().as_slice(), "view": states[0].view_json(None),
-        }));
+        steps.push(ReplayStep {
+            index: 0,
+            kind: "start",
+            player: None,
+            action: None,
+            action_json: Value::Null,
+            report: None,
+            scores: states[0].scores().as_slice().to_vec(),
+            view: states[0].view_json(None),
+            explain: None,
+        });
         for (i, ev) in record.events.iter().enumerate() {
             let before = &states[i];
             let after = &states[i + 1];
@@ -1664,15 +1671,9 @@ impl<G: WebGame> GameKind for Kind<G> {
                         .parse::<G::Action>()
                         .map(|a| (before.action_json(&a), before.step_report(&a)))
                         .unwrap_or((Value::Null, Value::Null));
-                    (
-                        "action",
-                        Some(player.0),
-                        Value::from(action.clone()),
-                        aj,
-                        rep,
-                    )
+                    ("action", Some(player.0), Some(action.clone()), aj, rep)
                 }
-                Event::Chance { .. } => ("chance", None, Value::Null, Value::Null, Value::Null),
+                Event::Chance { .. } => ("chance", None, None, Value::Null, Value::Null),
             };
             let explain = match ev {
                 Event::Action { player, action } if !G::INFO.hidden_info => action
@@ -1681,20 +1682,26 @@ impl<G: WebGame> GameKind for Kind<G> {
                     .unwrap_or(Value::Null),
                 _ => Value::Null,
             };
-            steps.push(json!({
-                "index": i + 1, "type": kind, "player": player, "action": action,
-                "action_json": action_json, "report": report, "scores": after.scores().as_slice(),
-                "view": after.view_json(None), "explain": explain,
-            }));
+            steps.push(ReplayStep {
+                index: i + 1,
+                kind,
+                player,
+                action,
+                action_json,
+                report: Some(report),
+                scores: after.scores().as_slice().to_vec(),
+                view: after.view_json(None),
+                explain: Some(explain),
+            });
         }
-        Ok(json!({
-            "game": G::NAME,
-            "title": G::INFO.title,
-            "seed": record.seed,
-            "seats": record.seats,
-            "result": record.result,
-            "assists": record.assists,
-            "steps": steps,
+        Ok(answers::to_value(&Replay {
+            game: G::NAME,
+            title: G::INFO.title,
+            seed: record.seed,
+            seats: &record.seats,
+            result: record.result.as_ref(),
+            assists: &record.assists,
+            steps,
         }))
     }
 }
