@@ -268,3 +268,34 @@ async fn the_tables_refusals_are_http_statuses() {
         "{st}: {v}"
     );
 }
+
+#[tokio::test]
+async fn the_tiles_answers_have_their_shapes_and_bytes() {
+    let app = app();
+    let (st, _, levels) = raw(&app, "GET", "/api/tiles/levels", "", None).await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(keys(&levels), set(&["heuristics", "levels", "solvers"]));
+    assert_eq!(
+        keys(&levels["levels"][0]),
+        set(&["height", "name", "number", "optimal", "pieces", "width"])
+    );
+    let (st, _, puzzle) = raw(&app, "POST", "/api/tiles", r#"{"level": 1}"#, None).await;
+    assert_eq!(st, StatusCode::OK, "{puzzle}");
+    assert_eq!(
+        keys(&puzzle),
+        set(&[
+            "can_undo",
+            "hints_used",
+            "id",
+            "level",
+            "move_count",
+            "moves",
+            "number",
+            "pieces",
+            "solved"
+        ])
+    );
+    let id = puzzle["id"].as_str().unwrap();
+    let (_, _, hint) = raw(&app, "POST", &format!("/api/tiles/{id}/hint"), "", None).await;
+    assert_eq!(keys(&hint), set(&["dir", "moves_left", "solvable"]));
+}
