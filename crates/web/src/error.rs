@@ -4,7 +4,8 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use tessera_core::PlayerId;
+use tessera_core::table::TableError;
 use thiserror::Error;
 
 /// A request the server refuses, with the status it answers.
@@ -66,16 +67,88 @@ impl ApiError {
     }
 }
 
+/// The body of every error answer: `{"error": "..."}`, and for a stale request the game as
+/// it is now (`current`). The fields are in sorted order, as on the wire before.
+#[derive(serde::Serialize)]
+struct ErrorBody<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<&'a serde_json::Value>,
+    error: String,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = match &self {
-            ApiError::Stale { message, current } => {
-                json!({ "error": message, "current": current })
-            }
-            other => json!({ "error": other.to_string() }),
+            ApiError::Stale { message, current } => ErrorBody {
+                current: Some(current),
+                error: message.clone(),
+            },
+            other => ErrorBody {
+                current: None,
+                error: other.to_string(),
+            },
         };
         (status, Json(body)).into_response()
+    }
+}
+
+/// The one mapping of a table's refusal to an HTTP answer: the table checks whose turn it is,
+/// which seats are people's and what the rules allow; the web only says it in HTTP. Whose
+/// turn, which seat, the game over, nothing to undo are 409; a move the rules forbid is 422
+/// with the rules' reason; the table's own failures are 500. `name` gives a seat's name
+/// (for the message), `action` the move as the request wrote it.
+pub fn table_refusal(
+    e: TableError,
+    name: impl Fn(PlayerId) -> Option<String>,
+    action: &str,
+) -> ApiError {
+    let who = |p: PlayerId| match name(p) {
+        Some(n) => format!("seat {} ({n})", p.0),
+        None => format!("seat {}", p.0),
+    };
+    match e {
+        TableError::Over => ApiError::Conflict("the game is over".into()),
+        TableError::ChanceNext => {
+            ApiError::Conflict("not your turn: the next tiles are being drawn".into())
+        }
+        TableError::NotYourTurn { asked, to_move } => ApiError::Conflict(format!(
+            "not your turn: {} is to move, not seat {}",
+            who(to_move),
+            asked.0
+        )),
+        TableError::WrongSeatKind { seat, human: false } | TableError::NotHuman(seat) => {
+            ApiError::Conflict(match name(seat) {
+                Some(n) => format!("seat {} is played by the AI ({n})", seat.0),
+                None => format!("seat {} is played by the AI", seat.0),
+            })
+        }
+        TableError::AgentAway(q) => ApiError::Conflict(format!(
+            "{} is thinking: ask again once it has moved",
+            who(q)
+        )),
+        TableError::Flag(q) => ApiError::Conflict(format!(
+            "{} lost on time: the clock ran out before the move arrived",
+            who(q)
+        )),
+        TableError::Illegal { source, .. } => {
+            ApiError::Illegal(format!("illegal move '{}': {source}", action.trim()))
+        }
+        e @ TableError::IllegalMove(_) => ApiError::Illegal(e.to_string()),
+        e @ (TableError::SeatCount { .. } | TableError::Chance(_)) => {
+            ApiError::Internal(e.to_string())
+        }
+        e @ (TableError::WrongSeatKind { human: true, .. }
+        | TableError::UndoNotAllowed
+        | TableError::NothingToUndo
+        | TableError::NothingToUndoFor(_)) => ApiError::Conflict(e.to_string()),
+    }
+}
+
+impl From<TableError> for ApiError {
+    /// [`table_refusal`] without seat names or a move's text.
+    fn from(e: TableError) -> Self {
+        table_refusal(e, |_| None, "")
     }
 }
 

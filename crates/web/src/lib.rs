@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod answers;
 pub mod assets;
 pub mod azul;
 pub mod error;
@@ -39,9 +40,10 @@ use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::access::Credentials;
+use crate::answers::{Games, Joined, PlayedGame, SeatToken};
 use crate::error::{ApiError, parse_body};
 use crate::guard::{Client, Guard};
 use crate::persist::WebDb;
@@ -242,7 +244,7 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
         .map_err(|e| ApiError::BadRequest(format!("bad query string: {}", e.body_text())))
 }
 
-async fn catalog(State(app): AppState) -> Json<Value> {
+async fn catalog(State(app): AppState) -> Json<Games<Value>> {
     // Test games are hosted (their records replay) but listed only when the operator asks.
     let games: Vec<Value> = app
         .kinds
@@ -250,11 +252,13 @@ async fn catalog(State(app): AppState) -> Json<Value> {
         .filter(|k| k.listed())
         .map(|k| k.info())
         .collect();
-    Json(json!({ "games": games }))
+    Json(Games { games })
 }
 
-async fn list_games(State(app): AppState) -> Json<Value> {
-    Json(json!({ "games": app.sessions.list() }))
+async fn list_games(State(app): AppState) -> Json<Games<Value>> {
+    Json(Games {
+        games: app.sessions.list(),
+    })
 }
 
 /// The seat tokens of a request (`Authorization: Bearer ...`).
@@ -317,13 +321,18 @@ async fn new_game(
                     &all,
                 )?;
                 let game = session.game_name();
-                snap["url"] = json!(page(game, &id));
-                snap["tokens"] = tokens
-                    .iter()
-                    .map(|(seat, token)| {
-                        json!({"seat": seat, "token": token, "invite": invite(game, &id, token)})
-                    })
-                    .collect();
+                // The snapshot (a `Value`, its keys in order) with the page and the tokens.
+                snap["url"] = Value::from(page(game, &id));
+                snap["tokens"] = answers::to_value(
+                    &tokens
+                        .iter()
+                        .map(|(seat, token)| SeatToken {
+                            invite: invite(game, &id, token),
+                            seat: *seat,
+                            token,
+                        })
+                        .collect::<Vec<_>>(),
+                );
                 Ok(snap)
             })?;
     let status = if repeat {
@@ -435,7 +444,7 @@ async fn join(
     State(app): AppState,
     Path(id): Path<String>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Joined>, ApiError> {
     let s = app.sessions.get(&id)?;
     let req: JoinRequest = parse_body(
         &body,
@@ -452,17 +461,19 @@ async fn join(
         &creds,
     )?;
     let game = s.game_name();
-    Ok(Json(json!({
-        "seat": seat,
-        "token": token,
-        "invite": invite(game, &id, &token),
-        "url": page(game, &id),
-        "game": snap,
-    })))
+    Ok(Json(Joined {
+        game: snap,
+        invite: invite(game, &id, &token),
+        seat,
+        token,
+        url: page(game, &id),
+    }))
 }
 
-async fn lobby(State(app): AppState) -> Json<Value> {
-    Json(json!({ "games": app.sessions.lobby() }))
+async fn lobby(State(app): AppState) -> Json<Games<Value>> {
+    Json(Games {
+        games: app.sessions.lobby(),
+    })
 }
 
 /// The web games stored in the database (`--db`), newest first.
@@ -476,23 +487,32 @@ async fn played(State(app): AppState) -> Result<Json<Value>, ApiError> {
     let rows = tokio::task::spawn_blocking(move || db.games(false))
         .await
         .map_err(|e| ApiError::Internal(format!("reading the database crashed: {e}")))??;
-    let games: Vec<Value> = rows
+    let records: Vec<Value> = rows
         .iter()
         .rev()
         .map(|r| {
-            let record: Value = r
-                .record
+            r.record
                 .as_deref()
                 .and_then(|t| serde_json::from_str(t).ok())
-                .unwrap_or(Value::Null);
-            json!({
-                "id": r.id, "game": r.game, "status": r.status, "created": r.created,
-                "updated": r.updated, "seats": record.get("seats"),
-                "result": record.get("result"), "record_available": r.record.is_some(),
-            })
+                .unwrap_or(Value::Null)
         })
         .collect();
-    Ok(Json(json!({ "games": games })))
+    let games: Vec<PlayedGame> = rows
+        .iter()
+        .rev()
+        .zip(&records)
+        .map(|(r, record)| PlayedGame {
+            created: &r.created,
+            game: &r.game,
+            id: &r.id,
+            record_available: r.record.is_some(),
+            result: record.get("result"),
+            seats: record.get("seats"),
+            status: &r.status,
+            updated: &r.updated,
+        })
+        .collect();
+    Ok(Json(answers::to_value(&Games { games })))
 }
 
 /// A stored web game's record, once it is over.

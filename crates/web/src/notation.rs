@@ -15,13 +15,14 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tessera_core::{
     Agent, Budget, Game, GameInfo, GameRng, Outcome, PerPlayer, PlayerId, SearchInfo, Turn,
 };
 use tessera_house::ArenaGame;
 use tessera_house::registry::{ParamKind, Trust};
 
+use crate::answers;
 use crate::game::{SetupError, WebGame, no_options};
 use crate::session::{AgentFactory, AgentInfo, Kind, LevelInfo};
 
@@ -98,6 +99,23 @@ impl<G: Game> Game for Notated<G> {
     }
 }
 
+/// A seat's view of a game without a web view of its own.
+#[derive(Serialize)]
+struct NotatedView<V: Serialize> {
+    /// The position text of the seat's view (`null` for a spectator of a game with hidden
+    /// information).
+    state: Option<String>,
+    /// The game's own view of that seat (`null` likewise).
+    json: Option<V>,
+}
+
+/// An action as its protocol word and the game's own JSON form of it.
+#[derive(Serialize)]
+struct NotatedAction<'a, A: Serialize> {
+    word: String,
+    json: &'a A,
+}
+
 impl<G: ArenaGame> WebGame for Notated<G> {
     /// The registration's own set-up ([`ArenaGame::new_game`], as tournaments and the engine
     /// set a table up); the game takes no options here.
@@ -111,21 +129,22 @@ impl<G: ArenaGame> WebGame for Notated<G> {
     /// (the generic adapter cannot know which parts are public); of any other game, seat 1's
     /// text, which is the whole position.
     fn view_json(&self, seat: Option<PlayerId>) -> Value {
-        match seat {
-            Some(p) => json!({ "state": self.0.position_text(p), "json": self.0.view(p) }),
-            None if G::INFO.hidden_info => json!({ "state": null, "json": null }),
-            None => {
-                let p = PlayerId(0);
-                json!({ "state": self.0.position_text(p), "json": self.0.view(p) })
-            }
-        }
+        let shown = match seat {
+            Some(p) => Some(p),
+            None if G::INFO.hidden_info => None,
+            None => Some(PlayerId(0)),
+        };
+        answers::to_value(&NotatedView {
+            state: shown.map(|p| self.0.position_text(p)),
+            json: shown.map(|p| self.0.view(p)),
+        })
     }
 
     /// The action as its protocol word and its JSON form.
     fn action_json(&self, action: &Self::Action) -> Value {
-        json!({
-            "word": G::action_word(action),
-            "json": serde_json::to_value(action).unwrap_or(Value::Null),
+        answers::to_value(&NotatedAction {
+            word: G::action_word(action),
+            json: action,
         })
     }
 }
@@ -212,6 +231,7 @@ pub fn kind_from_registry<G: ArenaGame, W: WebGame>(wrap: WrapAgent<G, W>) -> Ki
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use tessera_core::testgame::Nim;
     use tessera_house::EngineGame;
 

@@ -7,15 +7,68 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use tessera_arena::analysis::Analysis;
 use tessera_arena::analysis::analyze;
 use tessera_arena::report::{Format, elo_svg, render, table_name, winrate_svg};
+use tessera_arena::schedule::RunParams;
 use tessera_arena::sprt::Decision;
+use tessera_arena::stats::Summary;
 use tessera_arena::stats::summarize;
 use tessera_arena::store::Store;
+use tessera_arena::store::StoredSprt;
 
 use crate::App;
+use crate::answers::to_value;
 use crate::error::ApiError;
+
+/// A run in `GET /api/results`.
+#[derive(Serialize)]
+struct RunEntry<'a> {
+    id: i64,
+    params: &'a RunParams,
+    /// The command line that plays it.
+    command: String,
+    done: u64,
+    total: u64,
+    complete: bool,
+    created: &'a str,
+    version: &'a str,
+    /// The sequential test's decision, if the run has one.
+    sprt: Option<String>,
+}
+
+/// `GET /api/results`: the file and its runs.
+#[derive(Serialize)]
+struct Runs {
+    db: String,
+    runs: Vec<Value>,
+}
+
+/// `GET /api/results/{id}`: one run with its tables, statistics and charts.
+#[derive(Serialize)]
+struct RunDetail<'a> {
+    id: i64,
+    params: &'a RunParams,
+    command: String,
+    labels: Vec<String>,
+    tables: Vec<String>,
+    done: u64,
+    total: u64,
+    created: &'a str,
+    finished: bool,
+    summary: &'a Summary,
+    analysis: &'a Analysis,
+    stored_sprt: Option<&'a StoredSprt>,
+    /// The results table as text.
+    table: String,
+    /// The report's JSON (the same as `tessera report --format json`).
+    stats: Value,
+    chart_svg: String,
+    /// The ratings chart, for a run that has ratings.
+    elo_svg: Option<String>,
+}
 
 fn db(app: &App) -> Result<PathBuf, ApiError> {
     app.db.clone().ok_or_else(|| {
@@ -44,15 +97,23 @@ async fn runs(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
             .iter()
             .map(|r| {
                 let sprt = store.stored_sprt(r.id).ok().flatten();
-                json!({ "id": r.id, "params": r.params, "command": r.params.command_line(),
-                        "done": r.done, "total": r.total, "complete": r.complete(),
-                        "created": r.created, "version": r.version,
-                        "sprt": sprt.map(|s| s.decision) })
+                to_value(&RunEntry {
+                    id: r.id,
+                    params: &r.params,
+                    command: r.params.command_line(),
+                    done: r.done,
+                    total: r.total,
+                    complete: r.complete(),
+                    created: &r.created,
+                    version: &r.version,
+                    sprt: sprt.map(|s| s.decision),
+                })
             })
             .collect();
-        Ok(Json(
-            json!({ "db": path.display().to_string(), "runs": list }),
-        ))
+        Ok(Json(to_value(&Runs {
+            db: path.display().to_string(),
+            runs: list,
+        })))
     })
     .await
 }
@@ -82,27 +143,27 @@ async fn run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json
         let stored_sprt = store
             .stored_sprt(id)
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        Ok(Json(json!({
-            "id": run.id,
-            "params": run.params,
-            "command": run.params.command_line(),
-            "labels": run.params.labels(),
-            "tables": (0..run.params.tables().len())
+        Ok(Json(to_value(&RunDetail {
+            id: run.id,
+            params: &run.params,
+            command: run.params.command_line(),
+            labels: run.params.labels(),
+            tables: (0..run.params.tables().len())
                 .map(|t| table_name(&run.params, t))
-                .collect::<Vec<_>>(),
-            "done": run.done,
-            "total": run.total,
-            "created": run.created,
+                .collect(),
+            done: run.done,
+            total: run.total,
+            created: &run.created,
             // Finished: every game stored, or the sequential test decided. A page showing an
             // unfinished run polls this endpoint.
-            "finished": run.complete() || decided,
-            "summary": summary,
-            "analysis": analysis,
-            "stored_sprt": stored_sprt,
-            "table": render(&run, &summary, &analysis, Format::Table),
-            "stats": stats,
-            "chart_svg": winrate_svg(&run, &summary),
-            "elo_svg": elo_svg(&run, &analysis),
+            finished: run.complete() || decided,
+            summary: &summary,
+            analysis: &analysis,
+            stored_sprt: stored_sprt.as_ref(),
+            table: render(&run, &summary, &analysis, Format::Table),
+            stats,
+            chart_svg: winrate_svg(&run, &summary),
+            elo_svg: elo_svg(&run, &analysis),
         })))
     })
     .await

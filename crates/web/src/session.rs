@@ -21,7 +21,11 @@ use tessera_core::{Agent, Budget, Game, PlayerId, Turn};
 use tokio::sync::{Semaphore, watch};
 
 use crate::access::{Credentials, hash_token, new_token};
-use crate::error::ApiError;
+use crate::answers::{
+    self, CatalogEntry, ClockView, GameSummary, HintAnswer, LegalAction, LobbyEntry, LobbySeat,
+    MoveCheck, Replay, ReplayStep, SeatView, Snapshot, StepKind, StepView, Waiting,
+};
+use crate::error::{ApiError, table_refusal};
 use crate::game::WebGame;
 use crate::persist::WebDb;
 
@@ -388,47 +392,9 @@ fn lower_thread_priority() {
     }
 }
 
-/// Who the game waits for (the snapshot's `waiting_for`; `null` at the end, during a deal and
-/// after a failure).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Waiting {
-    /// A person's move.
-    Human,
-    /// An AI seat's move.
-    Ai,
-}
-
-/// A table's refusal of a seat's request as an HTTP answer: whose turn, which seat, the game
-/// over are 409; an illegal move is 422 with the rules' reason.
-fn table_refusal(e: TableError, seats: &[SeatInfo], action: &str) -> ApiError {
-    let name = |p: PlayerId| {
-        seats
-            .get(p.index())
-            .map_or("?", |s| s.name.as_str())
-            .to_string()
-    };
-    match e {
-        TableError::Over => ApiError::Conflict("the game is over".into()),
-        TableError::ChanceNext => {
-            ApiError::Conflict("not your turn: the next tiles are being drawn".into())
-        }
-        TableError::NotYourTurn { asked, to_move } => ApiError::Conflict(format!(
-            "not your turn: seat {} ({}) is to move, not seat {}",
-            to_move.0,
-            name(to_move),
-            asked.0
-        )),
-        TableError::WrongSeatKind { seat, human: false } => ApiError::Conflict(format!(
-            "seat {} is played by the AI ({})",
-            seat.0,
-            name(seat)
-        )),
-        TableError::Illegal { source, .. } => {
-            ApiError::Illegal(format!("illegal move '{}': {source}", action.trim()))
-        }
-        other => ApiError::Conflict(other.to_string()),
-    }
+/// [`table_refusal`] naming the seats by `seats`' names.
+fn refusal(e: TableError, seats: &[SeatInfo], action: &str) -> ApiError {
+    table_refusal(e, |p| seats.get(p.index()).map(|s| s.name.clone()), action)
 }
 
 fn seat_err(seat: u8, n: usize) -> ApiError {
@@ -852,7 +818,7 @@ impl<G: WebGame> LiveGame<G> {
         }
     }
 
-    fn step_json(g: &Inner<G>, index: usize, viewer: Option<PlayerId>) -> Value {
+    fn step_view(g: &Inner<G>, index: usize, viewer: Option<PlayerId>) -> StepView {
         let step = &g.table.steps()[index];
         let (kind, action, action_json, report) = match (&step.event, &step.action) {
             (Event::Action { action, .. }, Some(a)) => {
@@ -864,31 +830,31 @@ impl<G: WebGame> LiveGame<G> {
                     before.public_action(a)
                 };
                 (
-                    "action",
-                    Value::from(text),
+                    StepKind::Action,
+                    Some(text),
                     before.action_json(a),
                     before.step_report(a),
                 )
             }
-            _ => ("chance", Value::Null, Value::Null, Value::Null),
+            _ => (StepKind::Chance, None, Value::Null, Value::Null),
         };
-        json!({
-            "index": index,
-            "type": kind,
-            "player": step.player.map(|p| p.0),
-            "action": action,
-            "action_json": action_json,
-            "think_ms": step.think.map(|d| d.as_millis() as u64),
-            "report": report,
-            "explain": match (&step.action, step.player) {
+        StepView {
+            index,
+            kind,
+            player: step.player.map(|p| p.0),
+            action,
+            action_json,
+            think_ms: step.think.map(|d| d.as_millis() as u64),
+            report,
+            explain: match (&step.action, step.player) {
                 (Some(a), Some(p)) if viewer == Some(p) || !G::INFO.hidden_info => {
                     g.table.state_before(index).explain(p, a)
                 }
                 _ => Value::Null,
             },
-            "scores": step.state.scores().as_slice(),
-            "view": step.state.view_json(viewer),
-        })
+            scores: step.state.scores().as_slice().to_vec(),
+            view: step.state.view_json(viewer),
+        }
     }
 
     fn snapshot_locked(
@@ -898,6 +864,19 @@ impl<G: WebGame> LiveGame<G> {
         creds: &Credentials,
     ) -> Result<Value, ApiError> {
         let viewer = Self::check_viewer(g, q.seat)?;
+        Ok(answers::to_value(&Self::snapshot_of(
+            g, id, viewer, q, creds,
+        )))
+    }
+
+    /// The game as `viewer` may see it.
+    fn snapshot_of<'a>(
+        g: &'a Inner<G>,
+        id: &'a str,
+        viewer: Option<PlayerId>,
+        q: &ViewQuery,
+        creds: &Credentials,
+    ) -> Snapshot<'a> {
         let flag = g.table.flag();
         // A fallen flag ends the game where it stands.
         let turn = match flag {
@@ -912,15 +891,13 @@ impl<G: WebGame> LiveGame<G> {
             Some(p) => Some(flag_outcome(g.table.state(), p)),
             None => g.table.state().outcome(),
         };
-        let clock = g.table.clock().map(|c| {
-            json!({
-                "control": c.to_string(),
-                "base_ms": millis(c.base),
-                "increment_ms": millis(c.increment),
-                "left_ms": g.time_left_ms(),
-                "running": to_move.filter(|_| g.failure.is_none()).map(|p| p.0),
-                "flag": flag.map(|p| p.0),
-            })
+        let clock = g.table.clock().map(|c| ClockView {
+            control: c.to_string(),
+            base_ms: millis(c.base),
+            increment_ms: millis(c.increment),
+            left_ms: g.time_left_ms(),
+            running: to_move.filter(|_| g.failure.is_none()).map(|p| p.0),
+            flag: flag.map(|p| p.0),
         });
         let waiting_for = match to_move {
             _ if g.failure.is_some() => None,
@@ -939,25 +916,30 @@ impl<G: WebGame> LiveGame<G> {
             g.table.state().legal_actions(&mut buf);
             legal = buf
                 .iter()
-                .map(|a| json!({ "action": a.to_string(), "json": g.table.state().action_json(a) }))
+                .map(|a| LegalAction {
+                    action: a.to_string(),
+                    json: g.table.state().action_json(a),
+                })
                 .collect();
         }
-        let seats: Vec<Value> = g
+        let seats: Vec<SeatView> = g
             .seats
             .iter()
             .map(|s| match &s.ai {
-                None => json!({ "type": "human", "name": s.name, "free": s.free }),
-                Some((agent, budget)) => json!({
-                    "type": "ai",
-                    "name": s.name,
-                    "agent": agent,
-                    "budget": budget,
-                }),
+                None => SeatView::Human {
+                    name: &s.name,
+                    free: s.free,
+                },
+                Some((agent, budget)) => SeatView::Ai {
+                    name: &s.name,
+                    agent,
+                    budget,
+                },
             })
             .collect();
-        let steps: Vec<Value> = match q.since {
+        let steps: Vec<StepView> = match q.since {
             Some(since) => (since.min(g.table.steps().len())..g.table.steps().len())
-                .map(|i| Self::step_json(g, i, viewer))
+                .map(|i| Self::step_view(g, i, viewer))
                 .collect(),
             None => Vec::new(),
         };
@@ -978,32 +960,32 @@ impl<G: WebGame> LiveGame<G> {
             } else {
                 viewer_human && viewer_moved && waiting_for == Some(Waiting::Human)
             };
-        Ok(json!({
-            "id": id,
-            "game": G::NAME,
-            "title": G::INFO.title,
-            "revision": g.revision(),
-            "status": Self::status(g),
-            "failure": g.failure,
-            "seed": g.table.seed(),
-            "seats": seats,
-            "seat": viewer.map(|p| p.0),
-            "turn": turn,
-            "to_move": to_move.map(|p| p.0),
-            "waiting_for": waiting_for,
-            "scores": g.table.state().scores().as_slice(),
-            "outcome": outcome,
-            "view": g.table.state().view_json(viewer),
-            "legal": legal,
-            "step_count": g.table.steps().len(),
-            "steps": steps,
-            "can_undo": can_undo,
-            "my_seats": g.held_seats(creds),
-            "can_hint": self_hint_ok(g, viewer, to_move) && waiting_for == Some(Waiting::Human),
-            "assists": g.table.assists(),
-            "record_available": !G::INFO.hidden_info || g.over(),
-            "clock": clock,
-        }))
+        Snapshot {
+            id,
+            game: G::NAME,
+            title: G::INFO.title,
+            revision: g.revision(),
+            status: Self::status(g),
+            failure: g.failure.as_deref(),
+            seed: g.table.seed(),
+            seats,
+            seat: viewer.map(|p| p.0),
+            turn,
+            to_move: to_move.map(|p| p.0),
+            waiting_for,
+            scores: g.table.state().scores().as_slice().to_vec(),
+            outcome,
+            view: g.table.state().view_json(viewer),
+            legal,
+            step_count: g.table.steps().len(),
+            steps,
+            can_undo,
+            my_seats: g.held_seats(creds),
+            can_hint: self_hint_ok(g, viewer, to_move) && waiting_for == Some(Waiting::Human),
+            assists: g.table.assists(),
+            record_available: !G::INFO.hidden_info || g.over(),
+            clock,
+        }
     }
 }
 
@@ -1103,8 +1085,9 @@ impl<G: WebGame> DynSession for LiveGame<G> {
         }
         // The table decides whose turn it is and which seats are people's; its refusals
         // become HTTP answers here (409, and 422 for the rules').
-        let refusal = |e: TableError, g: &Inner<G>| table_refusal(e, &g.seats, &req.action);
-        g.table.may_play(p).map_err(|e| refusal(e, &g))?;
+        g.table
+            .may_play(p)
+            .map_err(|e| refusal(e, &g.seats, &req.action))?;
         let action: G::Action = req.action.trim().parse().map_err(|e| {
             ApiError::BadRequest(format!(
                 "'{}' is not a {} move: {e}",
@@ -1115,15 +1098,12 @@ impl<G: WebGame> DynSession for LiveGame<G> {
         let before = g.table.clock_times();
         let index = match g.table.play(p, action) {
             Ok(index) => index,
-            Err(TableError::Flag(q)) => {
-                self.flag_fell(&mut g, before);
-                return Err(ApiError::Conflict(format!(
-                    "seat {} ({}) lost on time: the clock ran out before the move arrived",
-                    q.0,
-                    g.seats[q.index()].name
-                )));
+            Err(e) => {
+                if let TableError::Flag(_) = e {
+                    self.flag_fell(&mut g, before);
+                }
+                return Err(refusal(e, &g.seats, &req.action));
             }
-            Err(e) => return Err(refusal(e, &g)),
         };
         self.log(
             &mut g,
@@ -1161,14 +1141,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
                     .into(),
             ));
         }
-        g.table.take_back(p).map_err(|e| match e {
-            TableError::AgentAway(q) => ApiError::Conflict(format!(
-                "seat {} ({}) is thinking: undo once it has moved",
-                q.0,
-                g.seats[q.index()].name
-            )),
-            other => ApiError::Conflict(other.to_string()),
-        })?;
+        g.table.take_back(p).map_err(|e| refusal(e, &g.seats, ""))?;
         self.log(&mut g, json!({"op": "undo", "seat": req.seat}))?;
         g.failure = None;
         self.advance_locked(&mut g);
@@ -1188,28 +1161,33 @@ impl<G: WebGame> DynSession for LiveGame<G> {
     fn check(&self, req: MoveRequest, creds: &Credentials) -> Result<Value, ApiError> {
         let mut g = self.lock();
         let p = self.authorize(&mut g, req.seat, creds)?;
-        if g.seats[p.index()].ai.is_some() {
-            return Err(ApiError::Conflict(format!(
-                "seat {} is played by the AI",
-                p.0
-            )));
-        }
-        if g.table.state().turn() != Turn::Player(p) {
-            return Err(ApiError::Conflict(format!("not seat {}'s turn", p.0)));
-        }
+        // The table says whose turn it is and which seats are people's.
+        g.table
+            .may_play(p)
+            .map_err(|e| refusal(e, &g.seats, &req.action))?;
         let action: G::Action = match req.action.trim().parse() {
             Ok(a) => a,
-            Err(e) => return Ok(json!({ "legal": false, "reason": e.to_string() })),
+            Err(e) => {
+                return Ok(answers::to_value(&MoveCheck {
+                    legal: false,
+                    reason: Some(e.to_string()),
+                    explain: None,
+                }));
+            }
         };
         let mut copy = g.table.state().clone();
-        Ok(match copy.try_apply(action) {
-            Ok(()) => json!({
-                "legal": true,
-                "reason": null,
-                "explain": g.table.state().explain(p, &action),
-            }),
-            Err(e) => json!({ "legal": false, "reason": e.to_string() }),
-        })
+        Ok(answers::to_value(&match copy.try_apply(action) {
+            Ok(()) => MoveCheck {
+                legal: true,
+                reason: None,
+                explain: Some(g.table.state().explain(p, &action)),
+            },
+            Err(e) => MoveCheck {
+                legal: false,
+                reason: Some(e.to_string()),
+                explain: None,
+            },
+        }))
     }
 
     fn hint(&self, req: UndoRequest, creds: &Credentials) -> Result<HintTicket, ApiError> {
@@ -1240,13 +1218,10 @@ impl<G: WebGame> DynSession for LiveGame<G> {
         let budget = budget
             .clamp(&Budget::time(Duration::from_millis(HINT_TIME_MS)))
             .clamp(&self.cap);
-        let job = g.table.hint(p, agent, budget).map_err(|e| match e {
-            TableError::NotHuman(_) => ApiError::Conflict(format!(
-                "seat {} is played by the AI: hints are for people",
-                p.0
-            )),
-            other => ApiError::Conflict(format!("no hint now: {other}")),
-        })?;
+        let job = g
+            .table
+            .hint(p, agent, budget)
+            .map_err(|e| refusal(e, &g.seats, ""))?;
         self.log(&mut g, json!({"op": "hint", "seat": req.seat}))?;
         let before = g.table.state().clone();
         let spec = spec.clone();
@@ -1262,14 +1237,14 @@ impl<G: WebGame> DynSession for LiveGame<G> {
                 lower_thread_priority();
                 let done = job.run();
                 let a = done.action();
-                json!({
-                    "seat": p.0,
-                    "player": spec,
-                    "action": a.to_string(),
-                    "action_json": before.action_json(&a),
-                    "explain": before.explain(p, &a),
-                    "think_ms": done.elapsed().as_millis() as u64,
-                    "revision": revision,
+                answers::to_value(&HintAnswer {
+                    seat: p.0,
+                    player: spec,
+                    action: a.to_string(),
+                    action_json: before.action_json(&a),
+                    explain: before.explain(p, &a),
+                    think_ms: done.elapsed().as_millis() as u64,
+                    revision,
                 })
             })),
         })
@@ -1327,17 +1302,21 @@ impl<G: WebGame> DynSession for LiveGame<G> {
         if free.is_empty() || Self::status(&g) != "playing" {
             return None;
         }
-        Some(json!({
-            "id": self.id,
-            "game": G::NAME,
-            "title": G::INFO.title,
-            "seats": g.seats.iter().map(|s| json!({
-                "name": s.name,
-                "type": if s.ai.is_some() { "ai" } else { "human" },
-                "free": s.free,
-            })).collect::<Vec<_>>(),
-            "free_seats": free,
-            "step_count": g.table.steps().len(),
+        Some(answers::to_value(&LobbyEntry {
+            id: &self.id,
+            game: G::NAME,
+            title: G::INFO.title,
+            seats: g
+                .seats
+                .iter()
+                .map(|s| LobbySeat {
+                    name: &s.name,
+                    kind: if s.ai.is_some() { "ai" } else { "human" },
+                    free: s.free,
+                })
+                .collect(),
+            free_seats: free,
+            step_count: g.table.steps().len(),
         }))
     }
 
@@ -1359,13 +1338,13 @@ impl<G: WebGame> DynSession for LiveGame<G> {
 
     fn summary(&self) -> Value {
         let g = self.lock();
-        json!({
-            "id": self.id,
-            "game": G::NAME,
-            "status": Self::status(&g),
-            "seats": g.seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
-            "scores": g.table.state().scores().as_slice(),
-            "step_count": g.table.steps().len(),
+        answers::to_value(&GameSummary {
+            id: &self.id,
+            game: G::NAME,
+            status: Self::status(&g),
+            seats: g.seats.iter().map(|s| s.name.as_str()).collect(),
+            scores: g.table.state().scores().as_slice().to_vec(),
+            step_count: g.table.steps().len(),
         })
     }
 
@@ -1597,16 +1576,16 @@ impl<G: WebGame> GameKind for Kind<G> {
     }
 
     fn info(&self) -> Value {
-        json!({
-            "name": G::NAME,
-            "title": G::INFO.title,
-            "min_players": G::INFO.min_players,
-            "max_players": G::INFO.max_players,
-            "hidden_info": G::INFO.hidden_info,
-            "agents": self.agents,
-            "levels": self.levels,
-            "default_level": self.default_level,
-            "hints": self.hint_spec,
+        answers::to_value(&CatalogEntry {
+            name: G::NAME,
+            title: G::INFO.title,
+            min_players: G::INFO.min_players,
+            max_players: G::INFO.max_players,
+            hidden_info: G::INFO.hidden_info,
+            agents: &self.agents,
+            levels: &self.levels,
+            default_level: self.default_level,
+            hints: self.hint_spec.as_deref(),
         })
     }
 
@@ -1672,10 +1651,17 @@ impl<G: WebGame> GameKind for Kind<G> {
         let states = replay_states::<G>(&record)
             .map_err(|e| ApiError::Illegal(format!("the record does not replay: {e}")))?;
         let mut steps = Vec::with_capacity(states.len());
-        steps.push(json!({
-            "index": 0, "type": "start", "player": null, "action": null, "action_json": null,
-            "scores": states[0].scores().as_slice(), "view": states[0].view_json(None),
-        }));
+        steps.push(ReplayStep {
+            index: 0,
+            kind: "start",
+            player: None,
+            action: None,
+            action_json: Value::Null,
+            report: None,
+            scores: states[0].scores().as_slice().to_vec(),
+            view: states[0].view_json(None),
+            explain: None,
+        });
         for (i, ev) in record.events.iter().enumerate() {
             let before = &states[i];
             let after = &states[i + 1];
@@ -1685,15 +1671,9 @@ impl<G: WebGame> GameKind for Kind<G> {
                         .parse::<G::Action>()
                         .map(|a| (before.action_json(&a), before.step_report(&a)))
                         .unwrap_or((Value::Null, Value::Null));
-                    (
-                        "action",
-                        Some(player.0),
-                        Value::from(action.clone()),
-                        aj,
-                        rep,
-                    )
+                    ("action", Some(player.0), Some(action.clone()), aj, rep)
                 }
-                Event::Chance { .. } => ("chance", None, Value::Null, Value::Null, Value::Null),
+                Event::Chance { .. } => ("chance", None, None, Value::Null, Value::Null),
             };
             let explain = match ev {
                 Event::Action { player, action } if !G::INFO.hidden_info => action
@@ -1702,20 +1682,26 @@ impl<G: WebGame> GameKind for Kind<G> {
                     .unwrap_or(Value::Null),
                 _ => Value::Null,
             };
-            steps.push(json!({
-                "index": i + 1, "type": kind, "player": player, "action": action,
-                "action_json": action_json, "report": report, "scores": after.scores().as_slice(),
-                "view": after.view_json(None), "explain": explain,
-            }));
+            steps.push(ReplayStep {
+                index: i + 1,
+                kind,
+                player,
+                action,
+                action_json,
+                report: Some(report),
+                scores: after.scores().as_slice().to_vec(),
+                view: after.view_json(None),
+                explain: Some(explain),
+            });
         }
-        Ok(json!({
-            "game": G::NAME,
-            "title": G::INFO.title,
-            "seed": record.seed,
-            "seats": record.seats,
-            "result": record.result,
-            "assists": record.assists,
-            "steps": steps,
+        Ok(answers::to_value(&Replay {
+            game: G::NAME,
+            title: G::INFO.title,
+            seed: record.seed,
+            seats: &record.seats,
+            result: record.result.as_ref(),
+            assists: &record.assists,
+            steps,
         }))
     }
 }

@@ -13,12 +13,43 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use tessera_arena::report::table_name;
 use tessera_arena::store::{GameId, Store};
 
 use crate::App;
+use crate::answers::to_value;
 use crate::error::ApiError;
+
+/// A stored tournament game in `GET /api/results/{run}/games`.
+#[derive(Serialize)]
+struct StoredEntry<'a> {
+    /// `RUN:INDEX`.
+    id: String,
+    index: u64,
+    table: u32,
+    series: u32,
+    deal: u64,
+    rotation: u32,
+    /// The game's seed, as text (a u64 is beyond a JavaScript number).
+    seed: String,
+    /// The agents' labels, seat by seat.
+    seats: Vec<&'a str>,
+    scores: &'a [i32],
+    winners: &'a [usize],
+    actions: u32,
+}
+
+/// `GET /api/results/{run}/games`: a run's games.
+#[derive(Serialize)]
+struct StoredRun<'a> {
+    run: i64,
+    game: &'a str,
+    agents: &'a [String],
+    tables: &'a [String],
+    games: Vec<StoredEntry<'a>>,
+}
 
 fn open(app: &App) -> Result<Store, ApiError> {
     let path: PathBuf = app.db.clone().ok_or_else(|| {
@@ -70,7 +101,7 @@ async fn list(
         let games = store
             .game_summaries(Some(run))
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        let list: Vec<Value> = games
+        let list: Vec<StoredEntry> = games
             .iter()
             .map(|g| {
                 let seats: Vec<&str> = g
@@ -79,17 +110,27 @@ async fn list(
                     .iter()
                     .map(|&a| labels.get(a).map_or("?", String::as_str))
                     .collect();
-                json!({
-                    "id": g.id().to_string(), "index": g.slot.index, "table": g.slot.table,
-                    "series": g.slot.series, "deal": g.slot.deal, "rotation": g.slot.rotation,
-                    "seed": g.slot.seed.to_string(), "seats": seats, "scores": g.scores,
-                    "winners": g.winners, "actions": g.actions,
-                })
+                StoredEntry {
+                    id: g.id().to_string(),
+                    index: g.slot.index,
+                    table: g.slot.table,
+                    series: g.slot.series,
+                    deal: g.slot.deal,
+                    rotation: g.slot.rotation,
+                    seed: g.slot.seed.to_string(),
+                    seats,
+                    scores: &g.scores,
+                    winners: &g.winners,
+                    actions: g.actions,
+                }
             })
             .collect();
-        Ok(Json(json!({
-            "run": run, "game": info.params.game, "agents": labels, "tables": tables,
-            "games": list,
+        Ok(Json(to_value(&StoredRun {
+            run,
+            game: &info.params.game,
+            agents: &labels,
+            tables: &tables,
+            games: list,
         })))
     })
     .await

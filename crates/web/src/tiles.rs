@@ -10,15 +10,97 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tessera_search::single::{self, Algorithm, Options};
+use tessera_search::single::{SearchStats, Status};
 use tessera_tiles::{
     Dir, Heuristic, Level, SolveStopped, builtin_levels, format_moves, parse_levels,
 };
 
 use crate::App;
+use crate::answers::to_value;
 use crate::error::{ApiError, parse_body};
+
+/// A cell of a level: an obstacle, or the piece whose target it is.
+#[derive(Serialize)]
+struct Cell {
+    obstacle: bool,
+    target: Option<String>,
+}
+
+/// A level as the page draws it.
+#[derive(Serialize)]
+struct LevelView<'a> {
+    name: &'a str,
+    width: usize,
+    height: usize,
+    cells: Vec<Cell>,
+    pieces: usize,
+    /// The known shortest solution's length.
+    optimal: Option<u32>,
+}
+
+/// A puzzle being played: `POST /api/tiles` and every move, undo and restart.
+#[derive(Serialize)]
+struct PuzzleView<'a> {
+    id: &'a str,
+    /// The built-in level's number (`null` for the player's own level).
+    number: Option<usize>,
+    level: Value,
+    /// Each cell's piece (`null`: none).
+    pieces: Vec<Option<String>>,
+    moves: String,
+    move_count: usize,
+    solved: bool,
+    hints_used: u32,
+    can_undo: bool,
+}
+
+/// A built-in level in `GET /api/tiles/levels`.
+#[derive(Serialize)]
+struct LevelEntry {
+    number: usize,
+    name: String,
+    width: usize,
+    height: usize,
+    pieces: usize,
+    optimal: Option<u32>,
+}
+
+/// A heuristic the solvers may use.
+#[derive(Serialize)]
+struct HeuristicEntry {
+    admissible: bool,
+    name: String,
+}
+
+/// `GET /api/tiles/levels`: the levels, solvers and heuristics.
+#[derive(Serialize)]
+struct Levels {
+    heuristics: Vec<HeuristicEntry>,
+    levels: Vec<LevelEntry>,
+    solvers: Vec<String>,
+}
+
+/// A puzzle's hint: the first move of a shortest solution.
+#[derive(Serialize)]
+struct TilesHint {
+    dir: Option<String>,
+    moves_left: Option<usize>,
+    solvable: bool,
+}
+
+/// A solver's run on a puzzle.
+#[derive(Serialize)]
+struct Solved<'a> {
+    solver: String,
+    heuristic: Option<String>,
+    status: Status,
+    moves: Option<String>,
+    length: Option<usize>,
+    stats: &'a SearchStats,
+}
 
 /// Positions a hint or a solver may keep before giving up (a hint on a shipped level needs
 /// far fewer).
@@ -61,44 +143,42 @@ fn lock(p: &Mutex<Puzzle>) -> MutexGuard<'_, Puzzle> {
 
 fn level_json(level: &Level) -> Value {
     let n = level.width() * level.height();
-    let cells: Vec<Value> = (0..n)
-        .map(|c| {
-            json!({
-                "obstacle": level.is_obstacle(c),
-                "target": level.target_at(c).map(|t| t.piece_char().to_string()),
-            })
+    let cells: Vec<Cell> = (0..n)
+        .map(|c| Cell {
+            obstacle: level.is_obstacle(c),
+            target: level.target_at(c).map(|t| t.piece_char().to_string()),
         })
         .collect();
-    json!({
-        "name": level.name(),
-        "width": level.width(),
-        "height": level.height(),
-        "cells": cells,
-        "pieces": level.num_pieces(),
-        "optimal": level.known_optimal(),
+    to_value(&LevelView {
+        name: level.name(),
+        width: level.width(),
+        height: level.height(),
+        cells,
+        pieces: level.num_pieces(),
+        optimal: level.known_optimal(),
     })
 }
 
 fn puzzle_json(id: &str, p: &Puzzle) -> Value {
     let state = p.history.last().copied().unwrap_or_else(|| p.level.start());
     let n = p.level.width() * p.level.height();
-    let pieces: Vec<Value> = (0..n)
+    let pieces: Vec<Option<String>> = (0..n)
         .map(|c| {
             p.level
                 .piece_at(&state, c)
-                .map_or(Value::Null, |col| json!(col.piece_char().to_string()))
+                .map(|col| col.piece_char().to_string())
         })
         .collect();
-    json!({
-        "id": id,
-        "number": p.number,
-        "level": level_json(&p.level),
-        "pieces": pieces,
-        "moves": format_moves(&p.moves),
-        "move_count": p.moves.len(),
-        "solved": p.level.is_solved(&state),
-        "hints_used": p.hints,
-        "can_undo": !p.moves.is_empty(),
+    to_value(&PuzzleView {
+        id,
+        number: p.number,
+        level: level_json(&p.level),
+        pieces,
+        moves: format_moves(&p.moves),
+        move_count: p.moves.len(),
+        solved: p.level.is_solved(&state),
+        hints_used: p.hints,
+        can_undo: !p.moves.is_empty(),
     })
 }
 
@@ -130,20 +210,31 @@ struct SolveReq {
 type AppState = State<Arc<App>>;
 
 async fn levels() -> Json<Value> {
-    let list: Vec<Value> = builtin_levels()
+    let list: Vec<LevelEntry> = builtin_levels()
         .iter()
         .enumerate()
-        .map(|(i, l)| {
-            json!({ "number": i + 1, "name": l.name(), "width": l.width(), "height": l.height(),
-                    "pieces": l.num_pieces(), "optimal": l.known_optimal() })
+        .map(|(i, l)| LevelEntry {
+            number: i + 1,
+            name: l.name().to_string(),
+            width: l.width(),
+            height: l.height(),
+            pieces: l.num_pieces(),
+            optimal: l.known_optimal(),
         })
         .collect();
     let solvers: Vec<String> = Algorithm::ALL.iter().map(|a| a.to_string()).collect();
-    let heuristics: Vec<Value> = Heuristic::ALL
+    let heuristics: Vec<HeuristicEntry> = Heuristic::ALL
         .iter()
-        .map(|h| json!({ "name": h.to_string(), "admissible": h.is_admissible() }))
+        .map(|h| HeuristicEntry {
+            admissible: h.is_admissible(),
+            name: h.to_string(),
+        })
         .collect();
-    Json(json!({ "levels": list, "solvers": solvers, "heuristics": heuristics }))
+    Json(to_value(&Levels {
+        heuristics,
+        levels: list,
+        solvers,
+    }))
 }
 
 async fn create(State(app): AppState, body: Bytes) -> Result<Json<Value>, ApiError> {
@@ -312,14 +403,18 @@ async fn hint(State(app): AppState, Path(id): Path<String>) -> Result<Json<Value
     })?;
     let mut g = lock(&p);
     g.hints += 1;
-    Ok(Json(match sol {
-        Some(moves) => json!({
-            "dir": moves.first().map(|d| d.letter().to_string()),
-            "moves_left": moves.len(),
-            "solvable": true,
-        }),
-        None => json!({ "dir": null, "moves_left": null, "solvable": false }),
-    }))
+    Ok(Json(to_value(&match sol {
+        Some(moves) => TilesHint {
+            dir: moves.first().map(|d| d.letter().to_string()),
+            moves_left: Some(moves.len()),
+            solvable: true,
+        },
+        None => TilesHint {
+            dir: None,
+            moves_left: None,
+            solvable: false,
+        },
+    })))
 }
 
 async fn solve(
@@ -354,13 +449,13 @@ async fn solve(
     })
     .await
     .map_err(|e| ApiError::Internal(format!("solver crashed: {e}")))?;
-    Ok(Json(json!({
-        "solver": algorithm.to_string(),
-        "heuristic": algorithm.uses_heuristic().then(|| heuristic.to_string()),
-        "status": result.status,
-        "moves": result.solution.as_deref().map(format_moves),
-        "length": result.solution_len(),
-        "stats": result.stats,
+    Ok(Json(to_value(&Solved {
+        solver: algorithm.to_string(),
+        heuristic: algorithm.uses_heuristic().then(|| heuristic.to_string()),
+        status: result.status,
+        moves: result.solution.as_deref().map(format_moves),
+        length: result.solution_len(),
+        stats: &result.stats,
     })))
 }
 
