@@ -9,13 +9,19 @@
 //!
 //! Under a clock an agent's per-move time limit is replaced by the time manager's budget:
 //! - one legal move: played at once, without asking the agent (about zero time);
-//! - otherwise the time left shared over the decisions the seat still has (the game's
-//!   estimate, [`crate::Game::decisions_left`], or a default horizon), plus most of the
-//!   increment, weighted by how hard the decision looks: more legal moves than the seat's
-//!   average so far (an Azul round start) get more, fewer get less; a seat whose agent
-//!   reported a large swing of its value between its last two decisions gets more;
-//! - never more than the time left minus a safety margin (a twentieth of it, at least
-//!   [`TimeManager::min_safety`]), nor more than a third of the time left plus the increment.
+//! - otherwise the usable time (the time left less a safety margin) shared over the decisions
+//!   the seat still has (the game's estimate, [`crate::Game::decisions_left`], or a default
+//!   horizon), plus most of the increment, weighted by how hard the decision looks: more
+//!   legal moves than the seat's average so far (an Azul round start) get more, fewer get
+//!   less; a seat whose agent reported a large swing of its value between its last two
+//!   decisions gets more;
+//! - the safety margin ([`TimeManager::safety`]) is a hard reserve, plus twice the largest
+//!   overshoot of a budget measured for the seat so far (how much longer than its budget a
+//!   move took, thread hand-over and the search's last step included; an assumed few
+//!   milliseconds before the first), plus a fiftieth of the time left;
+//! - never more than the usable time, nor more than a third of it plus the increment while
+//!   three or more decisions are left (the last two may take half and all of it: the clock
+//!   is spent down rather than left unused at the end).
 //!
 //! ```
 //! use std::time::Duration;
@@ -191,6 +197,10 @@ pub struct SeatTiming {
     /// Sum and count of swings.
     swing_sum: f64,
     swings: u32,
+    /// The largest overshoot of a budget measured so far ([`SeatTiming::record_overshoot`]).
+    max_overshoot: Option<Duration>,
+    /// Forced moves so far (one legal move: played at once).
+    forced: u32,
 }
 
 impl SeatTiming {
@@ -210,6 +220,34 @@ impl SeatTiming {
         if value.is_some_and(f64::is_finite) {
             self.last_value = value;
         }
+    }
+
+    /// Notes a forced move (one legal move, played without thinking).
+    pub fn record_forced(&mut self) {
+        self.forced += 1;
+    }
+
+    /// The share of the seat's moves so far that were forced (at most a half; 0 before any
+    /// move): that share of the decisions a game estimates takes no time.
+    pub fn forced_share(&self) -> f64 {
+        let all = self.decisions + self.forced;
+        if all == 0 {
+            0.0
+        } else {
+            (self.forced as f64 / all as f64).min(0.5)
+        }
+    }
+
+    /// Notes a move given `budget` that took `elapsed` on the clock: the overshoot (if any)
+    /// raises the seat's safety margin.
+    pub fn record_overshoot(&mut self, budget: Duration, elapsed: Duration) {
+        let over = elapsed.saturating_sub(budget);
+        self.max_overshoot = Some(self.max_overshoot.map_or(over, |m| m.max(over)));
+    }
+
+    /// The largest overshoot of a budget measured so far (`None` before the first move).
+    pub fn max_overshoot(&self) -> Option<Duration> {
+        self.max_overshoot
     }
 
     /// The mean of `ln(legal moves)` over the decisions so far (`None` before the first).
@@ -235,8 +273,14 @@ pub struct TimeManager {
     pub horizon: u32,
     /// The fewest decisions assumed left when the game gives no estimate.
     pub min_horizon: u32,
-    /// The smallest safety margin kept on the clock.
-    pub min_safety: Duration,
+    /// The hard reserve: the part of the safety margin kept whatever was measured.
+    pub reserve: Duration,
+    /// The overshoot assumed before any was measured.
+    pub assumed_overshoot: Duration,
+    /// The safety margin holds this many times the largest overshoot measured.
+    pub overshoot_factor: f64,
+    /// The share of the time left that the safety margin also holds.
+    pub left_share: f64,
     /// The share of the increment planned to be spent on each move.
     pub increment_share: f64,
     /// Bounds of the weight of a decision's difficulty.
@@ -250,7 +294,10 @@ impl Default for TimeManager {
         TimeManager {
             horizon: 30,
             min_horizon: 10,
-            min_safety: Duration::from_millis(10),
+            reserve: Duration::from_millis(10),
+            assumed_overshoot: Duration::from_millis(5),
+            overshoot_factor: 2.0,
+            left_share: 0.02,
             increment_share: 0.9,
             min_weight: 0.4,
             max_weight: 2.5,
@@ -278,15 +325,17 @@ impl TimeManager {
         (legal * swing).clamp(self.min_weight, self.max_weight)
     }
 
-    /// The safety margin kept on a clock with `left`: a twentieth of it, at least
-    /// [`TimeManager::min_safety`].
-    pub fn safety(&self, left: Duration) -> Duration {
-        (left / 20).max(self.min_safety)
+    /// The safety margin kept on a clock with `left` by a seat with history `seat`: the
+    /// hard reserve, plus [`TimeManager::overshoot_factor`] times the largest overshoot
+    /// measured (or the assumed one before any), plus [`TimeManager::left_share`] of `left`.
+    pub fn safety(&self, left: Duration, seat: &SeatTiming) -> Duration {
+        let over = seat.max_overshoot.unwrap_or(self.assumed_overshoot);
+        self.reserve + over.mul_f64(self.overshoot_factor) + left.mul_f64(self.left_share)
     }
 
     /// The time budget of decision `d` for a seat with `left` on its clock and history
     /// `seat`, under `clock`. Zero for a forced move; never above `left` minus
-    /// [`TimeManager::safety`].
+    /// [`TimeManager::safety`] (at least a millisecond while that much is usable).
     pub fn budget(
         &self,
         clock: &Clock,
@@ -297,9 +346,11 @@ impl TimeManager {
         if d.legal <= 1 {
             return Duration::ZERO;
         }
-        let usable = left.saturating_sub(self.safety(left));
+        let usable = left.saturating_sub(self.safety(left, seat));
+        // The decisions that will take time: the game's estimate less the share of moves
+        // that have been forced so far.
         let horizon = match d.decisions_left {
-            Some(n) => n.max(1) + 1,
+            Some(n) => (n as f64 * (1.0 - seat.forced_share())).round().max(1.0) as u32,
             None => self
                 .horizon
                 .saturating_sub(seat.decisions)
@@ -307,8 +358,13 @@ impl TimeManager {
         };
         let increment = clock.increment.mul_f64(self.increment_share);
         let share = usable / horizon + increment;
-        let wanted = share.mul_f64(self.weight(seat, d));
-        let cap = (usable / 3 + increment).min(usable);
+        // Near the end an easy decision does not save time for later: none is left.
+        let weight = match horizon {
+            1 | 2 => self.weight(seat, d).max(1.0),
+            _ => self.weight(seat, d),
+        };
+        let wanted = share.mul_f64(weight);
+        let cap = (usable / horizon.min(3) + increment).min(usable);
         wanted.min(cap).max(Duration::from_millis(1).min(usable))
     }
 }
@@ -379,22 +435,35 @@ mod tests {
             legal: 20,
             decisions_left: None,
         };
-        // 10 s over a horizon of 30 decisions plus 90% of the increment.
+        // The safety margin before any measure: 10 ms reserve, twice an assumed 5 ms
+        // overshoot, a fiftieth of the time left.
+        assert_eq!(tm.safety(ms(10_000), &fresh), ms(10 + 10 + 200));
+        // 10 s less that margin over a horizon of 30 decisions plus 90% of the increment.
         let b = tm.budget(&clock, ms(10_000), &fresh, &d);
-        near(b, (ms(10_000) - ms(500)) / 30 + ms(90));
+        near(b, (ms(10_000) - ms(220)) / 30 + ms(90));
         // However little is left, the budget keeps the safety margin.
         for left in [0, 1, 5, 11, 40, 100, 1000] {
             let b = tm.budget(&clock, ms(left), &fresh, &d);
-            assert!(b + tm.safety(ms(left)) <= ms(left).max(tm.safety(ms(left))));
+            let safety = tm.safety(ms(left), &fresh);
+            assert!(b + safety <= ms(left).max(safety), "{left}: {b:?}");
             assert!(b <= ms(left), "{left}: {b:?}");
         }
-        // The game's estimate of decisions left replaces the horizon.
-        let near_end = Decision {
+        // The game's estimate of decisions left replaces the horizon; the last decision
+        // may spend every usable millisecond, the one before half of it.
+        let at = |n| Decision {
             legal: 20,
-            decisions_left: Some(1),
+            decisions_left: Some(n),
         };
-        let b = tm.budget(&clock, ms(3000), &fresh, &near_end);
-        near(b, (ms(3000) - ms(150)) / 3 + ms(90));
+        let usable = ms(3000) - tm.safety(ms(3000), &fresh);
+        near(tm.budget(&clock, ms(3000), &fresh, &at(1)), usable);
+        near(
+            tm.budget(&clock, ms(3000), &fresh, &at(2)),
+            usable / 2 + ms(90),
+        );
+        near(
+            tm.budget(&clock, ms(3000), &fresh, &at(6)),
+            usable / 6 + ms(90),
+        );
     }
 
     #[test]
@@ -421,5 +490,115 @@ mod tests {
         }
         assert!(tm.weight(&stormy, &at(10)) > tm.weight(&calm, &at(10)));
         assert_eq!(tm.weight(&calm, &at(10)), 1.0);
+    }
+
+    #[test]
+    fn the_safety_margin_grows_with_the_largest_overshoot_measured() {
+        let tm = TimeManager::default();
+        let mut seat = SeatTiming::default();
+        seat.record_overshoot(ms(100), ms(99));
+        assert_eq!(seat.max_overshoot(), Some(ms(0)));
+        // Measured: no overshoot yet, so the reserve and a fiftieth of the time left.
+        assert_eq!(tm.safety(ms(1000), &seat), ms(10 + 20));
+        seat.record_overshoot(ms(100), ms(160));
+        seat.record_overshoot(ms(50), ms(70));
+        assert_eq!(seat.max_overshoot(), Some(ms(60)));
+        assert_eq!(tm.safety(ms(1000), &seat), ms(10 + 120 + 20));
+        // The budget keeps it: 1 s left, the last decision.
+        let clock: Clock = "1s".parse().unwrap();
+        let last = Decision {
+            legal: 9,
+            decisions_left: Some(1),
+        };
+        assert_eq!(tm.budget(&clock, ms(1000), &seat, &last), ms(850));
+    }
+
+    /// A whole game's allocation: a seat with `decisions` decisions on `clock`, its moves
+    /// taking their budget plus `overshoot`, the game's estimate of decisions left exact.
+    /// Returns the time left at the end and the least time left before a move's end
+    /// (negative: the flag fell).
+    fn simulate(clock: &str, decisions: u32, legal: &[usize], overshoot: Duration) -> (f64, f64) {
+        let tm = TimeManager::default();
+        let clock: Clock = clock.parse().unwrap();
+        let mut seat = SeatTiming::default();
+        let mut left = clock.base.as_secs_f64();
+        let mut least = f64::INFINITY;
+        for i in 0..decisions {
+            let d = Decision {
+                legal: legal[i as usize % legal.len()],
+                decisions_left: Some(decisions - i),
+            };
+            let b = tm.budget(&clock, Duration::from_secs_f64(left.max(0.0)), &seat, &d);
+            let took = if d.legal <= 1 { ms(1) } else { b + overshoot };
+            left -= took.as_secs_f64();
+            least = least.min(left);
+            if left < 0.0 {
+                return (left, least);
+            }
+            if d.legal > 1 {
+                seat.record(d.legal, None);
+                seat.record_overshoot(b, took);
+            } else {
+                seat.record_forced();
+            }
+            left += clock.increment.as_secs_f64();
+        }
+        (left, least)
+    }
+
+    #[test]
+    fn the_clock_is_spent_down_without_a_flag() {
+        // The measured Azul control: 1.5 s + 30 ms, about 27 decisions a game, round starts
+        // with many moves and forced or near-forced ends of round.
+        let legal = [40, 30, 18, 9, 4, 1];
+        for over_ms in [0, 3, 8, 20] {
+            let over = ms(over_ms);
+            let (end, least) = simulate("1.5s+30ms", 27, &legal, over);
+            assert!(least > 0.0, "{over_ms} ms overshoots: flag ({least})");
+            // Every increment is added after the move; what is left at the end is what
+            // the seat never used, out of 1.5 s + 27 x 30 ms = 2.31 s.
+            let unused = end - 0.03;
+            assert!(
+                unused < 0.03 + over.as_secs_f64(),
+                "{over_ms} ms overshoots: {unused:.3} s unused"
+            );
+        }
+        // Longer clocks and other lengths alike.
+        for (clock, n) in [
+            ("60s+1s", 40),
+            ("10s", 25),
+            ("3m+2s", 60),
+            ("200ms+20ms", 30),
+        ] {
+            let (end, least) = simulate(clock, n, &legal, ms(2));
+            let c: Clock = clock.parse().unwrap();
+            let total = (c.base + c.increment * n).as_secs_f64();
+            assert!(least > 0.0, "{clock}: flag");
+            assert!(
+                end - c.increment.as_secs_f64() < 0.04 * total,
+                "{clock}: {end:.3} s left"
+            );
+        }
+    }
+
+    #[test]
+    fn round_starts_get_more_than_late_moves_and_a_forced_move_nothing() {
+        let tm = TimeManager::default();
+        let clock: Clock = "1.5s+30ms".parse().unwrap();
+        let mut seat = SeatTiming::default();
+        for legal in [40, 20, 8, 3, 35, 15, 6, 2] {
+            seat.record(legal, None);
+        }
+        let at = |legal, n| Decision {
+            legal,
+            decisions_left: Some(n),
+        };
+        let start = tm.budget(&clock, ms(1000), &seat, &at(40, 15));
+        let late = tm.budget(&clock, ms(1000), &seat, &at(3, 15));
+        assert!(start > late.mul_f64(3.0), "{start:?} against {late:?}");
+        assert_eq!(
+            tm.budget(&clock, ms(1000), &seat, &at(1, 15)),
+            Duration::ZERO
+        );
     }
 }

@@ -367,6 +367,8 @@ struct Clocks {
     human_since: Option<(PlayerId, Instant)>,
     /// The most an agent's move may think under the clock (a server's cap).
     max_think: Option<Duration>,
+    /// The budget each seat's agent was last given (its overshoot is measured against it).
+    given: Vec<Option<Duration>>,
 }
 
 impl<'a, G: Game> Table<'a, G> {
@@ -439,6 +441,7 @@ impl<'a, G: Game> Table<'a, G> {
             timing: vec![SeatTiming::default(); n],
             human_since: None,
             max_think: None,
+            given: vec![None; n],
         });
         self
     }
@@ -830,6 +833,9 @@ impl<'a, G: Game> Table<'a, G> {
                 budget.time = Some(t.min(max));
             }
         }
+        if let Some(c) = self.clocks.as_mut() {
+            c.given[p.index()] = budget.time.filter(|_| forced.is_none() && !fixed_time);
+        }
         Ok(Thinking {
             player: p,
             agent,
@@ -894,14 +900,21 @@ impl<'a, G: Game> Table<'a, G> {
         }
         if self.clocks.is_some() {
             self.charge(p, elapsed);
-            if legal.len() > 1 {
-                let value = self.seats[p.index()]
-                    .agent
-                    .as_ref()
-                    .and_then(|a| a.last_info())
-                    .and_then(|i| i.value);
-                if let Some(c) = self.clocks.as_mut() {
-                    c.timing[p.index()].record(legal.len(), value);
+            let value = self.seats[p.index()]
+                .agent
+                .as_ref()
+                .and_then(|a| a.last_info())
+                .and_then(|i| i.value);
+            if let Some(c) = self.clocks.as_mut() {
+                let timing = &mut c.timing[p.index()];
+                if legal.len() > 1 {
+                    timing.record(legal.len(), value);
+                } else {
+                    timing.record_forced();
+                }
+                // How much longer than its budget the move took raises the seat's margin.
+                if let Some(given) = c.given[p.index()].take() {
+                    timing.record_overshoot(given, elapsed);
                 }
             }
         }

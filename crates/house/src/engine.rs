@@ -314,6 +314,7 @@ impl<G: ArenaGame> EngineServer<G> {
         };
         self.check_viewer(me)?;
         let mut budget = budget;
+        let mut given = None;
         let mut legal = Vec::new();
         if let Some(clock) = &clock {
             let (Some(&left), Some(&increment)) =
@@ -326,6 +327,7 @@ impl<G: ArenaGame> EngineServer<G> {
             };
             state.legal_actions(&mut legal);
             if let [only] = legal.as_slice() {
+                self.timing.record_forced();
                 return Ok(vec![Reply::BestMove(G::action_word(only))]);
             }
             let decision = Decision {
@@ -342,10 +344,12 @@ impl<G: ArenaGame> EngineServer<G> {
                 &decision,
             );
             budget.time = Some(budget.time.map_or(managed, |t| t.min(managed)));
+            given = budget.time;
         }
         // `go`'s limits decide; a `go` without any gets the player's own specification's
         // budget (`--player strong:depth=3`).
         let budget = budget.or(self.player.budget());
+        let started = std::time::Instant::now();
         let action = self
             .player
             .choose_within(&state, budget)
@@ -355,6 +359,9 @@ impl<G: ArenaGame> EngineServer<G> {
                 HandleError::GameOver => EngineError::GameOver,
                 e => EngineError::Agent(Box::new(e)),
             })?;
+        if let Some(given) = given {
+            self.timing.record_overshoot(given, started.elapsed());
+        }
         let mut lines = Vec::new();
         let info = self.player.last_info();
         if clock.is_some() {
