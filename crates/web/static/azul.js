@@ -494,3 +494,16 @@ const AzulPage = {
 };
 
 if (document.getElementById("azul-page")) AzulPage.init().catch((e) => setStatus(e.message, "error"));
+
+// Azul's view for pages that show any game (replay.html): see Tessera.views in common.js.
+Tessera.views.azul = {
+  chance: "tiles drawn",
+  words: (aj) => AzulView.words(aj),
+  describe: (aj, who) => AzulView.describe(aj, who),
+  draw(board, view, opts) {
+    AzulView.render(board, view, { seatLabels: opts.seatLabels, highlight: opts.highlight, marks: opts.marks });
+    const rep = opts.step && opts.step.report;
+    if (rep) board.appendChild(el("div", { class: "panel", style: { marginTop: "10px" } },
+      el("h3", { text: `End of round ${rep.round}` }), AzulView.reportTable(rep, opts.seatLabels)));
+  },
+};

@@ -448,3 +448,28 @@ const GameClocks = {
     return el("p", { id: "lost-on-time", class: "lost-on-time", text: `${labels[f]} lost on time (${snap.clock.control} clock).` });
   },
 };
+
+// ---- the games' web views, for pages that show any game (the replay page) ------------
+// Each game with a web view of its own registers it from its script (azul.js, qwirkle.js):
+//   Tessera.views[GAME] = {
+//     chance: what a chance step is, in words ("tiles drawn"),
+//     words(actionJson, step): the move in words without the player ("took 3 blue ..."),
+//     describe(actionJson, who, step): the move in a sentence naming the player,
+//     draw(el, view, opts): the position (the step's spectator view) into el; opts:
+//       { seatLabels, highlight (the step's action_json with its player), marks (each
+//         seat's last action_json), step (the whole step) } }
+// The server adds a script tag per registered game with such a file; every other game
+// (the Nim test game, a game just added) is shown by Tessera.textView from its notation.
+const Tessera = { views: {} };
+Tessera.textView = {
+  words(aj, step) { return `played ${step.action}`; },
+  describe(aj, who, step) { return `${who} played ${step.action}`; },
+  draw(container, view) {
+    const text = view && typeof view.state === "string" ? view.state
+      : view && view.state === null ? "(the position is hidden from spectators until the game ends)"
+        : JSON.stringify(view, null, 1);
+    clear(container).appendChild(el("pre", { class: "panel text-view", text }));
+  },
+};
+// The view of `game`: its own, or the text view.
+Tessera.view = (game) => Tessera.views[game] || Tessera.textView;

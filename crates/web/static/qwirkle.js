@@ -376,3 +376,14 @@ const QwirklePage = {
 };
 
 if (document.getElementById("qwirkle-page")) QwirklePage.init().catch((e) => setStatus(e.message, "error"));
+
+// Qwirkle's view for pages that show any game (replay.html): see Tessera.views in common.js.
+Tessera.views.qwirkle = {
+  chance: "tiles drawn",
+  words: (aj) => qDescribe(aj),
+  describe: (aj, who) => `${who} ${qDescribe(aj)}`,
+  draw(board, view, opts) {
+    const aj = opts.step && opts.step.type === "action" ? opts.step.action_json : null;
+    QwirkleView.render(board, view, { seatLabels: opts.seatLabels, highlight: aj, marks: opts.marks, appear: aj });
+  },
+};

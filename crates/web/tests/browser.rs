@@ -2552,3 +2552,91 @@ fn azul_clocks_show_tick_and_a_flag_ends_the_game() {
         c.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_stored_nim_game_replays_in_the_replay_page_as_text() {
+    // Nim has no web view of its own: the replay page shows it through common.js's text
+    // view (each step's position in Nim's notation, each move in its notation), and the
+    // header is the one every page gets from the registrations.
+    let path = stored_run(
+        "replay-nim",
+        RunParams::new("nim", &["first", "random"], 2, 2, 1, 7),
+    );
+    let stored = tessera_arena::store::Store::open_read(&path)
+        .unwrap()
+        .games(1)
+        .unwrap();
+    let record: tessera_core::GameRecord<
+        <tessera_core::testgame::Nim as tessera_core::Game>::Chance,
+    > = serde_json::from_str(&stored[0].game.record).unwrap();
+    let steps = record.events.len();
+    let index = stored[0].slot.index;
+    browser_test(async {
+        let (addr, _app) = start_server_with(Config {
+            db: Some(path.clone()),
+            ..Config::default()
+        })
+        .await;
+        let c = open_browser("replay-nim").await;
+        c.goto(&format!("http://{addr}/replay?game=1:{index}"))
+            .await
+            .unwrap();
+        wait_js(
+            &c,
+            "document.getElementById('stepinfo').textContent.startsWith('step 0 /')",
+            "the nim record to load",
+            20,
+        )
+        .await;
+        let nav: Vec<String> = {
+            let mut out = Vec::new();
+            for a in c.find_all(Locator::Css("header.top a")).await.unwrap() {
+                out.push(a.text().await.unwrap());
+            }
+            out
+        };
+        assert_eq!(
+            nav,
+            [
+                "Tessera",
+                "Azul",
+                "Qwirkle",
+                "Match the Tiles",
+                "Replay",
+                "Results"
+            ]
+        );
+        let board = text_of(&c, "#board pre.text-view").await;
+        assert!(!board.is_empty(), "the start position is drawn as text");
+        click(&c, "#last").await;
+        assert!(
+            text_of(&c, "#stepinfo")
+                .await
+                .starts_with(&format!("step {steps} / {steps}")),
+        );
+        // The last move is described in Nim's notation and the position is the final one.
+        let last_move = record
+            .events
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                tessera_core::Event::Action { action, .. } => Some(action.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let status = text_of(&c, "#status").await;
+        assert!(status.ends_with(&format!("played {last_move}")), "{status}");
+        let logged = c.find_all(Locator::Css("#log li")).await.unwrap().len();
+        let actions = record
+            .events
+            .iter()
+            .filter(|e| matches!(e, tessera_core::Event::Action { .. }))
+            .count();
+        assert_eq!(logged, actions);
+        let end = text_of(&c, "#board pre.text-view").await;
+        assert_ne!(end, board, "the final position differs from the start");
+        screenshot(&c, "replay-nim-last-step.png").await;
+        c.close().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

@@ -194,3 +194,43 @@ async fn no_request_opens_another_file_than_the_configured_database() {
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(&other);
 }
+
+#[tokio::test]
+async fn a_stored_nim_game_replays_on_the_replay_page_through_the_text_view() {
+    // Nim has no web view of its own: the replay page loads the views of the games that
+    // have one (azul.js, qwirkle.js) and shows any other game from its notation, the
+    // position text of each step's view.
+    let path = temp("text-view.sqlite");
+    tournament(&path, &["first", "random"], 1);
+    let app = server(Some(path.clone()));
+    let (st, page) = call(&app, "GET", "/replay?game=1:0", "").await;
+    assert_eq!(st, StatusCode::OK);
+    let page = page.as_str().expect("HTML").to_string();
+    assert!(page.contains("<script src=\"common.js\"></script><script src=\"azul.js\"></script><script src=\"qwirkle.js\"></script>"), "{page}");
+    assert!(!page.contains("nim.js"), "{page}");
+    assert!(page.contains("Tessera.view(d.game)"), "{page}");
+    let (st, common) = call(&app, "GET", "/common.js", "").await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(common.as_str().expect("JS").contains("Tessera.textView"));
+    let (st, rec) = call(&app, "GET", "/api/results/1/games/0", "").await;
+    assert_eq!(st, StatusCode::OK, "{rec}");
+    let (st, r) = call(&app, "POST", "/api/replay", &rec.to_string()).await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+    let typed: GameRecord<<Nim as Game>::Chance> = serde_json::from_value(rec).unwrap();
+    let steps = r["steps"].as_array().unwrap();
+    // What the text view draws: each step's position in Nim's notation, and each move's.
+    let mut state = typed.initial.parse::<Nim>().expect("the initial state");
+    for (step, ev) in steps[1..].iter().zip(&typed.events) {
+        match ev {
+            tessera_core::record::Event::Chance { outcome } => {
+                state.apply_chance(outcome).expect("a stored deal")
+            }
+            tessera_core::record::Event::Action { action, .. } => {
+                assert_eq!(step["action"], action.as_str());
+                state.apply(action.parse().expect("a stored move"));
+            }
+        }
+        assert_eq!(step["view"]["state"], state.to_string(), "{step}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
