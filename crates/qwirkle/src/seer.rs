@@ -34,7 +34,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
-use crate::bots::fallback_move;
+use crate::bots::{fallback_move, leave_value};
 use crate::movegen::{self, Scored};
 use crate::state::{Phase, Qwirkle};
 use crate::tile::Tile;
@@ -62,6 +62,10 @@ pub struct SeerConfig {
     /// Sequential halving: the play-outs are spent in rounds, the worse half of the
     /// candidates dropped after each (false: every candidate in every world).
     pub halving: bool,
+    /// Weight of the hands' leave at the end of a play-out that does not end the game: the
+    /// value adds `leave x (leave_value(own hand) - the best other leave_value)` (0: the
+    /// margin alone, as `seer`; `sage` sets it).
+    pub leave: f64,
 }
 
 impl Default for SeerConfig {
@@ -75,6 +79,7 @@ impl Default for SeerConfig {
             floor: 0.1,
             tries: 8,
             halving: true,
+            leave: 0.0,
         }
     }
 }
@@ -339,18 +344,32 @@ pub fn deficit(before: &Board, placed: &Placement, kept: &[Tile], buf: &mut Vec<
     (best - score).max(0)
 }
 
+/// A play-out's value for `me`: the score margin, plus `leave` times the difference of the
+/// hands' [`leave_value`]s (own minus the best other) when the game goes on (`leave = 0`:
+/// the margin alone, bit for bit).
+fn value(s: &Qwirkle, me: PlayerId, leave: f64) -> f64 {
+    let m = crate::mc::margin(s, me);
+    if leave == 0.0 || s.is_terminal() {
+        return m;
+    }
+    let best_other = PlayerId::all(s.num_players())
+        .filter(|&p| p != me)
+        .map(|p| leave_value(s.hand(p)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    m + leave * (leave_value(s.hand(me)) - best_other)
+}
+
 /// Plays the `points` policy from `s` (chance from `rng`) for `plies` turns, or to the end
 /// once the bag is empty; returns the number of placement generations.
 fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
     crate::mc::play_out_until(s, plies, true, rng, buf)
 }
 
-impl Agent<Qwirkle> for SeerBot {
-    fn name(&self) -> String {
-        let d = SeerConfig::default();
-        let c = self.config;
-        let mut name = String::from("seer");
-        if c.candidates != d.candidates {
+/// The settings of `c` that differ from `d`, as `:key=value` pairs in a fixed order (the
+/// tail of `seer`'s and `sage`'s names).
+pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
+    let mut name = String::new();
+    if c.candidates != d.candidates {
             name.push_str(&format!(":candidates={}", c.candidates));
         }
         if c.plies != d.plies {
@@ -374,7 +393,15 @@ impl Agent<Qwirkle> for SeerBot {
         if c.halving != d.halving {
             name.push_str(&format!(":halving={}", u8::from(c.halving)));
         }
-        name
+        if c.leave != d.leave {
+            name.push_str(&format!(":leave={}", c.leave));
+        }
+    name
+}
+
+impl Agent<Qwirkle> for SeerBot {
+    fn name(&self) -> String {
+        format!("seer{}", settings_suffix(&self.config, &SeerConfig::default()))
     }
 
     fn reset(&mut self) {
@@ -474,7 +501,7 @@ impl Agent<Qwirkle> for SeerBot {
                     // The same chance stream for every candidate in a world.
                     let mut chance = seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
                     nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
-                    self.values[c].push(crate::mc::margin(&s, me));
+                    self.values[c].push(value(&s, me, self.config.leave));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;
@@ -524,6 +551,7 @@ impl Agent<Qwirkle> for SeerBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_positions::{dealt, middle_game};
     use crate::bots::PointsBot;
     use std::time::Duration;
     use tessera_core::Turn;
@@ -531,25 +559,6 @@ mod tests {
 
     fn t(s: &str) -> Tile {
         s.parse().unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    fn dealt(seed: u64, players: usize) -> Qwirkle {
-        let mut g = Qwirkle::new(players).unwrap_or_else(|e| panic!("{e}"));
-        let deal = g.sample_chance(&mut seeded(seed));
-        g.apply_chance(&deal).unwrap_or_else(|e| panic!("{e}"));
-        g
-    }
-
-    /// Plays `moves` turns of the points policy, leaving the position at a player's turn.
-    fn middle_game(seed: u64, moves: usize) -> Qwirkle {
-        let mut g = dealt(seed, 2);
-        let mut buf = Vec::new();
-        play_out(&mut g, moves, &mut seeded(seed + 1), &mut buf);
-        while g.turn() == Turn::Chance {
-            let d = g.sample_chance(&mut seeded(seed + 2));
-            g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
-        }
-        g
     }
 
     #[test]
