@@ -11,7 +11,7 @@
 //! - **An exact endgame at two players**: once the bag is empty the opponent's hand is
 //!   known by elimination, so the position has no hidden information left. The bot then
 //!   searches it with alpha-beta (minimax on the score margin, both players' placements in
-//!   order of points, every own placement at the root, the best `width` below), `depth`
+//!   order of points, every own placement at the root, the best `width` below), `endgame`
 //!   turns deep, and values the leaves by playing the `points` policy to the end of the
 //!   game (the +6 for going out and a blocked end included). At three and four seats the
 //!   unseen tiles' split between the opponents stays unknown, so `seer`'s sampled worlds
@@ -218,7 +218,7 @@ impl Agent<Qwirkle> for SageBot {
         let c = &self.config;
         let mut name = format!("sage{}", settings_suffix(&c.seer, &d.seer));
         if c.depth != d.depth {
-            name.push_str(&format!(":depth={}", c.depth));
+            name.push_str(&format!(":endgame={}", c.depth));
         }
         if c.width != d.width {
             name.push_str(&format!(":width={}", c.width));

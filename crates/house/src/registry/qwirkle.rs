@@ -564,7 +564,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
         doc: "weight of the hands' leave value (own minus the best other) at the end of a play-out, 0-100",
     },
     ParamDoc {
-        name: "depth",
+        name: "endgame",
         kind: ParamKind::Value { default: "3" },
         doc: "turns of the exact alpha-beta endgame at two players once the bag is empty, 0-8 (0: sampled worlds as seer)",
     },
@@ -675,7 +675,7 @@ fn sage(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
     };
     let config = SageConfig {
         seer,
-        depth: whole("depth", d.depth, 0, 8)?,
+        depth: whole("endgame", d.depth, 0, 8)?,
         width: whole("width", d.width, 1, 100)?,
     };
     Ok(Recipe::new(move || Box::new(SageBot::with_config(config)))
@@ -876,6 +876,66 @@ mod tests {
             .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
             .collect();
         assert_eq!(names, ["seer", "seer:infer=0"]);
+    }
+
+    #[test]
+    fn sage_builds_and_bad_values_are_refused() {
+        let r = registry();
+        for good in [
+            "sage",
+            "sage:nodes=16",
+            "sage:time=1s",
+            "sage:candidates=8:plies=3:worlds=8:trades=0:infer=0:floor=1:tries=1:halving=0:leave=0:endgame=0:width=1",
+            "sage:endgame=8:width=100:leave=100",
+        ] {
+            assert!(r.build(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "sage:nodes=100001",
+            "sage:leave=-1",
+            "sage:leave=101",
+            "sage:endgame=9",
+            "sage:depth=3",
+            "sage:width=0",
+            "sage:width=101",
+            "sage:candidates=0",
+            "sage:horizon=3",
+            "seer:leave=1",
+            "seer:depth=3",
+        ] {
+            assert!(r.build(bad).is_err(), "{bad} must be refused");
+        }
+        let names: Vec<String> = ["sage", "sage:leave=0.5:endgame=2", "sage:candidates=12"]
+            .iter()
+            .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["sage", "sage:leave=0.5:endgame=2", "sage"]);
+        // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
+        let plan = r.parse("sage:worlds=5").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.budget().nodes, Some(5));
+    }
+
+    #[test]
+    fn sage_with_a_node_budget_replays_the_same_game() {
+        use tessera_core::play_game;
+        let r = registry();
+        let play = || {
+            let plan = r.parse("sage:nodes=2").unwrap_or_else(|e| panic!("{e}"));
+            let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
+            let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
+            let (end, record) = play_game(
+                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
+                &mut [a.as_mut(), b.as_mut()],
+                &plan.budget(),
+                98,
+                None,
+                &mut (),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert!(end.is_terminal());
+            record
+        };
+        assert_eq!(play(), play());
     }
 
     #[test]
