@@ -381,7 +381,10 @@ mod tests {
             let mut all = Vec::new();
             g.scored_placements(&mut all);
             let hand = g.hand(me).len();
-            let Some(out) = all.iter().filter(|p| p.placement.len() == hand).max_by_key(|p| p.score)
+            let Some(out) = all
+                .iter()
+                .filter(|p| p.placement.len() == hand)
+                .max_by_key(|p| p.score)
             else {
                 continue;
             };

@@ -370,38 +370,41 @@ fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scor
 pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     let mut name = String::new();
     if c.candidates != d.candidates {
-            name.push_str(&format!(":candidates={}", c.candidates));
-        }
-        if c.plies != d.plies {
-            name.push_str(&format!(":plies={}", c.plies));
-        }
-        if c.worlds != d.worlds {
-            name.push_str(&format!(":worlds={}", c.worlds));
-        }
-        if c.trades != d.trades {
-            name.push_str(&format!(":trades={}", c.trades));
-        }
-        if c.infer != d.infer {
-            name.push_str(&format!(":infer={}", c.infer));
-        }
-        if c.floor != d.floor {
-            name.push_str(&format!(":floor={}", c.floor));
-        }
-        if c.tries != d.tries {
-            name.push_str(&format!(":tries={}", c.tries));
-        }
-        if c.halving != d.halving {
-            name.push_str(&format!(":halving={}", u8::from(c.halving)));
-        }
-        if c.leave != d.leave {
-            name.push_str(&format!(":leave={}", c.leave));
-        }
+        name.push_str(&format!(":candidates={}", c.candidates));
+    }
+    if c.plies != d.plies {
+        name.push_str(&format!(":plies={}", c.plies));
+    }
+    if c.worlds != d.worlds {
+        name.push_str(&format!(":worlds={}", c.worlds));
+    }
+    if c.trades != d.trades {
+        name.push_str(&format!(":trades={}", c.trades));
+    }
+    if c.infer != d.infer {
+        name.push_str(&format!(":infer={}", c.infer));
+    }
+    if c.floor != d.floor {
+        name.push_str(&format!(":floor={}", c.floor));
+    }
+    if c.tries != d.tries {
+        name.push_str(&format!(":tries={}", c.tries));
+    }
+    if c.halving != d.halving {
+        name.push_str(&format!(":halving={}", u8::from(c.halving)));
+    }
+    if c.leave != d.leave {
+        name.push_str(&format!(":leave={}", c.leave));
+    }
     name
 }
 
 impl Agent<Qwirkle> for SeerBot {
     fn name(&self) -> String {
-        format!("seer{}", settings_suffix(&self.config, &SeerConfig::default()))
+        format!(
+            "seer{}",
+            settings_suffix(&self.config, &SeerConfig::default())
+        )
     }
 
     fn reset(&mut self) {
@@ -551,8 +554,8 @@ impl Agent<Qwirkle> for SeerBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_positions::{dealt, middle_game};
     use crate::bots::PointsBot;
+    use crate::test_positions::{dealt, middle_game};
     use std::time::Duration;
     use tessera_core::Turn;
     use tessera_core::play_game;
