@@ -463,8 +463,15 @@ mod tests {
         let mut positions = vec![middle_game(5, 10)];
         positions.extend((0..10).filter_map(|s| endgame(s, 0)).take(2));
         assert_eq!(positions.len(), 3);
-        let budget = Budget::time(Duration::from_millis(50));
-        for g in &positions {
+        // The time alone, and the time beside a huge node budget (a capped seat).
+        let capped = Budget {
+            nodes: Some(100_000),
+            ..Budget::time(Duration::from_millis(50))
+        };
+        for (g, budget) in positions
+            .iter()
+            .flat_map(|g| [(g, Budget::time(Duration::from_millis(50))), (g, capped)])
+        {
             let mut bot = SageBot::with_config(SageConfig {
                 depth: 8,
                 width: 100,

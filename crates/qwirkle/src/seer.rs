@@ -488,16 +488,16 @@ impl Agent<Qwirkle> for SeerBot {
             }
             let done = self.values[self.survivors[0]].len();
             let target = done + per_cand as usize;
-            for w in done..target {
-                if self.worlds.len() <= w {
-                    let seed = derive_seed(base_seed, w as u64);
-                    let world = self.sample_world(state, me, &mut seeded(seed));
-                    self.worlds.push((seed, world));
-                }
-            }
             'cands: for si in 0..self.survivors.len() {
                 let c = self.survivors[si];
                 for w in done..target {
+                    // Worlds are sampled when first played (in order), so a huge node
+                    // budget under a time limit samples no more than the time allows.
+                    if self.worlds.len() <= w {
+                        let seed = derive_seed(base_seed, w as u64);
+                        let world = self.sample_world(state, me, &mut seeded(seed));
+                        self.worlds.push((seed, world));
+                    }
                     let (seed, ref world) = self.worlds[w];
                     s.clone_from(world);
                     s.apply(self.cands[c].to_move());
@@ -675,6 +675,28 @@ mod tests {
         });
         flat.choose(&g, &Budget::nodes(5), &mut seeded(1));
         assert_eq!(flat.last_info().unwrap_or_default().leaves, 5 * k);
+    }
+
+    #[test]
+    fn a_time_limit_binds_a_huge_node_budget() {
+        // A capped seat: 100,000 worlds asked for, 50 ms allowed. The worlds are sampled as
+        // they are played, so the move still comes back within the limit and a tolerance.
+        let g = middle_game(5, 10);
+        let budget = Budget {
+            time: Some(Duration::from_millis(50)),
+            nodes: Some(MAX_WORLDS),
+            ..Budget::default()
+        };
+        let mut bot = SeerBot::new();
+        let start = Instant::now();
+        bot.choose(&g, &budget, &mut seeded(2));
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(250), "took {took:?}");
+        assert!(
+            bot.worlds.len() < 10_000,
+            "{} worlds sampled",
+            bot.worlds.len()
+        );
     }
 
     #[test]
