@@ -440,22 +440,7 @@ mod tests {
 
     #[test]
     fn a_node_budget_replays_the_same_game() {
-        let play = || {
-            let mut a = SageBot::new();
-            let mut b = PointsBot::new();
-            let (end, record) = play_game(
-                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
-                &mut [&mut a, &mut b],
-                &Budget::nodes(2),
-                23,
-                None,
-                &mut (),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-            assert!(end.is_terminal());
-            record
-        };
-        assert_eq!(play(), play());
+        crate::test_positions::assert_replays_against_points(SageBot::new, 23);
     }
 
     #[test]

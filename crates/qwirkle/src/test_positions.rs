@@ -39,3 +39,27 @@ pub(crate) fn endgame(seed: u64, extra: usize) -> Option<Qwirkle> {
     play_out_until(&mut g, extra, false, &mut rng, &mut buf);
     matches!(g.turn(), Turn::Player(_)).then_some(g)
 }
+
+/// Asserts that `bot` (made fresh each time) against the points bot at a 2-world node budget
+/// replays the same complete game from `seed`.
+pub(crate) fn assert_replays_against_points<A: tessera_core::Agent<Qwirkle>>(
+    make: impl Fn() -> A,
+    seed: u64,
+) {
+    let play = || {
+        let mut a = make();
+        let mut b = crate::bots::PointsBot::new();
+        let (end, record) = tessera_core::play_game(
+            Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
+            &mut [&mut a, &mut b],
+            &tessera_core::Budget::nodes(2),
+            seed,
+            None,
+            &mut (),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(end.is_terminal());
+        record
+    };
+    assert_eq!(play(), play());
+}
