@@ -14,6 +14,7 @@ use tessera_core::{Agent, Budget, Game, play_game};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::movegen::placements;
+use tessera_qwirkle::sage::SageBot;
 
 fn positions() -> Vec<Qwirkle> {
     let mut out = Vec::new();
@@ -81,6 +82,21 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for s in &some {
                 black_box(la.choose(s, &Budget::default(), &mut rng));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("qwirkle_sage");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(some.len() as u64));
+    let mut sage = SageBot::new();
+    g.bench_function(format!("sage_nodes4_{}_turns", some.len()), |b| {
+        let mut rng = seeded(1);
+        b.iter(|| {
+            for s in &some {
+                sage.reset();
+                black_box(sage.choose(s, &Budget::nodes(4), &mut rng));
             }
         })
     });

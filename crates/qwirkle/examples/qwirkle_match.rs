@@ -14,6 +14,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, Seat, Table};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::MonteCarloBot;
+use tessera_qwirkle::sage::{SageBot, SageConfig};
 use tessera_qwirkle::seer::{SeerBot, SeerConfig};
 
 struct Timed {
@@ -36,20 +37,26 @@ impl Agent<Qwirkle> for Timed {
     }
 }
 
-/// `seer` or `seer:KEY=VALUE,...` (keys: nodes, candidates, plies, trades, infer, floor,
-/// tries, halving), with the node budget it asks for.
-fn make_seer(rest: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
-    let mut c = SeerConfig::default();
+/// `seer`, `seer:KEY=VALUE,...`, `sage` or `sage:KEY=VALUE,...` (keys: nodes, time in
+/// milliseconds, candidates, plies, trades, infer, floor, tries, halving, leave; sage also
+/// endgame and width), with the budget it asks for.
+fn make_searcher(sage: bool, rest: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
+    let mut s = SageConfig::default();
+    if !sage {
+        s.seer = SeerConfig::default();
+    }
+    let c = &mut s.seer;
     let mut budget = Budget::default();
     for kv in rest.split(',').filter(|s| !s.is_empty()) {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         let bad = || -> ! {
-            eprintln!("bad seer setting '{kv}'");
+            eprintln!("bad setting '{kv}'");
             std::process::exit(2)
         };
         let f: f64 = v.parse().unwrap_or_else(|_| bad());
         match k {
             "nodes" => budget = Budget::nodes(f as u64),
+            "time" => budget = Budget::time(Duration::from_millis(f as u64)),
             "candidates" => c.candidates = f as usize,
             "plies" => c.plies = f as usize,
             "trades" => c.trades = f != 0.0,
@@ -57,18 +64,27 @@ fn make_seer(rest: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
             "floor" => c.floor = f,
             "tries" => c.tries = f as usize,
             "halving" => c.halving = f != 0.0,
+            "leave" => c.leave = f,
+            "endgame" if sage => s.depth = f as usize,
+            "width" if sage => s.width = f as usize,
             _ => bad(),
         }
     }
-    (Box::new(SeerBot::with_config(c)), budget)
+    if sage {
+        (Box::new(SageBot::with_config(s)), budget)
+    } else {
+        (Box::new(SeerBot::with_config(s.seer)), budget)
+    }
 }
 
 /// The bot `name` names and its seat's budget (the worlds of `montecarlo:N`; the bots
 /// hold no limits).
 fn make(name: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
     let free = Budget::default();
-    if let Some(rest) = name.strip_prefix("seer") {
-        return make_seer(rest.trim_start_matches(':'));
+    for (prefix, sage) in [("seer", false), ("sage", true)] {
+        if let Some(rest) = name.strip_prefix(prefix) {
+            return make_searcher(sage, rest.trim_start_matches(':'));
+        }
     }
     match name {
         "points" => (Box::new(PointsBot::new()), free),
@@ -102,7 +118,7 @@ fn make(name: &str) -> (Box<dyn Agent<Qwirkle>>, Budget) {
                 }
             }
             eprintln!(
-                "unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N, montecarlo, montecarlo:N, seer, seer:KEY=VALUE,..."
+                "unknown bot '{other}': points, smarter, lookahead, lookahead:C,S,R,L,N, montecarlo, montecarlo:N, seer, seer:KEY=VALUE,..., sage, sage:KEY=VALUE,..."
             );
             std::process::exit(2);
         }

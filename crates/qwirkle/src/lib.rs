@@ -11,7 +11,8 @@
 //! - [`movegen`]: the complete generator of legal placements, with scores.
 //! - [`bots`]: the seed's points bot and smarter bot, and a stronger lookahead bot.
 //! - [`mc`]: the determinized Monte Carlo bot; [`seer`]: Monte Carlo with inference of the
-//!   opponents' hands from what they did not play.
+//!   opponents' hands from what they did not play; [`sage`]: `seer` with play-outs to its own
+//!   next turn at every table size, a leave value and an exact endgame search.
 //!
 //! ```
 //! use tessera_core::{Game, play_game, Budget};
@@ -31,9 +32,13 @@ pub mod bots;
 pub mod error;
 pub mod mc;
 pub mod movegen;
+pub mod sage;
 pub mod seer;
 pub mod state;
 pub mod tile;
+
+#[cfg(test)]
+mod test_positions;
 
 pub use action::{HAND_SIZE, Move, Placed, Placement, Trade};
 pub use board::{Board, BoardTile};

@@ -221,26 +221,7 @@ impl Agent<Qwirkle> for MonteCarloBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn dealt(seed: u64, players: usize) -> Qwirkle {
-        let mut g = Qwirkle::new(players).unwrap_or_else(|e| panic!("{e}"));
-        let deal = g.sample_chance(&mut seeded(seed));
-        g.apply_chance(&deal).unwrap_or_else(|e| panic!("{e}"));
-        g
-    }
-
-    /// Plays `moves` turns with the points policy to reach a middle-game position.
-    fn middle_game(seed: u64, moves: usize) -> Qwirkle {
-        let mut g = dealt(seed, 2);
-        let mut buf = Vec::new();
-        play_out(&mut g, moves, &mut seeded(seed + 1), &mut buf);
-        // Leave the position at a player's turn.
-        while g.turn() == Turn::Chance {
-            let d = g.sample_chance(&mut seeded(seed + 2));
-            g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
-        }
-        g
-    }
+    use crate::test_positions::{dealt, middle_game};
 
     #[test]
     fn a_node_budget_gives_the_same_move_for_the_same_seed() {

@@ -34,7 +34,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
-use crate::bots::fallback_move;
+use crate::bots::{fallback_move, leave_value};
 use crate::movegen::{self, Scored};
 use crate::state::{Phase, Qwirkle};
 use crate::tile::Tile;
@@ -62,6 +62,10 @@ pub struct SeerConfig {
     /// Sequential halving: the play-outs are spent in rounds, the worse half of the
     /// candidates dropped after each (false: every candidate in every world).
     pub halving: bool,
+    /// Weight of the hands' leave at the end of a play-out that does not end the game: the
+    /// value adds `leave x (leave_value(own hand) - the best other leave_value)` (0: the
+    /// margin alone, as `seer`; `sage` sets it).
+    pub leave: f64,
 }
 
 impl Default for SeerConfig {
@@ -75,6 +79,7 @@ impl Default for SeerConfig {
             floor: 0.1,
             tries: 8,
             halving: true,
+            leave: 0.0,
         }
     }
 }
@@ -339,42 +344,67 @@ pub fn deficit(before: &Board, placed: &Placement, kept: &[Tile], buf: &mut Vec<
     (best - score).max(0)
 }
 
+/// A play-out's value for `me`: the score margin, plus `leave` times the difference of the
+/// hands' [`leave_value`]s (own minus the best other) when the game goes on (`leave = 0`:
+/// the margin alone, bit for bit).
+fn value(s: &Qwirkle, me: PlayerId, leave: f64) -> f64 {
+    let m = crate::mc::margin(s, me);
+    if leave == 0.0 || s.is_terminal() {
+        return m;
+    }
+    let best_other = PlayerId::all(s.num_players())
+        .filter(|&p| p != me)
+        .map(|p| leave_value(s.hand(p)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    m + leave * (leave_value(s.hand(me)) - best_other)
+}
+
 /// Plays the `points` policy from `s` (chance from `rng`) for `plies` turns, or to the end
 /// once the bag is empty; returns the number of placement generations.
 fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
     crate::mc::play_out_until(s, plies, true, rng, buf)
 }
 
+/// The settings of `c` that differ from `d`, as `:key=value` pairs in a fixed order (the
+/// tail of `seer`'s and `sage`'s names).
+pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
+    let mut name = String::new();
+    if c.candidates != d.candidates {
+        name.push_str(&format!(":candidates={}", c.candidates));
+    }
+    if c.plies != d.plies {
+        name.push_str(&format!(":plies={}", c.plies));
+    }
+    if c.worlds != d.worlds {
+        name.push_str(&format!(":worlds={}", c.worlds));
+    }
+    if c.trades != d.trades {
+        name.push_str(&format!(":trades={}", c.trades));
+    }
+    if c.infer != d.infer {
+        name.push_str(&format!(":infer={}", c.infer));
+    }
+    if c.floor != d.floor {
+        name.push_str(&format!(":floor={}", c.floor));
+    }
+    if c.tries != d.tries {
+        name.push_str(&format!(":tries={}", c.tries));
+    }
+    if c.halving != d.halving {
+        name.push_str(&format!(":halving={}", u8::from(c.halving)));
+    }
+    if c.leave != d.leave {
+        name.push_str(&format!(":leave={}", c.leave));
+    }
+    name
+}
+
 impl Agent<Qwirkle> for SeerBot {
     fn name(&self) -> String {
-        let d = SeerConfig::default();
-        let c = self.config;
-        let mut name = String::from("seer");
-        if c.candidates != d.candidates {
-            name.push_str(&format!(":candidates={}", c.candidates));
-        }
-        if c.plies != d.plies {
-            name.push_str(&format!(":plies={}", c.plies));
-        }
-        if c.worlds != d.worlds {
-            name.push_str(&format!(":worlds={}", c.worlds));
-        }
-        if c.trades != d.trades {
-            name.push_str(&format!(":trades={}", c.trades));
-        }
-        if c.infer != d.infer {
-            name.push_str(&format!(":infer={}", c.infer));
-        }
-        if c.floor != d.floor {
-            name.push_str(&format!(":floor={}", c.floor));
-        }
-        if c.tries != d.tries {
-            name.push_str(&format!(":tries={}", c.tries));
-        }
-        if c.halving != d.halving {
-            name.push_str(&format!(":halving={}", u8::from(c.halving)));
-        }
-        name
+        format!(
+            "seer{}",
+            settings_suffix(&self.config, &SeerConfig::default())
+        )
     }
 
     fn reset(&mut self) {
@@ -458,23 +488,23 @@ impl Agent<Qwirkle> for SeerBot {
             }
             let done = self.values[self.survivors[0]].len();
             let target = done + per_cand as usize;
-            for w in done..target {
-                if self.worlds.len() <= w {
-                    let seed = derive_seed(base_seed, w as u64);
-                    let world = self.sample_world(state, me, &mut seeded(seed));
-                    self.worlds.push((seed, world));
-                }
-            }
             'cands: for si in 0..self.survivors.len() {
                 let c = self.survivors[si];
                 for w in done..target {
+                    // Worlds are sampled when first played (in order), so a huge node
+                    // budget under a time limit samples no more than the time allows.
+                    if self.worlds.len() <= w {
+                        let seed = derive_seed(base_seed, w as u64);
+                        let world = self.sample_world(state, me, &mut seeded(seed));
+                        self.worlds.push((seed, world));
+                    }
                     let (seed, ref world) = self.worlds[w];
                     s.clone_from(world);
                     s.apply(self.cands[c].to_move());
                     // The same chance stream for every candidate in a world.
                     let mut chance = seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
                     nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
-                    self.values[c].push(crate::mc::margin(&s, me));
+                    self.values[c].push(value(&s, me, self.config.leave));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;
@@ -525,31 +555,13 @@ impl Agent<Qwirkle> for SeerBot {
 mod tests {
     use super::*;
     use crate::bots::PointsBot;
+    use crate::test_positions::{dealt, middle_game};
     use std::time::Duration;
     use tessera_core::Turn;
     use tessera_core::play_game;
 
     fn t(s: &str) -> Tile {
         s.parse().unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    fn dealt(seed: u64, players: usize) -> Qwirkle {
-        let mut g = Qwirkle::new(players).unwrap_or_else(|e| panic!("{e}"));
-        let deal = g.sample_chance(&mut seeded(seed));
-        g.apply_chance(&deal).unwrap_or_else(|e| panic!("{e}"));
-        g
-    }
-
-    /// Plays `moves` turns of the points policy, leaving the position at a player's turn.
-    fn middle_game(seed: u64, moves: usize) -> Qwirkle {
-        let mut g = dealt(seed, 2);
-        let mut buf = Vec::new();
-        play_out(&mut g, moves, &mut seeded(seed + 1), &mut buf);
-        while g.turn() == Turn::Chance {
-            let d = g.sample_chance(&mut seeded(seed + 2));
-            g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
-        }
-        g
     }
 
     #[test]
@@ -615,22 +627,7 @@ mod tests {
 
     #[test]
     fn a_node_budget_replays_the_same_game() {
-        let play = || {
-            let mut a = SeerBot::new();
-            let mut b = PointsBot::new();
-            let (end, record) = play_game(
-                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
-                &mut [&mut a, &mut b],
-                &Budget::nodes(2),
-                17,
-                None,
-                &mut (),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-            assert!(end.is_terminal());
-            record
-        };
-        assert_eq!(play(), play());
+        crate::test_positions::assert_replays_against_points(SeerBot::new, 17);
     }
 
     #[test]
@@ -663,6 +660,28 @@ mod tests {
         });
         flat.choose(&g, &Budget::nodes(5), &mut seeded(1));
         assert_eq!(flat.last_info().unwrap_or_default().leaves, 5 * k);
+    }
+
+    #[test]
+    fn a_time_limit_binds_a_huge_node_budget() {
+        // A capped seat: 100,000 worlds asked for, 50 ms allowed. The worlds are sampled as
+        // they are played, so the move still comes back within the limit and a tolerance.
+        let g = middle_game(5, 10);
+        let budget = Budget {
+            time: Some(Duration::from_millis(50)),
+            nodes: Some(MAX_WORLDS),
+            ..Budget::default()
+        };
+        let mut bot = SeerBot::new();
+        let start = Instant::now();
+        bot.choose(&g, &budget, &mut seeded(2));
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(250), "took {took:?}");
+        assert!(
+            bot.worlds.len() < 10_000,
+            "{} worlds sampled",
+            bot.worlds.len()
+        );
     }
 
     #[test]

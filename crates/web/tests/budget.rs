@@ -138,6 +138,8 @@ async fn the_operators_cap_binds_node_and_sample_bounded_seats() {
         ("azul", "strong:nodes=1000000000"),
         ("azul", "augur:nodes=1000000000:extend=8"),
         ("qwirkle", "montecarlo:nodes=1000000000"),
+        ("qwirkle", "seer:nodes=100000"),
+        ("qwirkle", "sage:nodes=100000"),
         ("qwirkle", "lookahead:samples=10000"),
     ] {
         let (st, v) = post_game(

@@ -1,11 +1,12 @@
 //! Qwirkle in the arena (owned by the qwirkle room): the game's [`ArenaGame`] impl, its
-//! bots `random`, `points`, `smarter`, `montecarlo`, `seer` and `lookahead` and external
+//! bots `random`, `points`, `smarter`, `montecarlo`, `seer`, `sage` and `lookahead` and external
 //! engines (`ext:`), and its [`EngineGame`] impl: the engine protocol's view notation, which
 //! writes a position as one seat sees it (other hands and the bag as counts only).
 
 use tessera_core::{Budget, Game, GameRng, PlayerId};
 use tessera_qwirkle::bots::{LookaheadBot, LookaheadConfig, PointsBot, SmarterBot};
 use tessera_qwirkle::mc::{MonteCarloBot, MonteCarloConfig};
+use tessera_qwirkle::sage::{SageBot, SageConfig};
 use tessera_qwirkle::seer::{MAX_WORLDS, SeerBot, SeerConfig};
 use tessera_qwirkle::{HAND_SIZE, Move, Phase, Placed, Qwirkle, QwirkleView, Tile, TileCounts};
 
@@ -516,8 +517,76 @@ const SEER_PARAMS: &[ParamDoc] = &[
     },
 ];
 
-fn seer(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
-    let d = SeerConfig::default();
+const SAGE_PARAMS: &[ParamDoc] = &[
+    ParamDoc {
+        name: "candidates",
+        kind: ParamKind::Value { default: "12" },
+        doc: "placements examined (the best by immediate points), 1-100",
+    },
+    ParamDoc {
+        name: "plies",
+        kind: ParamKind::Value { default: "4" },
+        doc: "turns played out after each candidate at two players, two more a further seat, 1-50 (to the game's end once the bag is empty)",
+    },
+    ParamDoc {
+        name: "worlds",
+        kind: ParamKind::Value { default: "32" },
+        doc: "sampled worlds per move when neither time nor nodes is given, 1-100000",
+    },
+    ParamDoc {
+        name: "trades",
+        kind: ParamKind::Value { default: "1" },
+        doc: "1: trades (the whole hand; all but the largest group) are candidates too; 0: placements only",
+    },
+    ParamDoc {
+        name: "infer",
+        kind: ParamKind::Value { default: "1" },
+        doc: "sharpness of the inference of the previous player's hand, per point its move gave up, 0-100 (0: none)",
+    },
+    ParamDoc {
+        name: "floor",
+        kind: ParamKind::Value { default: "0.1" },
+        doc: "smallest acceptance of a sampled hand, 0-1 (keeps the inference sound against any opponent)",
+    },
+    ParamDoc {
+        name: "tries",
+        kind: ParamKind::Value { default: "8" },
+        doc: "hands sampled per world before the most likely one is kept, 1-100",
+    },
+    ParamDoc {
+        name: "halving",
+        kind: ParamKind::Value { default: "1" },
+        doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
+    },
+    ParamDoc {
+        name: "leave",
+        kind: ParamKind::Value { default: "1" },
+        doc: "weight of the hands' leave value (own minus the best other) at the end of a play-out, 0-100",
+    },
+    ParamDoc {
+        name: "endgame",
+        kind: ParamKind::Value { default: "3" },
+        doc: "turns of the exact alpha-beta endgame at two players once the bag is empty, 0-8 (0: sampled worlds as seer)",
+    },
+    ParamDoc {
+        name: "width",
+        kind: ParamKind::Value { default: "8" },
+        doc: "replies searched below the root of the exact endgame (the best by points), 1-100",
+    },
+    ParamDoc {
+        name: "time",
+        kind: ParamKind::Value { default: "none" },
+        doc: "time per move: play-outs are added until it is spent",
+    },
+    ParamDoc {
+        name: "nodes",
+        kind: ParamKind::Value { default: "none" },
+        doc: "the play-outs of this many worlds for every candidate, and 64 endgame search nodes a world (reproducible), 1-100000",
+    },
+];
+
+/// The search settings `seer` and `sage` share, read from `spec` over the defaults `d`.
+fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError> {
     let bad = |key: &str, value: String, expected: &str| SpecError::BadValue {
         agent: spec.name.clone(),
         key: key.into(),
@@ -576,11 +645,41 @@ fn seer(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
         floor: real("floor", d.floor, 1.0)?,
         tries: whole("tries", d.tries as u64, 100)?,
         halving: switch("halving", d.halving)?,
+        leave: real("leave", d.leave, 100.0)?,
     };
+    Ok(config)
+}
+
+fn seer(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
+    let config = seer_config(spec, &SeerConfig::default())?;
     // `time` and `nodes` are the entry's budget parameters (the seat's budget, clamped by
     // whoever seats the bot); without either the seat plays `worlds` worlds a move.
     Ok(Recipe::new(move || Box::new(SeerBot::with_config(config)))
         .with_budget(Budget::nodes(config.worlds as u64)))
+}
+
+fn sage(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
+    let d = SageConfig::default();
+    let seer = seer_config(spec, &d.seer)?;
+    let whole = |key: &str, default: usize, min: u64, max: u64| -> Result<usize, SpecError> {
+        let v = spec.u64(key, default as u64)?;
+        if v < min || v > max {
+            return Err(SpecError::BadValue {
+                agent: spec.name.clone(),
+                key: key.into(),
+                value: v.to_string(),
+                expected: format!("a whole number from {min} to {max}"),
+            });
+        }
+        Ok(v as usize)
+    };
+    let config = SageConfig {
+        seer,
+        depth: whole("endgame", d.depth, 0, 8)?,
+        width: whole("width", d.width, 1, 100)?,
+    };
+    Ok(Recipe::new(move || Box::new(SageBot::with_config(config)))
+        .with_budget(Budget::nodes(config.seer.worlds as u64)))
 }
 
 /// The Qwirkle players.
@@ -614,6 +713,13 @@ pub fn registry() -> Registry<Qwirkle> {
             player_summary: "guesses your hand from what you did not play and looks ahead",
             params: SEER_PARAMS,
             plan: |spec, _| seer(spec),
+        },
+        AgentEntry {
+            name: "sage",
+            summary: "seer with play-outs to its own next turn at every table size, a leave value at their end, and an exact alpha-beta endgame at two players",
+            player_summary: "reads your hand, plans to its next turn and plays the end exactly",
+            params: SAGE_PARAMS,
+            plan: |spec, _| sage(spec),
         },
         AgentEntry {
             name: "lookahead",
@@ -770,6 +876,66 @@ mod tests {
             .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
             .collect();
         assert_eq!(names, ["seer", "seer:infer=0"]);
+    }
+
+    #[test]
+    fn sage_builds_and_bad_values_are_refused() {
+        let r = registry();
+        for good in [
+            "sage",
+            "sage:nodes=16",
+            "sage:time=1s",
+            "sage:candidates=8:plies=3:worlds=8:trades=0:infer=0:floor=1:tries=1:halving=0:leave=0:endgame=0:width=1",
+            "sage:endgame=8:width=100:leave=100",
+        ] {
+            assert!(r.build(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "sage:nodes=100001",
+            "sage:leave=-1",
+            "sage:leave=101",
+            "sage:endgame=9",
+            "sage:depth=3",
+            "sage:width=0",
+            "sage:width=101",
+            "sage:candidates=0",
+            "sage:horizon=3",
+            "seer:leave=1",
+            "seer:depth=3",
+        ] {
+            assert!(r.build(bad).is_err(), "{bad} must be refused");
+        }
+        let names: Vec<String> = ["sage", "sage:leave=0.5:endgame=2", "sage:candidates=12"]
+            .iter()
+            .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["sage", "sage:leave=0.5:endgame=2", "sage"]);
+        // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
+        let plan = r.parse("sage:worlds=5").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plan.budget().nodes, Some(5));
+    }
+
+    #[test]
+    fn sage_with_a_node_budget_replays_the_same_game() {
+        use tessera_core::play_game;
+        let r = registry();
+        let play = || {
+            let plan = r.parse("sage:nodes=2").unwrap_or_else(|e| panic!("{e}"));
+            let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
+            let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
+            let (end, record) = play_game(
+                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
+                &mut [a.as_mut(), b.as_mut()],
+                &plan.budget(),
+                98,
+                None,
+                &mut (),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert!(end.is_terminal());
+            record
+        };
+        assert_eq!(play(), play());
     }
 
     #[test]
