@@ -279,6 +279,12 @@ impl Store {
                     n INTEGER NOT NULL,
                     event TEXT NOT NULL,
                     PRIMARY KEY(game, n));
+                 CREATE TABLE IF NOT EXISTS web_requests(
+                    client TEXT NOT NULL,
+                    request_id TEXT NOT NULL,
+                    answer TEXT NOT NULL,
+                    created INTEGER NOT NULL,
+                    PRIMARY KEY(client, request_id));
                  COMMIT;"
             ))
             .map_err(|e| self.write_err(e))?;

@@ -486,3 +486,33 @@ fn an_ai_seat_decides_after_a_restart_as_in_the_game_never_interrupted() {
     assert!(ai_moves > 20, "a whole game: {ai_moves} AI moves");
     assert_eq!(restarted, straight, "the records are identical");
 }
+
+#[test]
+fn a_start_retried_after_a_restart_with_its_request_id_makes_one_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let body = json!({"game": "azul", "seats": [{"type": "human"}, {"type": "ai", "agent": "random"}],
+                      "seed": 3, "request_id": "start-7f3a"});
+    let server = start(&db);
+    let (st, first) = http(server.addr, "POST", "/api/games", Some(&body), &[]);
+    assert_eq!(st, 201, "{first}");
+    let mut server = server;
+    server.child.kill().expect("SIGKILL");
+    server.child.wait().unwrap();
+    drop(server);
+
+    // The client never saw the answer and retries the same Start on the restarted server.
+    let server = start(&db);
+    let (st, again) = http(server.addr, "POST", "/api/games", Some(&body), &[]);
+    assert_eq!(st, 200, "a repeat, not a new game: {again}");
+    assert_eq!(again["id"], first["id"]);
+    assert_eq!(again["tokens"], first["tokens"], "the same seat tokens");
+    let (_, games) = http(server.addr, "GET", "/api/games", None, &[]);
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(1), "{games}");
+    // Another request id is another game.
+    let mut other = body.clone();
+    other["request_id"] = json!("start-8b21");
+    let (st, second) = http(server.addr, "POST", "/api/games", Some(&other), &[]);
+    assert_eq!(st, 201, "{second}");
+    assert_ne!(second["id"], first["id"]);
+}

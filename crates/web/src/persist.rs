@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 use tessera_arena::store::{Store, WebGameRow};
@@ -14,6 +15,13 @@ use crate::error::ApiError;
 pub struct WebDb {
     store: Mutex<Store>,
     path: PathBuf,
+}
+
+/// Seconds since 1970 (0 for a clock set before it).
+fn unix_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 fn db_err(what: &str, e: impl std::fmt::Display) -> ApiError {
@@ -52,6 +60,45 @@ impl WebDb {
         self.lock()
             .web_append(id, n, &event.to_string())
             .map_err(|e| db_err("the move", e))
+    }
+
+    /// Keeps `answer` to `client`'s request `request_id` for `ttl` (older answers go).
+    pub fn remember_request(
+        &self,
+        client: &str,
+        request_id: &str,
+        answer: &Value,
+        ttl: Duration,
+    ) -> Result<(), ApiError> {
+        let now = unix_now();
+        self.lock()
+            .web_request_put(
+                client,
+                request_id,
+                &answer.to_string(),
+                now,
+                now - ttl.as_secs() as i64,
+            )
+            .map_err(|e| db_err("the request id", e))
+    }
+
+    /// The answer kept for `client`'s request `request_id` within the last `ttl`.
+    pub fn recall_request(
+        &self,
+        client: &str,
+        request_id: &str,
+        ttl: Duration,
+    ) -> Result<Option<Value>, ApiError> {
+        let since = unix_now() - ttl.as_secs() as i64;
+        let text = self
+            .lock()
+            .web_request_get(client, request_id, since)
+            .map_err(|e| ApiError::Internal(format!("reading a request id: {e}")))?;
+        text.map(|t| {
+            serde_json::from_str(&t)
+                .map_err(|e| ApiError::Internal(format!("a stored answer is not JSON: {e}")))
+        })
+        .transpose()
     }
 
     /// Stores the end of game `id` with its record.

@@ -1930,7 +1930,8 @@ impl Sessions {
     }
 
     /// Runs `create` once per (client, request id) within [`REQUEST_ID_TTL`]: a repeat gets
-    /// the first answer (and `true`: it is a repeat). Without a request id, always runs.
+    /// the first answer (and `true`: it is a repeat), also after a restart with `--db` (the
+    /// answers are kept in the database for that long). Without a request id, always runs.
     pub fn once_per_request(
         &self,
         client: &str,
@@ -1952,7 +1953,18 @@ impl Sessions {
         if let Some((_, answer)) = starts.get(&key) {
             return Ok((answer.clone(), true));
         }
+        // With --db the answers are kept in the database too: a retry after a restart.
+        if let Some(db) = &self.db
+            && let Some(answer) = db.recall_request(client, rid, REQUEST_ID_TTL)?
+        {
+            return Ok((answer, true));
+        }
         let answer = create()?;
+        if let Some(db) = &self.db {
+            // The game is made and stored: its answer goes out even if this fails (the
+            // database then fails the game's next move, which says so).
+            let _ = db.remember_request(client, rid, &answer, REQUEST_ID_TTL);
+        }
         starts.insert(key, (Instant::now(), answer.clone()));
         Ok((answer, false))
     }

@@ -298,6 +298,7 @@ const AzulPage = {
         this.log.note(`Round ${st.view.round}: the factories are refilled`);
       }
       AzulView.render(board, st.view, { seatLabels: this.labels, marks: this.marks });
+      this.drawStrip(st.view);
       if (st.index > 0) await Pace.wait(600);
       return;
     }
@@ -311,6 +312,8 @@ const AzulPage = {
     this.hint = null;
     const hl = Object.assign({ player: st.player }, aj);
     AzulView.render(board, st.view, { seatLabels: this.labels, highlight: hl, marks: this.marks });
+    this.lastMover = st.player;
+    this.drawStrip(st.view);
     const text = AzulView.describe(aj, who);
     setStatus(text + (st.think_ms !== null ? ` (${st.think_ms} ms)` : ""));
     if (byAi) moveToast(text, st.explain ? st.explain.points : null);
@@ -366,8 +369,35 @@ const AzulPage = {
     else setStatus(`${this.labels[snap.to_move]} is thinking…`);
   },
 
+  // The opponents at a glance (score, pattern lines filled, floor), in a strip that stays at
+  // the top of a phone's screen while the player's own board is below it (the CSS shows it on
+  // narrow screens only); the seat that moved last is outlined.
+  drawStrip(v) {
+    let strip = document.getElementById("opp-strip");
+    if (!strip) {
+      strip = el("div", { id: "opp-strip", class: "opp-strip", role: "region", "aria-label": "opponents" });
+      document.body.insertBefore(strip, document.body.firstChild);
+    }
+    clear(strip);
+    const mine = this.mine || [];
+    v.boards.forEach((b, p) => {
+      if (mine.includes(p)) return;
+      const floorTiles = (b.token ? 1 : 0) + b.floor.length;
+      const penalty = v.floor_penalties.slice(0, floorTiles).reduce((a, x) => a + x, 0);
+      const lines = el("span", { class: "opp-lines", title: "pattern lines: tiles on each / its length" },
+        ...b.lines.map((ln) => el("span", { class: "opp-line" + (ln.count && ln.count === ln.capacity ? " full" : ""),
+          "data-colour": ln.count ? ln.colour : null, text: `${ln.count}/${ln.capacity}` })));
+      strip.appendChild(el("div", { class: "opp" + (p === this.lastMover ? " moved" : "") + (v.mover === p ? " to-move" : ""), "data-seat": p },
+        el("span", { class: "opp-name", text: this.labels[p] || `Player ${p + 1}` }),
+        el("span", { class: "opp-score", title: "score", text: String(b.score) }),
+        lines,
+        el("span", { class: "opp-floor", title: "tiles on the floor (points they cost)", text: `floor ${floorTiles}` + (penalty ? ` −${penalty}` : "") })));
+    });
+  },
+
   draw() {
     const snap = this.snap;
+    this.drawStrip(snap.view);
     AzulView.render(document.getElementById("board"), snap.view, {
       legal: snap.waiting_for === "human" ? snap.legal : [],
       selected: this.selected,

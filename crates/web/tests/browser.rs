@@ -2640,3 +2640,117 @@ fn a_stored_nim_game_replays_in_the_replay_page_as_text() {
     });
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[test]
+fn azul_on_a_phone_keeps_the_opponents_strip_in_view_and_updates_it_after_each_ai_move() {
+    browser_test(async {
+        let (addr, app) = start_server().await;
+        let c = open_browser("azul-phone-strip").await;
+        open_setup(&c, addr, "/azul?fast").await;
+        set_seat(&c, 1, "ai:level:1").await;
+        type_into(&c, "#seed", "7").await;
+        click(&c, "#start").await;
+        wait_for_games(&app, 1).await;
+        let id = only_game(&app);
+        click_azul_move(&c, &app, &id, "the person on a wide screen").await;
+        // On a wide screen the opponents' boards are beside the player's: no strip.
+        assert!(!in_view(&c, "#opp-strip").await, "a strip on a wide screen");
+        c.set_window_size(390, 844).await.unwrap();
+        for turn in 0..4 {
+            // The AI has answered: the person's turn again.
+            wait_js(
+                &c,
+                "document.querySelector('#board .tile.pick')",
+                "the AI's reply",
+                60,
+            )
+            .await;
+            // The person scrolls down to their own board and the log.
+            js(
+                &c,
+                "window.scrollTo(0, document.body.scrollHeight); return true;",
+            )
+            .await;
+            let snap = public_snapshot(&app, &id);
+            let board = &snap["view"]["boards"][1];
+            let lines: Vec<String> = board["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| format!("{}/{}", l["count"], l["capacity"]))
+                .collect();
+            let expected = json!({"score": board["score"].to_string(), "lines": lines});
+            let seat1 = "#opp-strip .opp[data-seat='1']";
+            let read = format!(
+                "const s = document.querySelector(\"{seat1}\"); return s && {{score: s.querySelector('.opp-score').textContent, \
+                 lines: [...s.querySelectorAll('.opp-line')].map((e) => e.textContent)}};"
+            );
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let mut shown = js(&c, &read).await;
+            while shown != expected && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                shown = js(&c, &read).await;
+            }
+            assert_eq!(
+                shown, expected,
+                "turn {turn}: the AI seat's score and pattern lines in the strip"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            assert!(
+                in_view(&c, "#opp-strip").await,
+                "turn {turn}: the opponents' strip is off-screen"
+            );
+            assert!(
+                js(&c, "return window.scrollY").await.as_f64().unwrap() > 200.0,
+                "the page did not scroll: the test shows nothing"
+            );
+            let last_by_ai = actions_played(&app, &id).last().map(|(p, _)| *p) == Some(1);
+            if last_by_ai {
+                assert_eq!(
+                    js(
+                        &c,
+                        &format!(
+                            "return document.querySelector(\"{seat1}\").classList.contains('moved')"
+                        )
+                    )
+                    .await,
+                    true,
+                    "the AI's last move is not marked"
+                );
+            }
+            assert!(
+                c.find(Locator::Css("#opp-strip .opp[data-seat='0']"))
+                    .await
+                    .is_err(),
+                "the person's own board is in the strip"
+            );
+            if turn == 0 {
+                screenshot(&c, "azul-phone-strip.png").await;
+            }
+            // A tap on a tile, then on a lit line (the taps a thumb makes on what it sees).
+            let before = actions_played(&app, &id).len();
+            js(
+                &c,
+                "document.querySelector('#board .tile.pick').click(); return true;",
+            )
+            .await;
+            wait_js(
+                &c,
+                "document.querySelector('#board .pline.target, #board .floor.target')",
+                "the lit lines",
+                10,
+            )
+            .await;
+            js(&c, "document.querySelector('#board .pline.target, #board .floor.target').click(); return true;").await;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while actions_played(&app, &id).len() == before {
+                assert!(
+                    Instant::now() < deadline,
+                    "turn {turn}: the person's move was not played"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        c.close().await.unwrap();
+    });
+}

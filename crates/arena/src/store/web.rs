@@ -84,6 +84,63 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps the answer a client got to its request `request_id` (a Start), made at `now`
+    /// (Unix seconds), so that a retry after a restart gets it again; forgets the answers
+    /// made before `forget_before`.
+    pub fn web_request_put(
+        &self,
+        client: &str,
+        request_id: &str,
+        answer: &str,
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), ArenaError> {
+        self.conn
+            .execute(
+                "DELETE FROM web_requests WHERE created < ?1",
+                params![forget_before],
+            )
+            .map_err(|e| self.write_err(e))?;
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO web_requests(client, request_id, answer, created)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![client, request_id, answer, now],
+            )
+            .map_err(|e| self.write_err(e))?;
+        Ok(())
+    }
+
+    /// The answer kept for `client`'s request `request_id`, if it was made at or after
+    /// `since` (Unix seconds).
+    pub fn web_request_get(
+        &self,
+        client: &str,
+        request_id: &str,
+        since: i64,
+    ) -> Result<Option<String>, ArenaError> {
+        let has = self
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'web_requests'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(|e| self.err(e))?;
+        if has == 0 {
+            return Ok(None);
+        }
+        self.conn
+            .query_row(
+                "SELECT answer FROM web_requests
+                 WHERE client = ?1 AND request_id = ?2 AND created >= ?3",
+                params![client, request_id, since],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
     /// Marks web game `id` over (`finished` or `failed`), with its record.
     pub fn web_finish(&self, id: &str, status: &str, record: &str) -> Result<(), ArenaError> {
         self.conn
@@ -176,5 +233,40 @@ mod tests {
         assert_eq!(done.status, "finished");
         assert_eq!(done.record.as_deref(), Some("{\"game\":\"nim\"}"));
         assert_eq!(store.web_game("3-ef").unwrap(), None);
+    }
+
+    #[test]
+    fn request_answers_are_kept_per_client_within_their_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Store::open(&path).unwrap();
+        store
+            .web_request_put("1.2.3.4", "r1", "{\"id\":\"1-ab\"}", 1000, 400)
+            .unwrap();
+        drop(store);
+        // Kept across opening the file again, for that client and id only.
+        let store = Store::open(&path).unwrap();
+        assert_eq!(
+            store
+                .web_request_get("1.2.3.4", "r1", 400)
+                .unwrap()
+                .as_deref(),
+            Some("{\"id\":\"1-ab\"}")
+        );
+        assert_eq!(store.web_request_get("5.6.7.8", "r1", 400).unwrap(), None);
+        assert_eq!(store.web_request_get("1.2.3.4", "r2", 400).unwrap(), None);
+        // Outside the window it is not an answer, and a later put forgets it.
+        assert_eq!(store.web_request_get("1.2.3.4", "r1", 1001).unwrap(), None);
+        store
+            .web_request_put("1.2.3.4", "r2", "{}", 2000, 1400)
+            .unwrap();
+        assert_eq!(store.web_request_get("1.2.3.4", "r1", 0).unwrap(), None);
+        assert_eq!(
+            store
+                .web_request_get("1.2.3.4", "r2", 0)
+                .unwrap()
+                .as_deref(),
+            Some("{}")
+        );
     }
 }
