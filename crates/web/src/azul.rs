@@ -1,11 +1,15 @@
 //! Azul in the browser: the JSON the page draws, built from the engine's public accessors
 //! (the wall pattern and floor penalties come from the engine too: the page holds no rule).
 
-use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 use tessera_azul::scoring::{FLOOR_PENALTIES, WALL_SIZE, floor_penalty, wall_colour};
-use tessera_azul::{AzulAction, AzulState, Colour, Dest, Source, Tiles};
+use tessera_azul::{AzulAction, AzulState, Colour, Dest, Phase, Source, Tiles};
 use tessera_core::{Game, GameRng, PlayerId};
 
+use crate::answers::to_value;
 use crate::game::{SetupError, WebGame, no_options};
 
 fn letters(t: &Tiles) -> Vec<String> {
@@ -18,12 +22,118 @@ fn letters(t: &Tiles) -> Vec<String> {
     v
 }
 
-fn counts(t: &Tiles) -> Value {
+/// Tiles per colour letter (the bag, the lid).
+fn counts(t: &Tiles) -> BTreeMap<String, u8> {
     Colour::ALL
         .iter()
-        .map(|c| (c.letter().to_string(), json!(t[*c])))
-        .collect::<serde_json::Map<_, _>>()
-        .into()
+        .map(|c| (c.letter().to_string(), t[*c]))
+        .collect()
+}
+
+/// One pattern line as the page draws it.
+#[derive(Debug, Serialize)]
+struct LineView {
+    /// The colour letter it holds (`None`: empty).
+    colour: Option<String>,
+    count: u8,
+    capacity: usize,
+}
+
+/// One player's board.
+#[derive(Debug, Serialize)]
+struct BoardView {
+    score: i32,
+    lines: Vec<LineView>,
+    /// `wall[row][col]`: a tile there.
+    wall: Vec<Vec<bool>>,
+    /// The floor's tiles as colour letters.
+    floor: Vec<String>,
+    /// Holds the first-player token.
+    token: bool,
+    floor_penalty: i32,
+}
+
+/// The whole table (Azul hides nothing: every seat sees the same).
+#[derive(Debug, Serialize)]
+struct AzulView {
+    players: usize,
+    round: u32,
+    phase: Phase,
+    mover: Option<u8>,
+    start: u8,
+    factories: Vec<Vec<String>>,
+    centre: Vec<String>,
+    token_in_centre: bool,
+    bag: BTreeMap<String, u8>,
+    lid: BTreeMap<String, u8>,
+    boards: Vec<BoardView>,
+    /// Each wall row's colour letters.
+    wall_pattern: Vec<String>,
+    floor_penalties: [i32; 7],
+    notation: String,
+}
+
+/// A factory's index or the centre's `"C"`; a pattern line's index or the floor's `"F"`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Place {
+    Letter(&'static str),
+    Index(u8),
+}
+
+/// What a move changes at the round's end, shown before it is committed.
+#[derive(Debug, Serialize)]
+struct Preview {
+    /// The line's wall points.
+    points: i32,
+    /// The floor's penalty (zero or negative).
+    floor: i32,
+}
+
+/// A move as the page shows it.
+#[derive(Debug, Serialize)]
+struct ActionView {
+    source: Place,
+    colour: String,
+    dest: Place,
+    /// Tiles of the colour the source holds.
+    count: u8,
+    preview: Option<Preview>,
+}
+
+/// Why a move is worth what it is.
+#[derive(Debug, Serialize)]
+struct Explanation {
+    points: i32,
+    why: String,
+}
+
+/// A tile moved to the wall at the round's end.
+#[derive(Debug, Serialize)]
+struct PlacementView {
+    row: u8,
+    col: u8,
+    colour: String,
+    points: u32,
+}
+
+/// One board's round-end scoring.
+#[derive(Debug, Serialize)]
+struct BoardRoundView {
+    placements: Vec<PlacementView>,
+    floor_penalty: i32,
+    score_before: i32,
+    score_after_round: i32,
+    bonus: u32,
+}
+
+/// The round's end, when a move ends it.
+#[derive(Debug, Serialize)]
+struct RoundView {
+    round: u32,
+    boards: Vec<BoardRoundView>,
+    next_start: u8,
+    game_over: bool,
 }
 
 /// What `a` adds to player `p`'s floor penalty (counted from the move, not from the state
@@ -55,78 +165,77 @@ impl WebGame for AzulState {
     fn view_json(&self, _seat: Option<PlayerId>) -> Value {
         // Azul has no hidden information: the bag's contents are public (its order is not
         // part of the state), so every seat sees the same.
-        let mover = self.current_player().map(|p| p.0);
-        let boards: Vec<Value> = self
+        let boards = self
             .boards()
             .iter()
-            .map(|b| {
-                let lines: Vec<Value> = (0..WALL_SIZE)
-                    .map(|r| match b.pattern_line(r) {
-                        Some((c, n)) => {
-                            json!({ "colour": c.letter().to_string(), "count": n, "capacity": r + 1 })
+            .map(|b| BoardView {
+                score: b.score(),
+                lines: (0..WALL_SIZE)
+                    .map(|r| {
+                        let (colour, count) = match b.pattern_line(r) {
+                            Some((c, n)) => (Some(c.letter().to_string()), n),
+                            None => (None, 0),
+                        };
+                        LineView {
+                            colour,
+                            count,
+                            capacity: r + 1,
                         }
-                        None => json!({ "colour": null, "count": 0, "capacity": r + 1 }),
                     })
-                    .collect();
-                let wall: Vec<Vec<bool>> = (0..WALL_SIZE)
+                    .collect(),
+                wall: (0..WALL_SIZE)
                     .map(|r| (0..WALL_SIZE).map(|c| b.wall_has(r, c)).collect())
-                    .collect();
-                json!({
-                    "score": b.score(),
-                    "lines": lines,
-                    "wall": wall,
-                    "floor": letters(&b.floor()),
-                    "token": b.has_token(),
-                    "floor_penalty": b.floor_penalty(),
-                })
+                    .collect(),
+                floor: letters(&b.floor()),
+                token: b.has_token(),
+                floor_penalty: b.floor_penalty(),
             })
             .collect();
-        let wall_pattern: Vec<String> = (0..WALL_SIZE)
-            .map(|r| (0..WALL_SIZE).map(|c| wall_colour(r, c).letter()).collect())
-            .collect();
-        json!({
-            "players": self.num_players(),
-            "round": self.round(),
-            "phase": self.phase(),
-            "mover": mover,
-            "start": self.starting_player().0,
-            "factories": self.factories().iter().map(letters).collect::<Vec<_>>(),
-            "centre": letters(&self.centre()),
-            "token_in_centre": self.token_in_centre(),
-            "bag": counts(&self.bag()),
-            "lid": counts(&self.lid()),
-            "boards": boards,
-            "wall_pattern": wall_pattern,
-            "floor_penalties": FLOOR_PENALTIES,
-            "notation": self.to_string(),
+        to_value(&AzulView {
+            players: self.num_players(),
+            round: self.round(),
+            phase: self.phase(),
+            mover: self.current_player().map(|p| p.0),
+            start: self.starting_player().0,
+            factories: self.factories().iter().map(letters).collect(),
+            centre: letters(&self.centre()),
+            token_in_centre: self.token_in_centre(),
+            bag: counts(&self.bag()),
+            lid: counts(&self.lid()),
+            boards,
+            wall_pattern: (0..WALL_SIZE)
+                .map(|r| (0..WALL_SIZE).map(|c| wall_colour(r, c).letter()).collect())
+                .collect(),
+            floor_penalties: FLOOR_PENALTIES,
+            notation: self.to_string(),
         })
     }
 
     fn action_json(&self, a: &AzulAction) -> Value {
         // The score preview a player sees before committing the move: what it changes at
         // the round's end (the line's wall points, the floor's penalty).
-        let preview = match self.current_player() {
-            Some(p) => {
-                let mut after = self.clone();
-                match after.try_apply(*a) {
-                    Ok(()) => json!({
-                        "points": after.projected_score(p) - self.projected_score(p),
-                        "floor": -floor_cost(self, p, a),
-                    }),
-                    Err(_) => Value::Null,
-                }
-            }
-            None => Value::Null,
-        };
-        json!({
-            "source": match a.source { Source::Centre => json!("C"), Source::Factory(i) => json!(i) },
-            "colour": a.colour.letter().to_string(),
-            "dest": match a.dest { Dest::Floor => json!("F"), Dest::Line(l) => json!(l) },
-            "count": match a.source {
+        let preview = self.current_player().and_then(|p| {
+            let mut after = self.clone();
+            after.try_apply(*a).ok().map(|()| Preview {
+                points: after.projected_score(p) - self.projected_score(p),
+                floor: -floor_cost(self, p, a),
+            })
+        });
+        to_value(&ActionView {
+            source: match a.source {
+                Source::Centre => Place::Letter("C"),
+                Source::Factory(i) => Place::Index(i),
+            },
+            colour: a.colour.letter().to_string(),
+            dest: match a.dest {
+                Dest::Floor => Place::Letter("F"),
+                Dest::Line(l) => Place::Index(l),
+            },
+            count: match a.source {
                 Source::Centre => self.centre()[a.colour],
                 Source::Factory(i) => self.factories().get(i as usize).map_or(0, |f| f[a.colour]),
             },
-            "preview": preview,
+            preview,
         })
     }
 
@@ -143,7 +252,10 @@ impl WebGame for AzulState {
         if floor != 0 {
             why += &format!(" (the floor costs {} more)", floor.abs());
         }
-        json!({ "points": to - from, "why": why })
+        to_value(&Explanation {
+            points: to - from,
+            why,
+        })
     }
 
     fn step_report(&self, a: &AzulAction) -> Value {
@@ -152,24 +264,31 @@ impl WebGame for AzulState {
             return Value::Null;
         }
         match s.apply_reporting(*a) {
-            Some(r) => {
-                let boards: Vec<Value> = r
+            Some(r) => to_value(&RoundView {
+                round: r.round,
+                boards: r
                     .boards
                     .iter()
-                    .map(|b| {
-                        json!({
-                            "placements": b.placements.iter().map(|(row, col, c, pts)| json!({
-                                "row": row, "col": col, "colour": c.letter().to_string(), "points": pts
-                            })).collect::<Vec<_>>(),
-                            "floor_penalty": b.floor_penalty,
-                            "score_before": b.score_before,
-                            "score_after_round": b.score_after_round,
-                            "bonus": b.bonus,
-                        })
+                    .map(|b| BoardRoundView {
+                        placements: b
+                            .placements
+                            .iter()
+                            .map(|&(row, col, c, points)| PlacementView {
+                                row,
+                                col,
+                                colour: c.letter().to_string(),
+                                points,
+                            })
+                            .collect(),
+                        floor_penalty: b.floor_penalty,
+                        score_before: b.score_before,
+                        score_after_round: b.score_after_round,
+                        bonus: b.bonus,
                     })
-                    .collect();
-                json!({ "round": r.round, "boards": boards, "next_start": r.next_start.0, "game_over": r.game_over })
-            }
+                    .collect(),
+                next_start: r.next_start.0,
+                game_over: r.game_over,
+            }),
             None => Value::Null,
         }
     }
