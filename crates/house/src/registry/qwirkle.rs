@@ -464,6 +464,49 @@ fn lookahead(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
     }))
 }
 
+/// The parameters `seer` and `sage` share (the same meaning and the same defaults).
+const SEER_WORLDS: ParamDoc = ParamDoc {
+    name: "worlds",
+    kind: ParamKind::Value { default: "32" },
+    doc: "sampled worlds per move when neither time nor nodes is given, 1-100000",
+};
+
+const SEER_TRADES: ParamDoc = ParamDoc {
+    name: "trades",
+    kind: ParamKind::Value { default: "1" },
+    doc: "1: trades (the whole hand; all but the largest group) are candidates too; 0: placements only",
+};
+
+const SEER_INFER: ParamDoc = ParamDoc {
+    name: "infer",
+    kind: ParamKind::Value { default: "1" },
+    doc: "sharpness of the inference of the previous player's hand, per point its move gave up, 0-100 (0: none)",
+};
+
+const SEER_FLOOR: ParamDoc = ParamDoc {
+    name: "floor",
+    kind: ParamKind::Value { default: "0.1" },
+    doc: "smallest acceptance of a sampled hand, 0-1 (keeps the inference sound against any opponent)",
+};
+
+const SEER_TRIES: ParamDoc = ParamDoc {
+    name: "tries",
+    kind: ParamKind::Value { default: "8" },
+    doc: "hands sampled per world before the most likely one is kept, 1-100",
+};
+
+const SEER_HALVING: ParamDoc = ParamDoc {
+    name: "halving",
+    kind: ParamKind::Value { default: "1" },
+    doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
+};
+
+const SEER_TIME: ParamDoc = ParamDoc {
+    name: "time",
+    kind: ParamKind::Value { default: "none" },
+    doc: "time per move: play-outs are added until it is spent",
+};
+
 const SEER_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "candidates",
@@ -475,41 +518,13 @@ const SEER_PARAMS: &[ParamDoc] = &[
         kind: ParamKind::Value { default: "4" },
         doc: "turns played out after each candidate, 1-50 (to the game's end once the bag is empty)",
     },
-    ParamDoc {
-        name: "worlds",
-        kind: ParamKind::Value { default: "32" },
-        doc: "sampled worlds per move when neither time nor nodes is given, 1-100000",
-    },
-    ParamDoc {
-        name: "trades",
-        kind: ParamKind::Value { default: "1" },
-        doc: "1: trades (the whole hand; all but the largest group) are candidates too; 0: placements only",
-    },
-    ParamDoc {
-        name: "infer",
-        kind: ParamKind::Value { default: "1" },
-        doc: "sharpness of the inference of the previous player's hand, per point its move gave up, 0-100 (0: none)",
-    },
-    ParamDoc {
-        name: "floor",
-        kind: ParamKind::Value { default: "0.1" },
-        doc: "smallest acceptance of a sampled hand, 0-1 (keeps the inference sound against any opponent)",
-    },
-    ParamDoc {
-        name: "tries",
-        kind: ParamKind::Value { default: "8" },
-        doc: "hands sampled per world before the most likely one is kept, 1-100",
-    },
-    ParamDoc {
-        name: "halving",
-        kind: ParamKind::Value { default: "1" },
-        doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
-    },
-    ParamDoc {
-        name: "time",
-        kind: ParamKind::Value { default: "none" },
-        doc: "time per move: play-outs are added until it is spent",
-    },
+    SEER_WORLDS,
+    SEER_TRADES,
+    SEER_INFER,
+    SEER_FLOOR,
+    SEER_TRIES,
+    SEER_HALVING,
+    SEER_TIME,
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
@@ -528,36 +543,12 @@ const SAGE_PARAMS: &[ParamDoc] = &[
         kind: ParamKind::Value { default: "4" },
         doc: "turns played out after each candidate at two players, two more a further seat, 1-50 (to the game's end once the bag is empty)",
     },
-    ParamDoc {
-        name: "worlds",
-        kind: ParamKind::Value { default: "32" },
-        doc: "sampled worlds per move when neither time nor nodes is given, 1-100000",
-    },
-    ParamDoc {
-        name: "trades",
-        kind: ParamKind::Value { default: "1" },
-        doc: "1: trades (the whole hand; all but the largest group) are candidates too; 0: placements only",
-    },
-    ParamDoc {
-        name: "infer",
-        kind: ParamKind::Value { default: "1" },
-        doc: "sharpness of the inference of the previous player's hand, per point its move gave up, 0-100 (0: none)",
-    },
-    ParamDoc {
-        name: "floor",
-        kind: ParamKind::Value { default: "0.1" },
-        doc: "smallest acceptance of a sampled hand, 0-1 (keeps the inference sound against any opponent)",
-    },
-    ParamDoc {
-        name: "tries",
-        kind: ParamKind::Value { default: "8" },
-        doc: "hands sampled per world before the most likely one is kept, 1-100",
-    },
-    ParamDoc {
-        name: "halving",
-        kind: ParamKind::Value { default: "1" },
-        doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
-    },
+    SEER_WORLDS,
+    SEER_TRADES,
+    SEER_INFER,
+    SEER_FLOOR,
+    SEER_TRIES,
+    SEER_HALVING,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -573,11 +564,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
         kind: ParamKind::Value { default: "8" },
         doc: "replies searched below the root of the exact endgame (the best by points), 1-100",
     },
-    ParamDoc {
-        name: "time",
-        kind: ParamKind::Value { default: "none" },
-        doc: "time per move: play-outs are added until it is spent",
-    },
+    SEER_TIME,
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
