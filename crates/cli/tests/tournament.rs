@@ -312,8 +312,11 @@ fn an_sprt_stops_early_stores_its_decision_and_resume_plays_no_more() {
         "--seed",
         "3",
         "--quiet",
+        // One worker: how many games two workers have in flight when the decision comes
+        // depends on the machine's load (CI once saw 24 past it), and this test is about
+        // the decision, its storage and the resume, not about scheduling.
         "--jobs",
-        "2",
+        "1",
         "--db",
         dbs,
     ];
@@ -326,9 +329,9 @@ fn an_sprt_stops_early_stores_its_decision_and_resume_plays_no_more() {
     assert!((2.944..4.0).contains(&llr), "{llr}");
     let stored = stored_games(&db);
     assert!(pairs > 0 && pairs < 100, "{pairs}");
-    // Stopped soon after the decision: at most a few games in flight past it.
+    // Stopped at the decision: one worker has at most the pair's other game in flight.
     assert!(
-        stored >= 2 * pairs && stored < 2 * pairs + 20,
+        stored >= 2 * pairs && stored <= 2 * pairs + 1,
         "{stored} games, {pairs} pairs"
     );
     assert!(
