@@ -329,9 +329,9 @@ fn an_sprt_stops_early_stores_its_decision_and_resume_plays_no_more() {
     assert!((2.944..4.0).contains(&llr), "{llr}");
     let stored = stored_games(&db);
     assert!(pairs > 0 && pairs < 100, "{pairs}");
-    // Stopped at the decision: one worker has at most the pair's other game in flight.
+    // Stopped at the decision: one worker has at most one more pair in flight.
     assert!(
-        stored >= 2 * pairs && stored <= 2 * pairs + 1,
+        stored >= 2 * pairs && stored <= 2 * pairs + 2,
         "{stored} games, {pairs} pairs"
     );
     assert!(
