@@ -135,6 +135,9 @@ async fn a_person_who_does_not_move_loses_on_time_without_asking() {
     assert_eq!(w["clock"]["running"], Value::Null);
     assert_eq!(w["clock"]["left_ms"][mover as usize], 0);
     assert_eq!(w["waiting_for"], Value::Null);
+    // Nobody is to move any more (the pages show who is to move from this, not from the
+    // position, whose mover is still the seat that ran out of time).
+    assert_eq!(w["to_move"], Value::Null);
     assert_eq!(w["outcome"]["winners"], json!([1 - mover]));
     // The record says it as a tournament's does.
     let (st, r) = call(&app, "GET", &format!("/api/games/{id}/record"), "").await;
@@ -147,6 +150,25 @@ async fn a_person_who_does_not_move_loses_on_time_without_asking() {
     // The move that comes too late is refused: the game is over.
     let (st, e) = play(&app, &id, mover, "1").await;
     assert_eq!(st, StatusCode::CONFLICT, "{e}");
+}
+
+#[tokio::test]
+async fn a_clocks_control_as_shown_makes_the_same_clock_again() {
+    // "Play again" sends the finished game's `clock.control` as the new game's clock.
+    let app = app();
+    for given in ["11s", "5m+3s", "90s+500ms", "90s+0.5s", "90m"] {
+        let (_, first) = clocked_nim(&app, 2, given).await;
+        let control = first["clock"]["control"].as_str().unwrap().to_string();
+        let (_, again) = clocked_nim(&app, 2, &control).await;
+        for key in ["control", "base_ms", "increment_ms"] {
+            assert_eq!(again["clock"][key], first["clock"][key], "{given}: {key}");
+        }
+    }
+    let (_, v) = clocked_nim(&app, 2, "5m+3s").await;
+    assert_eq!(
+        (&v["clock"]["base_ms"], &v["clock"]["increment_ms"]),
+        (&json!(300_000), &json!(3_000))
+    );
 }
 
 #[tokio::test]
