@@ -116,6 +116,57 @@ fn bad_values_are_usage_errors_naming_the_argument_and_the_form() {
             &["play", "tiles", "--level", "one"],
             &["for '--level <LEVEL>'"],
         ),
+        (
+            &["export", "--game", "first"],
+            &[
+                "invalid value 'first' for '--game <GAME>'",
+                "expected RUN:INDEX or INDEX",
+            ],
+        ),
+        (
+            &["play", "azul", "--seats", "human,,random"],
+            &["for '--seats <SEATS>'"],
+        ),
+        (
+            &["play", "azul", "--opponent", "level:"],
+            &["invalid value 'level:' for '--opponent <OPPONENT>'"],
+        ),
+        (
+            &["play", "azul", "--load", "/no/such/position"],
+            &[
+                "invalid value '/no/such/position' for '--load <LOAD>'",
+                "there is no file /no/such/position",
+            ],
+        ),
+        (
+            &["play", "azul", "--players", "5"],
+            &[
+                "invalid value '5' for '--players <PLAYERS>'",
+                "Azul is played by 2 to 4 players",
+            ],
+        ),
+        (
+            &["play", "qwirkle", "--seats", "human,points:"],
+            &["invalid value 'points:' for '--seats <SEATS>'"],
+        ),
+        (
+            &["train", "azul-augur", "--player", "greedy,,random"],
+            &["for '--player <PLAYER>'"],
+        ),
+        (
+            &["train", "azul-augur", "--players", "one"],
+            &[
+                "invalid value 'one' for '--players <PLAYERS>'",
+                "Azul is played by 2 to 4 players",
+            ],
+        ),
+        (
+            &["tournament", "azul", "--agents", "a,b", "--players", "9"],
+            &[
+                "invalid value '9' for '--players <PLAYERS>'",
+                "2 to 4 players",
+            ],
+        ),
     ];
     for (args, wanted) in cases {
         let err = usage_error(args);

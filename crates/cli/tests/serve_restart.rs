@@ -235,17 +235,62 @@ fn record(addr: SocketAddr, id: &str, token: &str) -> Value {
     r
 }
 
-/// Waits until game `id` waits for the person at seat `seat` (the AI seat has moved).
-fn wait_for_person(addr: SocketAddr, id: &str, seat: u8, token: &str) -> Value {
+/// Polls game `id` as seat `seat` sees it (every `every`) until `done` holds, for at most a
+/// minute.
+fn wait_until(
+    addr: SocketAddr,
+    id: &str,
+    seat: u8,
+    token: &str,
+    every: Duration,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let v = view(addr, id, seat, token);
-        if v["waiting_for"] == "human" && v["to_move"] == seat {
+        if done(&v) {
             return v;
         }
         assert!(Instant::now() < deadline, "the AI seat never moved: {v}");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(every);
     }
+}
+
+/// Whether the person at seat `seat` is to move.
+fn persons_turn(v: &Value, seat: u8) -> bool {
+    v["waiting_for"] == "human" && v["to_move"] == seat
+}
+
+/// Waits until game `id` waits for the person at seat `seat` (the AI seat has moved).
+fn wait_for_person(addr: SocketAddr, id: &str, seat: u8, token: &str) -> Value {
+    wait_until(addr, id, seat, token, Duration::from_millis(50), |v| {
+        persons_turn(v, seat)
+    })
+}
+
+/// Waits for the person at seat 0 of game `id`, plays their first legal move and returns the
+/// view they moved from.
+fn person_plays_first_legal(addr: SocketAddr, id: &str, token: &str) -> Value {
+    let v = wait_for_person(addr, id, 0, token);
+    let legal = v["legal"][0]["action"].as_str().unwrap().to_string();
+    let (st, _) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&json!({"seat": 0, "action": legal})),
+        &[token],
+    );
+    assert_eq!(st, 200);
+    v
+}
+
+/// Kills the server with SIGKILL (nothing is flushed or closed) and starts another on the
+/// same database.
+fn kill_and_restart(mut server: Server, db: &Path) -> Server {
+    server.child.kill().expect("SIGKILL");
+    server.child.wait().unwrap();
+    drop(server);
+    start(db)
 }
 
 #[test]
@@ -272,28 +317,14 @@ fn a_killed_server_continues_every_game_from_its_last_acknowledged_move() {
         json!([{"type": "human"}, {"type": "ai", "agent": "greedy"}]),
         12,
     );
-    let v = wait_for_person(addr, &ai_id, 0, &ai_tokens[0]);
-    let legal = v["legal"][0]["action"].as_str().unwrap().to_string();
-    let (st, _) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{ai_id}/move"),
-        Some(&json!({"seat": 0, "action": legal})),
-        &[&ai_tokens[0]],
-    );
-    assert_eq!(st, 200);
+    person_plays_first_legal(addr, &ai_id, &ai_tokens[0]);
     let before = view(addr, &id, 0, &tokens[0]);
     let ai_steps_before = view(addr, &ai_id, 0, &ai_tokens[0])["step_count"]
         .as_u64()
         .unwrap();
 
     // kill -9.
-    let mut server = server;
-    server.child.kill().expect("SIGKILL");
-    server.child.wait().unwrap();
-    drop(server);
-
-    let server = start(&db);
+    let server = kill_and_restart(server, &db);
     let addr = server.addr;
     assert!(
         server
@@ -324,18 +355,9 @@ fn a_killed_server_continues_every_game_from_its_last_acknowledged_move() {
     );
     assert_eq!(st, 403, "a wrong token is still refused");
     // The AI seat thinks again (if it was to move) and answers the person's next move.
-    let v = wait_for_person(addr, &ai_id, 0, &ai_tokens[0]);
+    let v = person_plays_first_legal(addr, &ai_id, &ai_tokens[0]);
     let steps = v["step_count"].as_u64().unwrap();
     assert!(steps >= ai_steps_before, "no acknowledged move is lost");
-    let legal = v["legal"][0]["action"].as_str().unwrap().to_string();
-    let (st, _) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{ai_id}/move"),
-        Some(&json!({"seat": 0, "action": legal})),
-        &[&ai_tokens[0]],
-    );
-    assert_eq!(st, 200);
     let v = wait_for_person(addr, &ai_id, 0, &ai_tokens[0]);
     assert!(
         v["step_count"].as_u64().unwrap() >= steps + 2,
@@ -428,15 +450,9 @@ fn play_against_ai(
 
 /// Waits until game `id` waits for the person at seat 0, or is over.
 fn wait_for_person_or_end(addr: SocketAddr, id: &str, token: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let v = view(addr, id, 0, token);
-        if v["status"] != "playing" || (v["waiting_for"] == "human" && v["to_move"] == 0) {
-            return v;
-        }
-        assert!(Instant::now() < deadline, "the AI seat never moved: {v}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until(addr, id, 0, token, Duration::from_millis(20), |v| {
+        v["status"] != "playing" || persons_turn(v, 0)
+    })
 }
 
 #[test]
@@ -454,12 +470,7 @@ fn an_ai_seat_decides_after_a_restart_as_in_the_game_never_interrupted() {
     let before = view(server.addr, &id, 0, &tokens[0])["step_count"]
         .as_u64()
         .unwrap();
-    let mut server = server;
-    server.child.kill().expect("SIGKILL");
-    server.child.wait().unwrap();
-    drop(server);
-
-    let server = start(&db);
+    let server = kill_and_restart(server, &db);
     let addr = server.addr;
     let after = view(addr, &id, 0, &tokens[0]);
     assert!(
@@ -496,13 +507,8 @@ fn a_start_retried_after_a_restart_with_its_request_id_makes_one_game() {
     let server = start(&db);
     let (st, first) = http(server.addr, "POST", "/api/games", Some(&body), &[]);
     assert_eq!(st, 201, "{first}");
-    let mut server = server;
-    server.child.kill().expect("SIGKILL");
-    server.child.wait().unwrap();
-    drop(server);
-
     // The client never saw the answer and retries the same Start on the restarted server.
-    let server = start(&db);
+    let server = kill_and_restart(server, &db);
     let (st, again) = http(server.addr, "POST", "/api/games", Some(&body), &[]);
     assert_eq!(st, 200, "a repeat, not a new game: {again}");
     assert_eq!(again["id"], first["id"]);

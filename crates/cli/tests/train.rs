@@ -208,7 +208,7 @@ fn bad_arguments_and_files_are_named() {
     );
     assert!(!success);
     assert!(
-        err.contains("--players 5") && err.contains("2 to 4"),
+        err.contains("'5' for '--players <PLAYERS>'") && err.contains("2 to 4"),
         "{err}"
     );
     assert!(!err.contains("backtrace"), "{err}");

@@ -16,6 +16,7 @@ pub mod answers;
 pub mod assets;
 pub mod azul;
 pub mod error;
+pub mod events;
 pub mod game;
 pub mod games;
 pub mod guard;

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tessera_arena::store::{Store, WebGameRow};
 
 use crate::error::ApiError;
+use crate::events::StoredEvent;
 
 /// The server's writable connection to the database.
 pub struct WebDb {
@@ -56,9 +57,10 @@ impl WebDb {
     }
 
     /// Stores event `n` of game `id`.
-    pub fn append(&self, id: &str, n: u64, event: &Value) -> Result<(), ApiError> {
+    pub fn append(&self, id: &str, n: u64, event: &StoredEvent) -> Result<(), ApiError> {
+        let text = event.to_json().map_err(|e| db_err("the move", e))?;
         self.lock()
-            .web_append(id, n, &event.to_string())
+            .web_append(id, n, &text)
             .map_err(|e| db_err("the move", e))
     }
 
@@ -122,17 +124,22 @@ impl WebDb {
             .map_err(|e| ApiError::Internal(format!("reading stored game {id}: {e}")))
     }
 
-    /// The events of game `id`, parsed.
-    pub fn events(&self, id: &str) -> Result<Vec<Value>, ApiError> {
+    /// The events of game `id`, in order, each read as a [`StoredEvent`]; a row that is
+    /// not one is an error naming the game, the row and what is wrong.
+    pub fn events(&self, id: &str) -> Result<Vec<StoredEvent>, ApiError> {
         let texts = self
             .lock()
             .web_events(id)
             .map_err(|e| ApiError::Internal(format!("reading the moves of game {id}: {e}")))?;
         texts
             .iter()
-            .map(|t| {
-                serde_json::from_str(t).map_err(|e| {
-                    ApiError::Internal(format!("a stored move of game {id} is not JSON: {e}"))
+            .enumerate()
+            .map(|(n, text)| {
+                StoredEvent::from_json(text).map_err(|e| {
+                    let shown: String = text.chars().take(200).collect();
+                    ApiError::Internal(format!(
+                        "stored event {n} of game {id} ({shown}) does not read: {e}"
+                    ))
                 })
             })
             .collect()

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tessera_arena::registry::RegistryError;
 use tessera_core::clock::Clock;
 use tessera_core::record::{Event, GameRecord, GameSeeds, flag_outcome, replay_states};
@@ -26,6 +26,7 @@ use crate::answers::{
     MoveCheck, Replay, ReplayStep, SeatView, Snapshot, StepKind, StepView, Waiting,
 };
 use crate::error::{ApiError, table_refusal};
+use crate::events::{self, StoredEvent, millis};
 use crate::game::WebGame;
 use crate::persist::WebDb;
 
@@ -255,11 +256,6 @@ pub trait DynSession: Send + Sync {
 /// How often a stored game (`--db`) under a clock stores the running time of the person to
 /// move: the most a restart can give back.
 pub const CLOCK_TICK: Duration = Duration::from_secs(3);
-
-/// A duration in whole milliseconds.
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
 
 /// What the server shows of a seat.
 struct SeatInfo {
@@ -593,17 +589,13 @@ impl<G: WebGame> LiveGame<G> {
     /// Stores event `event` (`--db`) before the request that caused it is answered; when
     /// the database refuses it the game stops (a restarted server continues from the last
     /// stored event) and the request gets 503.
-    fn log(&self, g: &mut Inner<G>, mut event: Value) -> Result<(), ApiError> {
+    fn log(&self, g: &mut Inner<G>, event: events::Event) -> Result<(), ApiError> {
         let Some(db) = &self.db else {
             return Ok(());
         };
         // Under a clock every event keeps each seat's time left and used after it, so a
         // restarted server gives nobody time back that they had spent before the event.
-        if let (Some((left, used)), Some(obj)) = (g.table.clock_times(), event.as_object_mut()) {
-            let ms = |v: Vec<Duration>| v.into_iter().map(millis).collect::<Vec<_>>();
-            obj.insert("left_ms".into(), json!(ms(left)));
-            obj.insert("used_ms".into(), json!(ms(used)));
-        }
+        let event = StoredEvent::new(event).with_clock(g.table.clock_times());
         match db.append(&self.id, g.events, &event) {
             Ok(()) => {
                 g.events += 1;
@@ -652,7 +644,10 @@ impl<G: WebGame> LiveGame<G> {
                     // A failure to store it stops the game (see `log`).
                     let _ = this.log(
                         &mut g,
-                        json!({"op": "tick", "seat": p.0, "elapsed_ms": millis(elapsed)}),
+                        events::Event::Tick {
+                            seat: p.0,
+                            elapsed_ms: millis(elapsed),
+                        },
                     );
                 }
                 wait = now;
@@ -692,7 +687,10 @@ impl<G: WebGame> LiveGame<G> {
         // A failure to store it stops the game (see `log`).
         let _ = self.log(
             g,
-            json!({"op": "flag", "seat": p.0, "think_ms": millis(think)}),
+            events::Event::Flag {
+                seat: p.0,
+                think_ms: millis(think),
+            },
         );
         self.store_end(g);
         self.rev_tx.send_replace(g.revision());
@@ -730,7 +728,7 @@ impl<G: WebGame> LiveGame<G> {
             None => Ok(PlayerId(seat)),
             Some(h) if creds.holds(h) => {
                 if info.free {
-                    self.log(g, json!({"op": "claim", "seat": seat}))?;
+                    self.log(g, events::Event::Claim { seat })?;
                     g.seats[seat as usize].free = false;
                     g.bumps += 1;
                     self.rev_tx.send_replace(g.revision());
@@ -769,7 +767,11 @@ impl<G: WebGame> LiveGame<G> {
                     // A failure to store it stops the game (see `log`).
                     let _ = self.log(
                         &mut g,
-                        json!({"op": "ai", "seat": p.0, "action": action, "rng": rng}),
+                        events::Event::Ai {
+                            seat: p.0,
+                            action,
+                            rng,
+                        },
                     );
                 }
                 Ok(false) => {}
@@ -1107,7 +1109,10 @@ impl<G: WebGame> DynSession for LiveGame<G> {
         };
         self.log(
             &mut g,
-            json!({"op": "move", "seat": req.seat, "action": action.to_string()}),
+            events::Event::Move {
+                seat: req.seat,
+                action: action.to_string(),
+            },
         )?;
         self.advance_locked(&mut g);
         let answer = Self::snapshot_locked(
@@ -1142,7 +1147,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
             ));
         }
         g.table.take_back(p).map_err(|e| refusal(e, &g.seats, ""))?;
-        self.log(&mut g, json!({"op": "undo", "seat": req.seat}))?;
+        self.log(&mut g, events::Event::Undo { seat: req.seat })?;
         g.failure = None;
         self.advance_locked(&mut g);
         let answer = Self::snapshot_locked(
@@ -1222,7 +1227,7 @@ impl<G: WebGame> DynSession for LiveGame<G> {
             .table
             .hint(p, agent, budget)
             .map_err(|e| refusal(e, &g.seats, ""))?;
-        self.log(&mut g, json!({"op": "hint", "seat": req.seat}))?;
+        self.log(&mut g, events::Event::Hint { seat: req.seat })?;
         let before = g.table.state().clone();
         let spec = spec.clone();
         // The record now counts the hint.
@@ -1286,7 +1291,11 @@ impl<G: WebGame> DynSession for LiveGame<G> {
         let hash = hash_token(&token);
         self.log(
             &mut g,
-            json!({"op": "join", "seat": seat, "name": name, "token_hash": hash}),
+            events::Event::Join {
+                seat,
+                name: name.clone(),
+                token_hash: hash.clone(),
+            },
         )?;
         Self::seat_taken(&mut g, seat, name, hash);
         self.rev_tx.send_replace(g.revision());
@@ -1371,7 +1380,8 @@ impl<G: WebGame> LiveGame<G> {
 
     /// Replays the stored events of a game (`--db`) onto its fresh table: people's and AI
     /// seats' moves, undos, hints and seats taken, each after the chance events due.
-    fn replay_events(&self, events: &[Value]) -> Result<(), ApiError> {
+    fn replay_events(&self, events: &[StoredEvent]) -> Result<(), ApiError> {
+        use events::Event as E;
         let mut g = self.lock();
         for (n, ev) in events.iter().enumerate() {
             let bad = |why: String| {
@@ -1381,28 +1391,27 @@ impl<G: WebGame> LiveGame<G> {
                 ))
             };
             g.table.advance().map_err(|e| bad(e.to_string()))?;
-            let seat = ev["seat"]
-                .as_u64()
-                .and_then(|s| u8::try_from(s).ok())
-                .filter(|&s| (s as usize) < g.seats.len())
-                .ok_or_else(|| bad("no valid seat".into()))?;
+            let seat = ev.event.seat();
+            if seat as usize >= g.seats.len() {
+                return Err(bad(format!(
+                    "no seat {seat} (the game has {})",
+                    g.seats.len()
+                )));
+            }
             let p = PlayerId(seat);
-            let action = || -> Result<G::Action, ApiError> {
-                ev["action"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .parse()
+            let parse = |text: &str| -> Result<G::Action, ApiError> {
+                text.parse()
                     .map_err(|e: <G::Action as std::str::FromStr>::Err| bad(e.to_string()))
             };
-            match ev["op"].as_str().unwrap_or_default() {
-                "move" => {
-                    let a = action()?;
+            match &ev.event {
+                E::Move { action, .. } => {
+                    let a = parse(action)?;
                     g.table.play(p, a).map_err(|e| bad(e.to_string()))?;
                 }
-                "ai" => {
-                    let a = action()?;
+                E::Ai { action, rng, .. } => {
+                    let a = parse(action)?;
                     // (Games stored before the generator was kept have none.)
-                    let rng = match ev["rng"].as_str() {
+                    let rng = match rng {
                         Some(text) => Some(rng_from_text(text).map_err(|e| bad(e.to_string()))?),
                         None => None,
                     };
@@ -1410,8 +1419,8 @@ impl<G: WebGame> LiveGame<G> {
                         .replay_agent_action(p, a, rng)
                         .map_err(|e| bad(e.to_string()))?;
                 }
-                "undo" => g.table.take_back(p).map_err(|e| bad(e.to_string()))?,
-                "hint" => {
+                E::Undo { .. } => g.table.take_back(p).map_err(|e| bad(e.to_string()))?,
+                E::Hint { .. } => {
                     let spec = self
                         .hint_spec
                         .as_deref()
@@ -1422,42 +1431,27 @@ impl<G: WebGame> LiveGame<G> {
                         .map_err(|e| bad(e.to_string()))?;
                     g.bumps += 1;
                 }
-                "flag" => {
-                    let think = Duration::from_millis(ev["think_ms"].as_u64().unwrap_or(0));
+                E::Flag { think_ms, .. } => {
                     g.table
-                        .replay_flag(p, think)
+                        .replay_flag(p, Duration::from_millis(*think_ms))
                         .map_err(|e| bad(e.to_string()))?;
                     g.flag_logged = true;
                 }
                 // The time so far of a person's turn; its figures follow below.
-                "tick" => {}
-                "claim" => g.seats[seat as usize].free = false,
-                "join" => {
-                    let name = ev["name"].as_str().unwrap_or("Player").to_string();
-                    let hash = ev["token_hash"]
-                        .as_str()
-                        .ok_or_else(|| bad("no token hash".into()))?
-                        .to_string();
-                    Self::seat_taken(&mut g, seat, name, hash);
-                }
-                other => return Err(bad(format!("unknown event '{other}'"))),
+                E::Tick { .. } => {}
+                E::Claim { .. } => g.seats[seat as usize].free = false,
+                E::Join {
+                    name, token_hash, ..
+                } => Self::seat_taken(&mut g, seat, name.clone(), token_hash.clone()),
             }
             // Under a clock the stored times replace the replay's: each seat's clock is as
             // it was at the event, the time since charged to nobody.
-            let ms = |key: &str| -> Option<Vec<Duration>> {
-                ev[key]
-                    .as_array()?
-                    .iter()
-                    .map(|v| v.as_u64().map(Duration::from_millis))
-                    .collect()
-            };
-            if let (Some(mut left), Some(mut used)) = (ms("left_ms"), ms("used_ms")) {
+            if let Some((mut left, mut used)) = ev.clock() {
                 // A person's turn under way: the time it had taken is charged.
-                if ev["op"] == "tick"
+                if let E::Tick { elapsed_ms, .. } = ev.event
                     && let (Some(l), Some(u)) = (left.get_mut(p.index()), used.get_mut(p.index()))
                 {
-                    let elapsed = Duration::from_millis(ev["elapsed_ms"].as_u64().unwrap_or(0));
-                    let charged = elapsed.min(*l);
+                    let charged = Duration::from_millis(elapsed_ms).min(*l);
                     *l -= charged;
                     *u += charged;
                 }
@@ -1473,7 +1467,13 @@ impl<G: WebGame> LiveGame<G> {
 pub type Created = (Arc<dyn DynSession>, Vec<(u8, String)>);
 
 /// Restores one stored game: (game name, id, setup, events, environment).
-pub type RestoreFn<'a> = dyn Fn(&str, String, &StoredSetup, &[Value], &SessionEnv) -> Result<Arc<dyn DynSession>, ApiError>
+pub type RestoreFn<'a> = dyn Fn(
+        &str,
+        String,
+        &StoredSetup,
+        &[StoredEvent],
+        &SessionEnv,
+    ) -> Result<Arc<dyn DynSession>, ApiError>
     + 'a;
 
 /// A game as stored when it is created (`--db`): the request, the seed, the seats' token
@@ -1515,7 +1515,7 @@ pub trait GameKind: Send + Sync {
         &self,
         id: String,
         setup: &StoredSetup,
-        events: &[Value],
+        events: &[StoredEvent],
         env: &SessionEnv,
     ) -> Result<Arc<dyn DynSession>, ApiError>;
     /// Replays a record: every step with the spectator view after it.
@@ -1628,7 +1628,7 @@ impl<G: WebGame> GameKind for Kind<G> {
         &self,
         id: String,
         setup: &StoredSetup,
-        events: &[Value],
+        events: &[StoredEvent],
         env: &SessionEnv,
     ) -> Result<Arc<dyn DynSession>, ApiError> {
         let s = LiveGame::<G>::create(

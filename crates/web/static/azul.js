@@ -275,7 +275,9 @@ const AzulPage = {
     const body = { game: "azul", seats: this.nextSeats || this.readSeats() };
     this.nextSeats = null;
     if (seedText) body.seed = Number(seedText);
-    const clock = this.readClock();
+    // "Play again" keeps the finished game's clock; otherwise the setup's choice.
+    const clock = this.nextClock || this.readClock();
+    this.nextClock = null;
     if (clock) body.clock = clock;
     // One id per game asked for: a retry of the same Start gets the same game.
     this.startId = this.startId || requestId();
@@ -397,8 +399,11 @@ const AzulPage = {
 
   draw() {
     const snap = this.snap;
-    this.drawStrip(snap.view);
-    AzulView.render(document.getElementById("board"), snap.view, {
+    // Who is to move is the table's word (`to_move`): nobody once a flag has fallen, though
+    // the position's own mover is still the seat that ran out of time.
+    const view = Object.assign({}, snap.view, { mover: snap.to_move ?? null });
+    this.drawStrip(view);
+    AzulView.render(document.getElementById("board"), view, {
       legal: snap.waiting_for === "human" ? snap.legal : [],
       selected: this.selected,
       seatLabels: this.labels,

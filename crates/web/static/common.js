@@ -70,8 +70,9 @@ function gameIdFromUrl() {
 
 // The invite links of the free seats (`free` in the snapshot), for the creator to send.
 // Opens what the page's address names: a game (`/GAME?game=ID`, and an invite link's
-// `#token=`), or with `?rematch` ("Play again" after a game) a new game with the seats the
-// finished one saved. `page` is the game page's object (its `open`, `start`, `nextSeats`).
+// `#token=`), or with `?rematch` ("Play again" after a game) a new game with the seats and
+// the clock the finished one saved. `page` is the game page's object (its `open`, `start`,
+// `nextSeats`, `nextClock`).
 async function openFromAddress(page, game) {
   const id = gameIdFromUrl();
   if (id) {
@@ -83,7 +84,12 @@ async function openFromAddress(page, game) {
     const saved = sessionStorage.getItem(key);
     sessionStorage.removeItem(key);
     if (saved) {
-      try { page.nextSeats = JSON.parse(saved); } catch (e) { page.nextSeats = null; }
+      let rematch = null;
+      try { rematch = JSON.parse(saved); } catch (e) { rematch = null; }
+      // (A page of before saved the seats alone.)
+      if (Array.isArray(rematch)) rematch = { seats: rematch, clock: null };
+      page.nextSeats = rematch && Array.isArray(rematch.seats) ? rematch.seats : null;
+      page.nextClock = rematch && typeof rematch.clock === "string" ? rematch.clock : null;
       if (page.nextSeats) {
         document.getElementById("players").value = String(page.nextSeats.length);
         await page.start();
@@ -93,7 +99,8 @@ async function openFromAddress(page, game) {
 }
 
 // "Play again": `page`'s finished game as a new-game request saved for the page that opens
-// afresh with `?rematch` (see openFromAddress). A seat this browser played keeps its name;
+// afresh with `?rematch` (see openFromAddress), with the same clock (its control, as the
+// server wrote it, e.g. `5m+3s`) if it had one. A seat this browser played keeps its name;
 // another person's seat is open again (a new invite link), since their token belongs to the
 // old game; levels by level, other players by their specification and budget.
 function startRematch(page, game) {
@@ -106,7 +113,8 @@ function startRematch(page, game) {
     if (lv) return { type: "ai", agent: lv.agent };
     return { type: "ai", agent: s.agent, budget: s.budget };
   });
-  sessionStorage.setItem(`tessera-rematch-${game}`, JSON.stringify(seats));
+  const clock = snap.clock ? snap.clock.control : null;
+  sessionStorage.setItem(`tessera-rematch-${game}`, JSON.stringify({ seats, clock }));
   location.href = `${game}?rematch` + (page.fast ? "&fast" : "");
 }
 

@@ -140,7 +140,9 @@ const QwirklePage = {
     this.nextSeats = null;
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = Number(seed);
-    const clock = this.readClock();
+    // "Play again" keeps the finished game's clock; otherwise the setup's choice.
+    const clock = this.nextClock || this.readClock();
+    this.nextClock = null;
     if (clock) body.clock = clock;
     // One id per game asked for: a retry of the same Start gets the same game.
     this.startId = this.startId || requestId();

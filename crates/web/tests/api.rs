@@ -19,15 +19,20 @@ async fn new_game(app: &Arc<App>, seats: Value, seed: u64) -> Value {
     common::new_game(app, "nim", seats, seed).await
 }
 
-fn app() -> Arc<App> {
+/// A server hosting Nim.
+fn nim_app() -> App {
     let cfg = Config {
         master_seed: 42,
         ..Config::default()
     };
-    Arc::new(App::new(&cfg).with_game(
+    App::new(&cfg).with_game(
         "nim",
         games::registered_kind("nim").expect("nim is registered"),
-    ))
+    )
+}
+
+fn app() -> Arc<App> {
+    Arc::new(nim_app())
 }
 
 #[tokio::test]
@@ -476,4 +481,118 @@ async fn results_read_the_tournament_database() {
     let (st, _) = call(&app, "GET", "/api/results/abc", "").await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     let _ = std::fs::remove_file(&path);
+}
+
+/// A Nim server keeping its games in the database at `path`.
+fn app_with_db(path: &std::path::Path) -> Arc<App> {
+    let db = tessera_web::persist::WebDb::open(path).expect("the database opens");
+    Arc::new(nim_app().with_store(Arc::new(db)))
+}
+
+/// A fresh database file for this test process.
+fn temp_db(name: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!(
+        "tessera-web-events-{}-{name}.db",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Stores game `row` with the event rows `events` (as text) in a new database and restores
+/// it: how many games were restored, the errors, and the server.
+fn restore_rows(
+    name: &str,
+    row: &tessera_arena::store::WebGameRow,
+    events: &[String],
+) -> (usize, Vec<String>, Arc<App>) {
+    let path = temp_db(name);
+    let store = tessera_arena::store::Store::open(&path).unwrap();
+    store.web_create(&row.id, &row.game, &row.setup).unwrap();
+    for (n, e) in events.iter().enumerate() {
+        store.web_append(&row.id, n as u64, e).unwrap();
+    }
+    drop(store);
+    let app = app_with_db(&path);
+    let (restored, errors) = app.restore_games().unwrap();
+    let _ = std::fs::remove_file(&path);
+    (restored, errors, app)
+}
+
+#[tokio::test]
+async fn stored_events_of_older_rows_restore_and_a_bad_row_is_named() {
+    let path = temp_db("played");
+    let app = app_with_db(&path);
+    let created = new_game(
+        &app,
+        json!([{"type": "human"}, {"type": "ai", "agent": "random"}]),
+        5,
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let v = wait_for_human_or_end(&app, &id, 0).await;
+    let action = v["legal"][0]["action"].as_str().unwrap().to_string();
+    let (st, w) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &json!({"seat": 0, "action": action}).to_string(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{w}");
+    let played = wait_for_human_or_end(&app, &id, 0).await;
+    assert_eq!(played["status"], "playing", "{played}");
+    drop(app);
+    let store = tessera_arena::store::Store::open(&path).unwrap();
+    let row = store.web_game(&id).unwrap().expect("stored");
+    let rows = store.web_events(&id).unwrap();
+    drop(store);
+    let _ = std::fs::remove_file(&path);
+    // The rows as written: keys sorted, the AI seat's generator kept.
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with(r#"{"action":"#) && r.contains(r#","op":"ai","rng":""#)),
+        "{rows:?}"
+    );
+    let (restored, errors, _) = restore_rows("same", &row, &rows);
+    assert_eq!((restored, errors.len()), (1, 0), "{errors:?}");
+
+    // Rows stored before AI seats' generators were kept have no `rng`: they restore to the
+    // same position.
+    let old: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let mut v: Value = serde_json::from_str(r).unwrap();
+            v.as_object_mut().unwrap().remove("rng");
+            v.to_string()
+        })
+        .collect();
+    assert_ne!(old, rows);
+    let (restored, errors, app) = restore_rows("old", &row, &old);
+    assert_eq!((restored, errors.len()), (1, 0), "{errors:?}");
+    common::remember_tokens(&app, &created);
+    let (st, back) = call(&app, "GET", &format!("/api/games/{id}?seat=0"), "").await;
+    assert_eq!(st, StatusCode::OK, "{back}");
+    assert_eq!(back["step_count"], played["step_count"], "{back}");
+    assert_eq!(back["view"], played["view"], "{back}");
+    assert_eq!(back["legal"], played["legal"], "{back}");
+
+    // A row that is not an event, and one that is but does not replay: the game is not
+    // restored and the error names it, the row and what is wrong.
+    let n = rows.len();
+    for (bad, expected) in [
+        (r#"{"op":"dance","seat":0}"#, "unknown variant `dance`"),
+        (r#"{"op":"move","seat":0}"#, "missing field `action`"),
+        (r#"{"action":"1","op":"move","seat":7}"#, "no seat 7"),
+        (r#"{"action":"x","op":"move","seat":0}"#, "does not replay"),
+    ] {
+        let mut with_bad = rows.clone();
+        with_bad.push(bad.to_string());
+        let (restored, errors, _) = restore_rows("bad", &row, &with_bad);
+        assert_eq!((restored, errors.len()), (0, 1), "{bad}: {errors:?}");
+        let e = &errors[0];
+        assert!(e.contains(&format!("game {id}")), "{e}");
+        assert!(e.contains(&format!("stored event {n} ")), "{e}");
+        assert!(e.contains(expected), "{bad}: {e}");
+    }
 }

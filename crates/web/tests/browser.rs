@@ -2451,6 +2451,20 @@ fn rules_pages_are_linked_from_each_setup_and_drawn_by_the_games_own_code() {
     });
 }
 
+/// On a game's setup page: seat 2 a person too, a custom `clock` for each, and Start.
+async fn start_two_people_on_a_clock(c: &Client, clock: &str) {
+    js(
+        c,
+        "const s = document.getElementById('seat1-type'); s.value = 'human'; \
+         s.dispatchEvent(new Event('change')); \
+         const k = document.getElementById('clock'); k.value = 'custom'; \
+         k.dispatchEvent(new Event('change'));",
+    )
+    .await;
+    type_into(c, "#clock-custom", clock).await;
+    click(c, "#start").await;
+}
+
 /// A game clock on the Azul page: chosen at the setup (a custom `11s`), one clock per seat
 /// above the board ticking down in the browser, red under 10 s; the person to move who does
 /// not move loses on time and the final panel says so.
@@ -2469,21 +2483,7 @@ fn azul_clocks_show_tick_and_a_flag_ends_the_game() {
             .await
             .expect("the clock choice");
         // Two people at this screen, an 11 s clock each.
-        js(
-            &c,
-            "const s = document.getElementById('seat1-type'); s.value = 'human'; \
-             s.dispatchEvent(new Event('change')); \
-             const k = document.getElementById('clock'); k.value = 'custom'; \
-             k.dispatchEvent(new Event('change'));",
-        )
-        .await;
-        c.find(Locator::Css("#clock-custom"))
-            .await
-            .unwrap()
-            .send_keys("11s")
-            .await
-            .unwrap();
-        click(&c, "#start").await;
+        start_two_people_on_a_clock(&c, "11s").await;
         wait_js(
             &c,
             "document.querySelectorAll('#clocks .seat-clock').length === 2",
@@ -2549,6 +2549,55 @@ fn azul_clocks_show_tick_and_a_flag_ends_the_game() {
                 .contains("lost on time")
         );
         screenshot(&c, "azul-lost-on-time.png").await;
+        c.close().await.unwrap();
+    });
+}
+
+/// After a flag on the Azul page nobody is shown to move (the position's mover is still the
+/// seat that ran out of time), and "Play again" starts the new game on the same clock.
+#[test]
+fn azul_lost_on_time_shows_nobody_to_move_and_play_again_keeps_the_clock() {
+    browser_test(async {
+        let (addr, app) = start_server().await;
+        let c = open_browser("azul-rematch-clock").await;
+        open_setup(&c, addr, "/azul?fast").await;
+        // Two people at this screen, a 2 s clock each.
+        start_two_people_on_a_clock(&c, "2s").await;
+        wait_js(
+            &c,
+            "document.getElementById('lost-on-time')",
+            "lost on time",
+            30,
+        )
+        .await;
+        let id = only_game(&app);
+        let snap = public_snapshot(&app, &id);
+        let flag = snap["clock"]["flag"].clone();
+        assert!(flag.is_u64(), "{snap}");
+        assert_eq!(snap["to_move"], Value::Null);
+        assert_eq!(snap["view"]["mover"], flag, "the position's mover");
+        let marked = js(
+            &c,
+            "return document.querySelectorAll('#board .board.active, .opp.to-move').length",
+        )
+        .await;
+        assert_eq!(marked, json!(0));
+        let board = text_of(&c, "#board").await;
+        assert!(!board.contains("to move"), "{board}");
+        screenshot(&c, "azul-lost-on-time-nobody-to-move.png").await;
+        // Play again: the same seats on the same clock.
+        click(&c, "#rematch").await;
+        wait_for_games(&app, 2).await;
+        let games = app.sessions.list();
+        let again = games
+            .iter()
+            .filter_map(|g| g["id"].as_str())
+            .find(|g| *g != id)
+            .expect("the new game")
+            .to_string();
+        let again = public_snapshot(&app, &again);
+        assert_eq!(again["clock"]["control"], "2s", "{again}");
+        assert_eq!(again["seats"], snap["seats"]);
         c.close().await.unwrap();
     });
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
+use tessera_web::events::Event;
 use tessera_web::persist::WebDb;
 use tessera_web::{App, Config, games};
 
@@ -40,6 +41,45 @@ async fn create(app: &Arc<App>, body: Value) -> (StatusCode, Value) {
     call(app, "POST", "/api/games", &body.to_string()).await
 }
 
+/// Creates the game `body` describes, then waits while AI seats move: its id and the state
+/// seat 0 sees then.
+async fn start_and_wait(app: &Arc<App>, body: Value) -> (String, Value) {
+    let (st, v) = create(app, body).await;
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let v = wait_while_ai(app, &id, 0).await;
+    (id, v)
+}
+
+/// Seat `seat` of game `id` plays `action`.
+async fn play(
+    app: &Arc<App>,
+    id: &str,
+    seat: impl Into<Value>,
+    action: &str,
+) -> (StatusCode, Value) {
+    let body = json!({"seat": seat.into(), "action": action});
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &body.to_string(),
+    )
+    .await
+}
+
+/// A Nim game between two people on the clock `clock`: its id and the creation answer.
+async fn clocked_nim(app: &Arc<App>, seed: u64, clock: &str) -> (String, Value) {
+    let (st, v) = create(
+        app,
+        json!({"game": "nim", "seats": people(), "seed": seed, "clock": clock}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    (id, v)
+}
+
 fn people() -> Value {
     json!([{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}])
 }
@@ -66,13 +106,7 @@ async fn a_bad_clock_is_refused_naming_the_expected_form() {
 #[tokio::test]
 async fn a_person_who_does_not_move_loses_on_time_without_asking() {
     let app = app();
-    let (st, v) = create(
-        &app,
-        json!({"game": "nim", "seats": people(), "seed": 3, "clock": "1s+0s"}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
+    let (id, v) = clocked_nim(&app, 3, "1s+0s").await;
     assert_eq!(v["clock"]["control"], "1s");
     assert_eq!(v["clock"]["base_ms"], 1000);
     let mover = v["to_move"].as_u64().unwrap();
@@ -101,6 +135,9 @@ async fn a_person_who_does_not_move_loses_on_time_without_asking() {
     assert_eq!(w["clock"]["running"], Value::Null);
     assert_eq!(w["clock"]["left_ms"][mover as usize], 0);
     assert_eq!(w["waiting_for"], Value::Null);
+    // Nobody is to move any more (the pages show who is to move from this, not from the
+    // position, whose mover is still the seat that ran out of time).
+    assert_eq!(w["to_move"], Value::Null);
     assert_eq!(w["outcome"]["winners"], json!([1 - mover]));
     // The record says it as a tournament's does.
     let (st, r) = call(&app, "GET", &format!("/api/games/{id}/record"), "").await;
@@ -111,35 +148,37 @@ async fn a_person_who_does_not_move_loses_on_time_without_asking() {
     let used = r["time_used_ms"][mover as usize].as_u64().unwrap();
     assert!((1000..4000).contains(&used), "{r}");
     // The move that comes too late is refused: the game is over.
-    let (st, e) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        &json!({"seat": mover, "action": "1"}).to_string(),
-    )
-    .await;
+    let (st, e) = play(&app, &id, mover, "1").await;
     assert_eq!(st, StatusCode::CONFLICT, "{e}");
+}
+
+#[tokio::test]
+async fn a_clocks_control_as_shown_makes_the_same_clock_again() {
+    // "Play again" sends the finished game's `clock.control` as the new game's clock.
+    let app = app();
+    for given in ["11s", "5m+3s", "90s+500ms", "90s+0.5s", "90m"] {
+        let (_, first) = clocked_nim(&app, 2, given).await;
+        let control = first["clock"]["control"].as_str().unwrap().to_string();
+        let (_, again) = clocked_nim(&app, 2, &control).await;
+        for key in ["control", "base_ms", "increment_ms"] {
+            assert_eq!(again["clock"][key], first["clock"][key], "{given}: {key}");
+        }
+    }
+    let (_, v) = clocked_nim(&app, 2, "5m+3s").await;
+    assert_eq!(
+        (&v["clock"]["base_ms"], &v["clock"]["increment_ms"]),
+        (&json!(300_000), &json!(3_000))
+    );
 }
 
 #[tokio::test]
 async fn people_are_charged_their_turn_and_gain_the_increment() {
     let app = app();
-    let (_, v) = create(
-        &app,
-        json!({"game": "nim", "seats": people(), "seed": 5, "clock": "30s+2s"}),
-    )
-    .await;
-    let id = v["id"].as_str().unwrap().to_string();
+    let (id, v) = clocked_nim(&app, 5, "30s+2s").await;
     let p = v["to_move"].as_u64().unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let action = v["legal"][0]["action"].as_str().unwrap().to_string();
-    let (st, w) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        &json!({"seat": p, "action": action}).to_string(),
-    )
-    .await;
+    let (st, w) = play(&app, &id, p, &action).await;
     assert_eq!(st, StatusCode::OK, "{w}");
     // 30 s, less at least the 0.3 s waited, plus the 2 s increment.
     let left = w["clock"]["left_ms"][p as usize].as_u64().unwrap();
@@ -156,15 +195,12 @@ async fn ai_seats_play_within_their_clock_and_the_cap() {
         ..Config::default()
     };
     let app = app_with(&cfg, None);
-    let (st, v) = create(
+    let (id, end) = start_and_wait(
         &app,
         json!({"game": "azul", "seed": 9, "clock": "3s+0s", "seats": [
             {"type": "ai", "agent": "strong"}, {"type": "ai", "agent": "strong"}]}),
     )
     .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let end = wait_while_ai(&app, &id, 0).await;
     assert_eq!(end["status"], "finished", "{end}");
     assert_eq!(end["clock"]["flag"], Value::Null);
     let (_, r) = call(&app, "GET", &format!("/api/games/{id}/record"), "").await;
@@ -178,24 +214,15 @@ async fn ai_seats_play_within_their_clock_and_the_cap() {
         ..Config::default()
     };
     let app = app_with(&cfg, None);
-    let (st, v) = create(
+    let (id, mut v) = start_and_wait(
         &app,
         json!({"game": "azul", "seed": 9, "clock": "10m", "seats": [
             {"type": "human"}, {"type": "ai", "agent": "strong"}]}),
     )
     .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let mut v = wait_while_ai(&app, &id, 0).await;
     for _ in 0..3 {
         let action = v["legal"][0]["action"].as_str().unwrap().to_string();
-        let (st, w) = call(
-            &app,
-            "POST",
-            &format!("/api/games/{id}/move"),
-            &json!({"seat": 0, "action": action}).to_string(),
-        )
-        .await;
+        let (st, w) = play(&app, &id, 0, &action).await;
         assert_eq!(st, StatusCode::OK, "{w}");
         v = wait_while_ai(&app, &id, 0).await;
     }
@@ -217,23 +244,11 @@ async fn a_restart_neither_gives_time_back_nor_charges_the_downtime() {
     let db = temp("restart");
     let cfg = Config::default();
     let app = app_with(&cfg, Some(&db));
-    let (st, v) = create(
-        &app,
-        json!({"game": "nim", "seats": people(), "seed": 4, "clock": "20s+0s"}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
+    let (id, v) = clocked_nim(&app, 4, "20s+0s").await;
     let p = v["to_move"].as_u64().unwrap() as usize;
     tokio::time::sleep(Duration::from_millis(400)).await;
     let action = v["legal"][0]["action"].as_str().unwrap().to_string();
-    let (st, w) = call(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        &json!({"seat": p, "action": action}).to_string(),
-    )
-    .await;
+    let (st, w) = play(&app, &id, p, &action).await;
     assert_eq!(st, StatusCode::OK, "{w}");
     let left_p = w["clock"]["left_ms"][p].as_u64().unwrap();
     assert!(left_p <= 19_600, "{w}");
@@ -272,13 +287,7 @@ fn w_with_id(v: &Value) -> Value {
 async fn a_flag_is_stored_with_the_record() {
     let db = temp("flag");
     let app = app_with(&Config::default(), Some(&db));
-    let (st, v) = create(
-        &app,
-        json!({"game": "nim", "seats": people(), "seed": 8, "clock": "300ms"}),
-    )
-    .await;
-    assert_eq!(st, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
+    let (id, v) = clocked_nim(&app, 8, "300ms").await;
     let mover = v["to_move"].as_u64().unwrap();
     tokio::time::sleep(Duration::from_millis(800)).await;
     let store = WebDb::open(&db).unwrap();
@@ -289,7 +298,10 @@ async fn a_flag_is_stored_with_the_record() {
     assert_eq!(record["clock"], "300ms");
     let events = store.events(&id).unwrap();
     let last = events.last().unwrap();
-    assert_eq!(last["op"], "flag");
-    assert_eq!(last["left_ms"][mover as usize], 0);
+    assert!(
+        matches!(last.event, Event::Flag { seat, .. } if u64::from(seat) == mover),
+        "{last}"
+    );
+    assert_eq!(last.left_ms.as_ref().unwrap()[mover as usize], 0);
     let _ = std::fs::remove_file(&db);
 }

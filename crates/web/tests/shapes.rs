@@ -7,11 +7,9 @@ mod common;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use serde_json::{Value, json};
-use tessera_web::{App, Config, games, router};
-use tower::ServiceExt;
+use tessera_web::{App, Config, games};
 
 fn app() -> Arc<App> {
     Arc::new(games::standard_app(&Config {
@@ -20,7 +18,8 @@ fn app() -> Arc<App> {
     }))
 }
 
-/// `method uri` with `body` (and `auth`); the status, the raw bytes and the JSON.
+/// `method uri` with `body` (and `auth`); the status, the raw bytes and the JSON, which must
+/// be JSON in the wire form of before.
 async fn raw(
     app: &Arc<App>,
     method: &str,
@@ -28,28 +27,33 @@ async fn raw(
     body: &str,
     auth: Option<&str>,
 ) -> (StatusCode, Vec<u8>, Value) {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json");
-    if let Some(a) = auth {
-        req = req.header("authorization", a);
-    }
-    let req = req.body(Body::from(body.to_string())).unwrap();
-    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 64 << 20)
-        .await
-        .unwrap()
-        .to_vec();
-    let v: Value = serde_json::from_slice(&bytes).expect("a JSON answer");
-    // The bytes are exactly the `Value`'s: sorted keys, compact, nothing else.
+    let (status, bytes, v) = common::request_bytes(app, method, uri, body, auth).await;
+    // The bytes are exactly the `Value`'s: sorted keys, compact, nothing else (an answer
+    // that is not JSON comes back as a JSON string, whose text differs).
     assert_eq!(
         String::from_utf8_lossy(&bytes),
         serde_json::to_string(&v).unwrap(),
         "{method} {uri}: not in the wire form of before"
     );
     (status, bytes, v)
+}
+
+/// `POST /api/games/ID/WHAT` with `body` as `auth`.
+async fn post(
+    app: &Arc<App>,
+    id: &str,
+    what: &str,
+    body: &str,
+    auth: &str,
+) -> (StatusCode, Vec<u8>, Value) {
+    raw(
+        app,
+        "POST",
+        &format!("/api/games/{id}/{what}"),
+        body,
+        Some(auth),
+    )
+    .await
 }
 
 fn keys(v: &Value) -> BTreeSet<&str> {
@@ -169,14 +173,8 @@ async fn the_answers_have_their_documented_shapes_and_bytes() {
     assert_eq!(st, StatusCode::OK);
     assert_eq!(keys(&snap), set(&snapshot_keys));
     // A move check: a word that is no move has a reason and no explanation.
-    let (st, _, check) = raw(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/check"),
-        r#"{"seat": 0, "action": "nonsense"}"#,
-        Some(&auth),
-    )
-    .await;
+    let nonsense = r#"{"seat": 0, "action": "nonsense"}"#;
+    let (st, _, check) = post(&app, &id, "check", nonsense, &auth).await;
     if st == StatusCode::OK {
         assert_eq!(keys(&check), set(&["legal", "reason"]));
         assert_eq!(check["legal"], false);
@@ -200,14 +198,8 @@ async fn the_answers_have_their_documented_shapes_and_bytes() {
     assert_eq!(keys(&missing), set(&["error"]));
     // A token that is not the seat's is the web's own access rule (403), not the table's.
     let wrong = format!("Bearer {}", token.chars().rev().collect::<String>());
-    let (st, _, other) = raw(
-        &app,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        r#"{"seat": 0, "action": "pass"}"#,
-        Some(&wrong),
-    )
-    .await;
+    let pass = r#"{"seat": 0, "action": "pass"}"#;
+    let (st, _, other) = post(&app, &id, "move", pass, &wrong).await;
     assert_eq!(st, StatusCode::FORBIDDEN, "{other}");
 }
 
@@ -231,12 +223,12 @@ async fn the_tables_refusals_are_http_statuses() {
     let to_move = created["to_move"].as_u64().unwrap();
     let other = 1 - to_move;
     let legal = created["legal"][0]["action"].as_str().unwrap_or("");
-    let (st, _, v) = raw(
+    let (st, _, v) = post(
         &app,
-        "POST",
-        &format!("/api/games/{id}/move"),
+        id,
+        "move",
         &json!({"seat": other, "action": legal}).to_string(),
-        Some(&auth),
+        &auth,
     )
     .await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
@@ -245,22 +237,22 @@ async fn the_tables_refusals_are_http_statuses() {
         "{v}"
     );
     // The same for a check.
-    let (st, _, _) = raw(
+    let (st, _, _) = post(
         &app,
-        "POST",
-        &format!("/api/games/{id}/check"),
+        id,
+        "check",
         &json!({"seat": other, "action": legal}).to_string(),
-        Some(&auth),
+        &auth,
     )
     .await;
     assert_eq!(st, StatusCode::CONFLICT);
     // A move the rules forbid: 422 with the rules' reason.
-    let (st, _, v) = raw(
+    let (st, _, v) = post(
         &app,
-        "POST",
-        &format!("/api/games/{id}/move"),
+        id,
+        "move",
         &json!({"seat": to_move, "action": "9BF"}).to_string(),
-        Some(&auth),
+        &auth,
     )
     .await;
     assert!(

@@ -3,9 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use tessera_arena::store::{GameId, Store};
 use tessera_core::GameRecord;
+
+use super::values::GameRef;
 
 /// Arguments of `tessera export`.
 #[derive(clap::Args, Debug)]
@@ -15,8 +17,8 @@ pub struct Args {
     pub db: PathBuf,
     /// The game: `RUN:INDEX` as `tessera games` lists it, or just `INDEX` with `--run` or
     /// in a file holding one run.
-    #[arg(long)]
-    pub game: String,
+    #[arg(long, value_parser = super::values::game_ref)]
+    pub game: GameRef,
     /// The run of a game given as `INDEX`.
     #[arg(long)]
     pub run: Option<i64>,
@@ -28,7 +30,7 @@ pub struct Args {
 /// Runs `tessera export`.
 pub fn run(a: Args) -> Result<()> {
     let store = Store::open_read(&a.db)?;
-    let id = game_id(&store, &a.game, a.run)?;
+    let id = game_id(&store, a.game, a.run)?;
     let Some(stored) = store.find_game(id)? else {
         return Err(store.absent(id)?.into());
     };
@@ -77,21 +79,17 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// The game `text` names: `RUN:INDEX`, or `INDEX` of `run` (or of the file's only run).
-fn game_id(store: &Store, text: &str, run: Option<i64>) -> Result<GameId> {
-    if text.contains(':') {
-        let id: GameId = text.parse()?;
-        if let Some(r) = run.filter(|&r| r != id.run) {
-            bail!(
-                "--game {text} is a game of run {} but --run says {r}",
-                id.run
-            );
+/// The game `game` names: `RUN:INDEX`, or `INDEX` of `run` (or of the file's only run).
+fn game_id(store: &Store, game: GameRef, run: Option<i64>) -> Result<GameId> {
+    let index = match game {
+        GameRef::Id(id) => {
+            if let Some(r) = run.filter(|&r| r != id.run) {
+                bail!("--game {id} is a game of run {} but --run says {r}", id.run);
+            }
+            return Ok(id);
         }
-        return Ok(id);
-    }
-    let index: u64 = text.trim().parse().map_err(|_| {
-        anyhow!("bad game id '{text}': expected RUN:INDEX or INDEX, for example 1:0 (`tessera games` lists them)")
-    })?;
+        GameRef::Index(index) => index,
+    };
     let run = match run {
         Some(r) => r,
         None => {

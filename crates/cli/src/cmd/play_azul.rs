@@ -10,29 +10,31 @@ use tessera_azul::{AzulAction, AzulState, Deal, RoundReport, Source};
 use tessera_core::record::{Event, GameSeeds, Observer};
 use tessera_core::table::Played;
 use tessera_core::{Game, PlayerId, Seat, Table, Turn};
+use tessera_house::spec::AgentSpec;
 
 /// Arguments of `tessera play azul`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Number of players (2-4; default 2, or the count of a loaded position).
-    #[arg(long)]
+    #[arg(long, value_parser = super::values::players_of(&AzulState::INFO))]
     pub players: Option<usize>,
     /// Comma-separated seats, seat 1 first: `human` or an agent (`random`, `level:4`, ...).
     /// Default: one human, the other seats --opponent.
     #[arg(long, value_delimiter = ',')]
-    pub seats: Vec<String>,
+    pub seats: Vec<AgentSpec>,
     /// The AI seats' player when --seats is not given: a difficulty level (`level:N` or its
     /// name: `tessera agents azul` lists the ladder) or any agent. Default: the middle
     /// level.
     #[arg(long)]
-    pub opponent: Option<String>,
+    pub opponent: Option<AgentSpec>,
     /// Seed of the deals, the starting player and the AI seats (default: from the clock;
     /// it is printed so the game can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Resume from a position: state notation (see docs/notation.md) or a file holding it.
-    #[arg(long)]
-    pub load: Option<String>,
+    /// Resume from a position: state notation (see docs/notation.md) or a file holding it
+    /// (read as the arguments are).
+    #[arg(long, value_parser = load_arg)]
+    pub load: Option<Box<AzulState>>,
     /// Write the JSON game record here when the game ends (or is quit).
     #[arg(long)]
     pub record: Option<PathBuf>,
@@ -318,17 +320,23 @@ fn render_report(r: &RoundReport, after: &AzulState) -> String {
     out
 }
 
+/// `--load`: [`load_state`] (boxed: a position is large beside the other arguments), its
+/// error with every cause (clap names the argument).
+fn load_arg(text: &str) -> std::result::Result<Box<AzulState>, String> {
+    load_state(text).map(Box::new).map_err(|e| format!("{e:#}"))
+}
+
 /// A position from `--load`: a file holding state notation or JSON, or the notation itself.
 /// A single word that names no file is reported as a missing file (notation has spaces).
 fn load_state(text: &str) -> Result<AzulState> {
     let path = std::path::Path::new(text);
     let content = if path.exists() {
         std::fs::read_to_string(path)
-            .with_context(|| format!("--load: reading the file {}", path.display()))?
+            .with_context(|| format!("reading the file {}", path.display()))?
     } else if !text.trim().contains(char::is_whitespace) && !text.trim().starts_with('{') {
         bail!(
-            "--load: there is no file {text} (give a file holding a position, or the position \
-             itself in state notation: see docs/notation.md)"
+            "there is no file {text} (give a file holding a position, or the position itself \
+             in state notation: see docs/notation.md)"
         );
     } else {
         text.to_string()
@@ -340,7 +348,7 @@ fn load_state(text: &str) -> Result<AzulState> {
     }
     content
         .parse::<AzulState>()
-        .map_err(|e| anyhow::anyhow!("--load: {e}"))
+        .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// What the terminal shows while the table plays: the table before a human's move and at
@@ -399,9 +407,8 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => Some(open_record(path)?),
         None => None,
     };
-    let initial = match &args.load {
-        Some(text) => {
-            let state = load_state(text)?;
+    let initial = match args.load {
+        Some(state) => {
             if let Some(p) = args.players
                 && p != state.num_players()
             {
@@ -411,27 +418,22 @@ pub fn run(args: Args) -> Result<()> {
                     state.num_players()
                 );
             }
-            state
+            *state
         }
-        None => {
-            let players = args.players.unwrap_or(2);
-            if let Err(e) = AzulState::INFO.check_seats(players) {
-                bail!("--players {players}: {e}");
-            }
-            AzulState::new_random(players, &mut seeds.setup_rng())
-        }
+        // (clap has checked --players against Azul's range.)
+        None => AzulState::new_random(args.players.unwrap_or(2), &mut seeds.setup_rng()),
     };
     let n = initial.num_players();
     let seat_names: Vec<String> = if args.seats.is_empty() {
-        let opponent = match &args.opponent {
-            Some(o) => o.trim().to_string(),
+        let opponent = match args.opponent {
+            Some(o) => o.text,
             None => default_opponent(&tessera_house::registry::azul::registry()),
         };
         std::iter::once("human".to_string())
             .chain(std::iter::repeat_n(opponent, n - 1))
             .collect()
     } else {
-        args.seats.iter().map(|s| s.trim().to_string()).collect()
+        args.seats.into_iter().map(|s| s.text).collect()
     };
     if seat_names.len() != n {
         bail!(

@@ -6,6 +6,7 @@ use anyhow::{Context, Result, bail};
 use tessera_core::record::{Event, Observer};
 use tessera_core::table::Played;
 use tessera_core::{Game, PlayerId, Seat, Table};
+use tessera_house::spec::AgentSpec;
 use tessera_qwirkle::movegen::Scored;
 use tessera_qwirkle::{Board, End, Move, Qwirkle, QwirkleView, Tile};
 
@@ -15,8 +16,8 @@ pub struct Args {
     /// Comma-separated seats, 2 to 4 of: human or a registry player (a difficulty level
     /// `level:N`, or any player with parameters; `tessera agents qwirkle` lists them).
     /// Default: you against the middle level.
-    #[arg(long)]
-    seats: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<AgentSpec>,
     /// Seed of the bag and the bots (default: from the clock, printed at the start).
     #[arg(long)]
     seed: Option<u64>,
@@ -194,16 +195,14 @@ fn best_placements(g: &Qwirkle) -> Vec<Scored> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let seats_text = args.seats.clone().unwrap_or_else(|| {
-        format!(
-            "human,{}",
-            super::play_azul::default_opponent(&tessera_house::registry::qwirkle::registry())
-        )
-    });
-    let names: Vec<String> = seats_text
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .collect();
+    let names: Vec<String> = if args.seats.is_empty() {
+        vec![
+            "human".to_string(),
+            super::play_azul::default_opponent(&tessera_house::registry::qwirkle::registry()),
+        ]
+    } else {
+        args.seats.iter().map(|s| s.text.clone()).collect()
+    };
     if let Err(e) = Qwirkle::INFO.check_seats(names.len()) {
         bail!(
             "--seats names {} seats: {e} (e.g. --seats human,points)",

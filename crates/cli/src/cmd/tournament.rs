@@ -37,8 +37,8 @@ pub struct Args {
     /// than seats make a round robin over every table of --players of them.
     #[arg(long, required = true, value_delimiter = ',')]
     pub agents: Vec<AgentSpec>,
-    /// Seats per table.
-    #[arg(long, default_value_t = 2)]
+    /// Seats per table (from the fewest to the most the game is played by).
+    #[arg(long, default_value_t = 2, value_parser = super::values::players_of_any_game())]
     pub players: usize,
     /// Games per table and series (with --sprt: the most games to play).
     #[arg(long, default_value_t = 100)]

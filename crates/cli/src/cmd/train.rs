@@ -27,6 +27,7 @@ use tessera_core::record::{Event, GameSeeds, Observer};
 use tessera_core::rng::derive_seed;
 use tessera_core::{Agent, Blundering, Game, Seat, Table};
 use tessera_house::games::ArenaGame;
+use tessera_house::spec::AgentSpec;
 use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
 
 /// Arguments of `tessera train`.
@@ -45,7 +46,7 @@ pub struct Args {
     pub seed: u64,
     /// Players at the self-play table (2-4). With more than two, each position gives a row
     /// per pair of players in which one won (a pairwise fit of the conditional logit).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = super::values::players_of(&AzulState::INFO))]
     pub players: usize,
     /// Self-play games in the whole run (all slices).
     #[arg(long, default_value_t = 2000)]
@@ -56,8 +57,8 @@ pub struct Args {
     /// The self-play player (any Azul registry spec; use a node budget for reproducibility),
     /// or one spec per seat, comma-separated (as many as --players): game i seats spec k at
     /// seat (k + i) mod players, so every spec plays from every seat.
-    #[arg(long, default_value = "strong:nodes=1500")]
-    pub player: String,
+    #[arg(long, default_value = "strong:nodes=1500", value_delimiter = ',')]
+    pub player: Vec<AgentSpec>,
     /// Chance of a uniformly random move instead of the player's (for varied positions).
     #[arg(long, default_value_t = 0.05)]
     pub epsilon: f64,
@@ -98,9 +99,6 @@ pub fn run(a: Args) -> Result<()> {
     let Model::AzulAugur = a.model;
     if !(0.0..=1.0).contains(&a.epsilon) {
         bail!("--epsilon {}: expected a probability in 0-1", a.epsilon);
-    }
-    if !(2..=4).contains(&a.players) {
-        bail!("--players {}: Azul is for 2 to 4 players", a.players);
     }
     if !(a.l2 >= 0.0 && a.l2.is_finite()) {
         bail!("--l2 {}: expected a number >= 0", a.l2);
@@ -222,17 +220,23 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
     Ok(all)
 }
 
-/// The specs of `--player`: one for every seat, or exactly one per seat.
-fn seat_specs(player: &str, players: usize) -> Result<Vec<String>> {
-    let specs: Vec<String> = player.split(',').map(|s| s.trim().to_string()).collect();
-    if specs.iter().any(String::is_empty) {
-        bail!("--player {player}: an empty spec; expected SPEC or SPEC,SPEC,... (one per seat)");
-    }
-    match specs.len() {
-        1 => Ok(vec![specs[0].clone(); players]),
-        n if n == players => Ok(specs),
-        n => bail!(
-            "--player {player}: {n} specs for {players} players; expected one spec, or one per seat"
+/// `--player` as given: the specs, comma-separated.
+fn player_text(player: &[AgentSpec]) -> String {
+    let texts: Vec<&str> = player.iter().map(|s| s.text.as_str()).collect();
+    texts.join(",")
+}
+
+/// The specs of `--player` (each checked as the arguments were read): one for every seat,
+/// or exactly one per seat.
+fn seat_specs(player: &[AgentSpec], players: usize) -> Result<Vec<String>> {
+    let specs: Vec<String> = player.iter().map(|s| s.text.clone()).collect();
+    match specs.as_slice() {
+        [one] => Ok(vec![one.clone(); players]),
+        all if all.len() == players => Ok(specs),
+        all => bail!(
+            "--player {}: {} specs for {players} players; expected one spec, or one per seat",
+            player_text(player),
+            all.len()
         ),
     }
 }
@@ -350,7 +354,7 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
             },
             a.seed,
             a.games,
-            a.player,
+            player_text(&a.player),
             a.epsilon,
             a.l2,
             if k == BASE_FEATURES {
@@ -365,7 +369,7 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
             .map(|r| r.game)
             .collect::<std::collections::BTreeSet<_>>()
             .len() as u64,
-        player: a.player.clone(),
+        player: player_text(&a.player),
         rows: Vec::new(),
         log_loss: Vec::new(),
         l2: a.l2,
@@ -435,16 +439,41 @@ mod tests {
         }
     }
 
+    /// `--player TEXT` as clap reads it.
+    fn player(text: &str) -> Result<Vec<AgentSpec>, clap::Error> {
+        use clap::{FromArgMatches, Parser};
+        #[derive(Parser)]
+        struct T {
+            #[command(flatten)]
+            a: Args,
+        }
+        let m = <T as clap::CommandFactory>::command().try_get_matches_from([
+            "t",
+            "azul-augur",
+            "--player",
+            text,
+        ])?;
+        Ok(T::from_arg_matches(&m)?.a.player)
+    }
+
     #[test]
     fn player_specs_are_one_or_one_per_seat() {
-        assert_eq!(seat_specs("greedy", 3).unwrap(), ["greedy"; 3]);
         assert_eq!(
-            seat_specs("augur:nodes=9, strong,strong", 3).unwrap(),
+            seat_specs(&player("greedy").unwrap(), 3).unwrap(),
+            ["greedy"; 3]
+        );
+        let mixed = player("augur:nodes=9, strong,strong").unwrap();
+        assert_eq!(
+            seat_specs(&mixed, 3).unwrap(),
             ["augur:nodes=9", "strong", "strong"]
         );
-        let err = seat_specs("a,b", 3).unwrap_err().to_string();
+        assert_eq!(player_text(&mixed), "augur:nodes=9,strong,strong");
+        let err = seat_specs(&player("a,b").unwrap(), 3)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("2 specs for 3 players"), "{err}");
-        let err = seat_specs("a,,b", 3).unwrap_err().to_string();
-        assert!(err.contains("an empty spec"), "{err}");
+        // An empty spec is clap's error, naming the argument.
+        let err = player("a,,b").unwrap_err().to_string();
+        assert!(err.contains("for '--player <PLAYER>'"), "{err}");
     }
 }

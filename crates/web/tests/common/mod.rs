@@ -58,6 +58,23 @@ pub async fn call_with(
     body: &str,
     authorization: Option<&str>,
 ) -> (StatusCode, Value) {
+    let (status, _, v) = request_bytes(app, method, uri, body, authorization).await;
+    if method == "POST" && uri == "/api/games" {
+        remember_tokens(app, &v);
+    }
+    (status, v)
+}
+
+/// Sends `method uri` with a JSON `body` and this `Authorization` header (`None`: none);
+/// returns the status, the body's bytes as sent and the body as JSON (or as a JSON string
+/// when it is not JSON).
+pub async fn request_bytes(
+    app: &Arc<App>,
+    method: &str,
+    uri: &str,
+    body: &str,
+    authorization: Option<&str>,
+) -> (StatusCode, Vec<u8>, Value) {
     let mut req = Request::builder()
         .method(method)
         .uri(uri)
@@ -70,13 +87,11 @@ pub async fn call_with(
     let status = resp.status();
     let bytes = axum::body::to_bytes(resp.into_body(), 64 << 20)
         .await
-        .unwrap();
+        .unwrap()
+        .to_vec();
     let v = serde_json::from_slice(&bytes)
         .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    if method == "POST" && uri == "/api/games" {
-        remember_tokens(app, &v);
-    }
-    (status, v)
+    (status, bytes, v)
 }
 
 /// The `error` text of an error response.
