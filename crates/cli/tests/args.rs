@@ -105,6 +105,18 @@ fn bad_values_are_usage_errors_naming_the_argument_and_the_form() {
             ],
         ),
         (
+            &["analyze", "azul-wall", "partial", "#x"],
+            &["invalid value '#x' for '<WALL>'", "n^2 characters"],
+        ),
+        (
+            &["analyze", "azul-wall", "order", "1/2"],
+            &["invalid value '1/2' for '<GRID>'", "expected 2"],
+        ),
+        (
+            &["analyze", "azul-wall", "decide", "(9,1)"],
+            &["invalid value '(9,1)' for '[INSTANCE]'", "only 2 columns"],
+        ),
+        (
             &["train", "chess-augur"],
             &["invalid value 'chess-augur' for '<MODEL>'", "azul-augur"],
         ),

@@ -41,7 +41,7 @@ enum WallCommand {
     /// the thesis' bit string of n^2 characters (Figure 12).
     Partial {
         /// The partial wall.
-        wall: String,
+        wall: Picture,
         /// Also enumerate every order (at most 10 empty cells) and compare.
         #[arg(long)]
         brute: bool,
@@ -50,7 +50,8 @@ enum WallCommand {
     /// '/' (e.g. the thesis' Figure 7: "25 24 23 22 11/21 20 19 7 12/...").
     Order {
         /// The grid of placement numbers.
-        grid: String,
+        #[arg(value_parser = order_grid)]
+        grid: TilingOrder,
     },
     /// Decide an OptimalAzulTiling instance and show why. INSTANCE: the thesis' notation,
     /// 1-based columns per row, '_' for an empty row: "(2,5,1,_,_)" (any side up to 3000
@@ -59,7 +60,7 @@ enum WallCommand {
     Decide {
         /// The instance (or use --file).
         #[arg(required_unless_present = "file", conflicts_with = "file")]
-        instance: Option<String>,
+        instance: Option<PartialPerm>,
         /// Read the instance from this file (same notation; line breaks allowed).
         #[arg(long)]
         file: Option<std::path::PathBuf>,
@@ -146,7 +147,7 @@ pub fn run(args: Args) -> Result<()> {
             brute,
             no_orders,
         } => scores(n, brute, !no_orders),
-        WallCommand::Partial { wall, brute } => partial(&wall, brute),
+        WallCommand::Partial { wall, brute } => partial(wall, brute),
         WallCommand::Order { grid } => order(&grid),
         WallCommand::Decide {
             instance,
@@ -255,8 +256,7 @@ fn check_brute(start: Picture, dp: &WallDp) -> Result<()> {
     Ok(())
 }
 
-fn partial(wall: &str, brute: bool) -> Result<()> {
-    let start: Picture = wall.parse().context("reading the partial wall")?;
+fn partial(start: Picture, brute: bool) -> Result<()> {
     let n = start.side();
     let t = Instant::now();
     let dp = WallDp::solve(start);
@@ -290,8 +290,12 @@ fn partial(wall: &str, brute: bool) -> Result<()> {
     Ok(())
 }
 
-fn order(grid: &str) -> Result<()> {
-    let order = TilingOrder::from_grid(grid).context("reading the order")?;
+/// A tiling order's grid of placement numbers, read at the edge (clap's error on a bad one).
+fn order_grid(text: &str) -> Result<TilingOrder, String> {
+    TilingOrder::from_grid(text).map_err(|e| e.to_string())
+}
+
+fn order(order: &TilingOrder) -> Result<()> {
     print!("{}", order.render());
     Ok(())
 }
@@ -338,13 +342,13 @@ enum DeciderChoice {
 }
 
 fn decide(
-    instance: Option<String>,
+    instance: Option<PartialPerm>,
     file: Option<std::path::PathBuf>,
     decider: DeciderChoice,
     extras: Extras,
 ) -> Result<()> {
-    let p: PartialPerm = match (&instance, &file) {
-        (Some(text), _) => text.parse().context("reading the instance")?,
+    let p: PartialPerm = match (instance, &file) {
+        (Some(p), _) => p,
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading the instance file {}", path.display()))?;
@@ -806,7 +810,7 @@ mod tests {
             ("(2,5,1,_,_)", DeciderChoice::All),
             ("(_,2,4,1,_)", DeciderChoice::Separable),
         ] {
-            decide(Some(instance.into()), None, choice, PLAIN).unwrap();
+            decide(Some(instance.parse().unwrap()), None, choice, PLAIN).unwrap();
         }
         // A 60 x 60 instance from a file, over several lines: too large for (a) and (b).
         let text: String = (1..=60)
@@ -829,11 +833,14 @@ mod tests {
 
     #[test]
     fn decide_names_what_is_wrong() {
-        let err = |s: &str| {
-            format!(
+        // The text is read at the edge (clap's parser is `PartialPerm::from_str`); what
+        // reads is then decided.
+        let err = |s: &str| match s.parse::<PartialPerm>() {
+            Err(e) => e.to_string(),
+            Ok(p) => format!(
                 "{:#}",
-                decide(Some(s.into()), None, DeciderChoice::Separable, PLAIN).unwrap_err()
-            )
+                decide(Some(p), None, DeciderChoice::Separable, PLAIN).unwrap_err()
+            ),
         };
         assert!(err("(1,x,2)").contains("entry 2 (\"x\") is not a column"));
         assert!(err("(1,1,_)").contains("column 1 is used twice (rows 1 and 2)"));
