@@ -329,9 +329,11 @@ fn an_sprt_stops_early_stores_its_decision_and_resume_plays_no_more() {
     assert!((2.944..4.0).contains(&llr), "{llr}");
     let stored = stored_games(&db);
     assert!(pairs > 0 && pairs < 100, "{pairs}");
-    // Stopped at the decision: one worker has at most one more pair in flight.
+    // Stopped at the decision: a worker starts no game more than 4 past the store (the
+    // runner's window under a sequential test, 4 per thread), so at most 4 games are
+    // played past the decision's pair (CI saw 109 games for 53 pairs).
     assert!(
-        stored >= 2 * pairs && stored <= 2 * pairs + 2,
+        stored >= 2 * pairs && stored <= 2 * pairs + 4,
         "{stored} games, {pairs} pairs"
     );
     assert!(
