@@ -562,8 +562,15 @@ async fn wait_for_human_turn(c: &Client, app: &App, id: Option<&str>) -> (String
                 ..Default::default()
             };
             let creds = browser_creds(c, &id).await;
-            let s = app.sessions.get(&id).unwrap().snapshot(&q, &creds).unwrap();
-            if s["waiting_for"] == "human" && text_of(c, "#status").await.starts_with("Your turn") {
+            // The game is listed as soon as it is made, which can be before the page has
+            // stored the seat tokens its creation answered with (seen under load): until
+            // then the seat is not the page's, and the loop waits (the deadline above
+            // still fails a page that never gets them).
+            let seen = app.sessions.get(&id).unwrap().snapshot(&q, &creds);
+            if let Ok(s) = seen
+                && s["waiting_for"] == "human"
+                && text_of(c, "#status").await.starts_with("Your turn")
+            {
                 return (id, s);
             }
         }
