@@ -24,12 +24,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// Plays `first` against points bots at `players` seats from `seed`; returns the final
 /// scores, the number of events and the digest of the events.
-fn play(
-    first: &mut dyn Agent<Qwirkle>,
-    players: usize,
-    nodes: u64,
-    seed: u64,
-) -> (Vec<i32>, usize, u64) {
+fn play(first: &mut dyn Agent<Qwirkle>, players: usize, nodes: u64, seed: u64) -> Digest {
     let mut others: Vec<PointsBot> = (1..players).map(|_| PointsBot::new()).collect();
     let mut seats: Vec<&mut dyn Agent<Qwirkle>> = vec![first];
     for o in &mut others {
@@ -53,8 +48,13 @@ fn play(
     (scores, record.events.len(), fnv1a(json.as_bytes()))
 }
 
+/// A game's final scores, number of events and digest of the events.
+type Digest = (Vec<i32>, usize, u64);
+/// The same, pinned.
+type Pinned<'a> = (&'a [i32], usize, u64);
+
 /// Prints every case first (the values to pin), then compares them.
-fn check(cases: &[(String, (Vec<i32>, usize, u64), (&[i32], usize, u64))]) {
+fn check(cases: &[(String, Digest, Pinned)]) {
     for (name, got, _) in cases {
         println!("{name}: ({:?}, {}, {:#x})", got.0, got.1, got.2);
     }
