@@ -100,6 +100,19 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // One move of `sage:nodes=16` (the registry's budget of the measured matches) from a
+    // few fixed positions of the same games.
+    let few: Vec<&Qwirkle> = pos.iter().skip(5).step_by(25).take(4).collect();
+    g.throughput(Throughput::Elements(few.len() as u64));
+    g.bench_function(format!("sage_nodes16_{}_positions", few.len()), |b| {
+        let mut rng = seeded(1);
+        b.iter(|| {
+            for s in &few {
+                sage.reset();
+                black_box(sage.choose(s, &Budget::nodes(16), &mut rng));
+            }
+        })
+    });
     g.finish();
 
     let mut g = c.benchmark_group("qwirkle_games");

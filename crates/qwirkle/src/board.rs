@@ -38,7 +38,7 @@ pub struct BoardTile {
 /// assert_eq!(b.get(1, 0), None);
 /// assert_eq!(b.len(), 2);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Board {
     /// Coordinates of grid cell 0.
     x0: i32,
@@ -53,6 +53,30 @@ pub struct Board {
     max_x: i32,
     min_y: i32,
     max_y: i32,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        Board {
+            cells: self.cells.clone(),
+            ..*self
+        }
+    }
+
+    /// Reuses the grid's allocation (the play-outs copy a world's board into the same
+    /// scratch state every time).
+    fn clone_from(&mut self, source: &Self) {
+        self.cells.clone_from(&source.cells);
+        self.x0 = source.x0;
+        self.y0 = source.y0;
+        self.w = source.w;
+        self.h = source.h;
+        self.count = source.count;
+        self.min_x = source.min_x;
+        self.max_x = source.max_x;
+        self.min_y = source.min_y;
+        self.max_y = source.max_y;
+    }
 }
 
 impl PartialEq for Board {
@@ -218,6 +242,61 @@ impl Board {
     pub fn line_around(&self, x: i32, y: i32, dx: i32, dy: i32) -> Line {
         let a = self.run(x, y, dx, dy);
         a.union(self.run(x, y, -dx, -dy))
+    }
+}
+
+/// The board's dense grid, read directly by the placement search (no coordinate checks):
+/// cell `(x, y)` is at [`Grid::index`]; the grid keeps [`MARGIN`] empty cells around every
+/// tile, so a walk from a cell within `MARGIN - 1` of the tiles stops at an empty cell
+/// before leaving it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Grid<'a> {
+    cells: &'a [u8],
+    x0: i32,
+    y0: i32,
+    /// Cells per row (the step from a cell to the one below).
+    pub(crate) width: isize,
+}
+
+impl Grid<'_> {
+    /// The index of cell `(x, y)` (inside the grid: within `MARGIN` of the tiles).
+    #[inline]
+    pub(crate) fn index(&self, x: i32, y: i32) -> usize {
+        ((y - self.y0) as isize * self.width + (x - self.x0) as isize) as usize
+    }
+
+    /// The tile at an index.
+    #[inline]
+    pub(crate) fn tile(&self, i: usize) -> Option<Tile> {
+        let v = self.cells[i];
+        (v != 0).then(|| Tile::from_index(v as usize - 1))
+    }
+
+    /// The run of tiles from the cell after `i` in steps of `step` (the cell `i` excluded).
+    #[inline]
+    pub(crate) fn run(&self, i: usize, step: isize) -> Line {
+        let mut line = Line::EMPTY;
+        let mut j = i.wrapping_add_signed(step);
+        loop {
+            let v = self.cells[j];
+            if v == 0 {
+                return line;
+            }
+            line = line.with(Tile::from_index(v as usize - 1));
+            j = j.wrapping_add_signed(step);
+        }
+    }
+}
+
+impl Board {
+    /// The dense grid (see [`Grid`]).
+    pub(crate) fn grid(&self) -> Grid<'_> {
+        Grid {
+            cells: &self.cells,
+            x0: self.x0,
+            y0: self.y0,
+            width: self.w as isize,
+        }
     }
 }
 

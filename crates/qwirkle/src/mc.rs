@@ -23,7 +23,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 
 use crate::action::Move;
 use crate::bots::fallback_move;
-use crate::movegen::Scored;
+use crate::movegen::{BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
 
 /// Settings of the [`MonteCarloBot`].
@@ -55,7 +55,7 @@ pub struct MonteCarloBot {
     /// Settings.
     pub config: MonteCarloConfig,
     cands: Vec<Scored>,
-    scratch: Vec<Scored>,
+    scratch: BestScratch,
     totals: Vec<f64>,
     info: Option<SearchInfo>,
 }
@@ -76,21 +76,23 @@ impl MonteCarloBot {
 }
 
 /// Plays `plies` turns of the `points` policy from `s` (chance from `rng`); returns the
-/// number of placements generated.
-fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
+/// number of placement searches.
+fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut BestScratch) -> u64 {
     play_out_until(s, plies, false, rng, buf)
 }
 
 /// Plays the `points` policy (every player its highest-scoring placement, ties to the first
 /// generated) from `s` for `plies` turns, or, with `to_end_once_bag_empty`, on to the end of
 /// the game once the bag is empty; chance from `rng`. Returns the number of placement
-/// generations. Shared by `montecarlo` and `seer`.
+/// searches. Shared by `montecarlo`, `seer` and `sage`. The best placement is found by
+/// [`crate::movegen::best_placement`], which chooses exactly what generating every
+/// placement and keeping the first best would.
 pub(crate) fn play_out_until(
     s: &mut Qwirkle,
     plies: usize,
     to_end_once_bag_empty: bool,
     rng: &mut GameRng,
-    buf: &mut Vec<Scored>,
+    buf: &mut BestScratch,
 ) -> u64 {
     let mut turns = 0;
     let mut nodes = 0;
@@ -98,9 +100,8 @@ pub(crate) fn play_out_until(
         match s.turn() {
             Turn::Terminal => return nodes,
             Turn::Chance => {
-                let draw = s.sample_chance(rng);
-                if s.apply_chance(&draw).is_err() {
-                    // A draw sampled from the state itself always applies; stop if not.
+                // The same tiles as `sample_chance` + `apply_chance`, without allocating.
+                if !s.apply_random_draw(rng) {
                     return nodes;
                 }
             }
@@ -109,14 +110,8 @@ pub(crate) fn play_out_until(
                     return nodes;
                 }
                 turns += 1;
-                s.scored_placements(buf);
+                let best = s.best_placement(buf);
                 nodes += 1;
-                let mut best: Option<&Scored> = None;
-                for c in buf.iter() {
-                    if best.is_none_or(|b| c.score > b.score) {
-                        best = Some(c);
-                    }
-                }
                 let m = match best {
                     Some(b) => Move::Place(b.placement),
                     None => fallback_move(s, rng),
@@ -284,6 +279,7 @@ mod tests {
             let mut g = dealt(seed, 2);
             let mut rng = seeded(seed + 100);
             let mut buf = Vec::new();
+            let mut best = BestScratch::new();
             while g.turn() != Turn::Terminal {
                 if let Turn::Player(p) = g.turn()
                     && g.bag().total() == 0
@@ -314,7 +310,7 @@ mod tests {
                         return;
                     }
                 }
-                play_out(&mut g, 1, &mut rng, &mut buf);
+                play_out(&mut g, 1, &mut rng, &mut best);
             }
         }
         panic!("no position where going out is clearly best in 40 games");

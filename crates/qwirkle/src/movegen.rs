@@ -313,3 +313,401 @@ pub fn score_placement(board: &Board, p: &Placement) -> i32 {
     }
     total.max(1)
 }
+
+/// Points of a line of `len` tiles (0 for a lone tile, 12 for a Qwirkle).
+#[inline]
+const fn line_points(len: u8) -> i32 {
+    match len {
+        0 | 1 => 0,
+        6 => 12,
+        n => n as i32,
+    }
+}
+
+/// One cell of the line being scanned by [`best_placement`].
+#[derive(Copy, Clone, Debug, Default)]
+struct LineCell {
+    /// The tile there, if any.
+    tile: Option<Tile>,
+    /// For an empty cell: the crossing line (perpendicular to the scan).
+    cross: Line,
+    /// For an empty cell: an orthogonal neighbour holds a tile.
+    touches: bool,
+    /// Empty cells from this one on (this one included) up to the first that touches the
+    /// board (`u8::MAX`: none).
+    reach: u8,
+    /// For an empty cell: the distinct hand tiles (bits by their index in the hand's
+    /// distinct tiles) that fit its crossing line.
+    fit: u8,
+    /// The run of tiles just before this cell (along the scan).
+    before: Line,
+    /// The run of tiles just after this cell (along the scan).
+    after: Line,
+}
+
+/// A start cell of [`best_placement`]'s generation with everything its placements need.
+///
+/// From a start cell the `k`-th placed tile always lands on the `k`-th empty cell along the
+/// line (the existing tiles between are stepped over), so the score of a placement of `j`
+/// tiles depends only on `j`, not on which tiles: the main line's length and the crossing
+/// lines' lengths are fixed by the board. Only whether some hand tiles fit depends on the
+/// hand.
+#[derive(Copy, Clone, Debug, Default)]
+struct Start {
+    /// The run of tiles before the start cell.
+    before: Line,
+    /// Usable empty cells (at most the hand's size).
+    k: u8,
+    /// The empty cells.
+    cells: [(i8, i8); HAND_SIZE],
+    /// Their crossing lines.
+    cross: [Line; HAND_SIZE],
+    /// The runs of tiles stepped over after each.
+    after: [Line; HAND_SIZE],
+    /// The distinct hand tiles fitting each cell's crossing line (bits).
+    fit: [u8; HAND_SIZE],
+    /// The tiles already on the main line of a placement of `j + 1` tiles (the run before
+    /// the start and the runs stepped over).
+    span: [Line; HAND_SIZE],
+    /// The score of a placement of `j + 1` tiles (0: none can be emitted at that size: the
+    /// placement would not touch the board or is too short for the pass).
+    score: [u8; HAND_SIZE],
+}
+
+/// Reusable scratch space of [`best_placement`] (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub struct BestScratch {
+    line: Vec<LineCell>,
+    starts: Vec<Start>,
+    /// (start, size - 1, score) of every placement size that can score, in generation
+    /// order, and sorted by score.
+    entries: Vec<(u32, u8, u8)>,
+    sorted: Vec<(u32, u8, u8)>,
+    all: Vec<Scored>,
+}
+
+impl BestScratch {
+    /// Empty scratch space.
+    pub fn new() -> Self {
+        BestScratch::default()
+    }
+}
+
+/// The placement [`placements`] would list first among those with the most points, with
+/// its score; `None` when there is none.
+///
+/// It gives exactly the same placement as generating every placement and keeping the first
+/// strict maximum in generation order (the `points` policy of the play-outs), without
+/// generating them: every placement from a start cell with `j` tiles scores the same (see
+/// `Start`), so the scores of all (start, size) pairs are known from the board alone, and
+/// only the pairs with the best score are searched for hand tiles that fit, the first start
+/// cell in generation order first, its tiles in the generator's order. Tested against the
+/// full generator on many positions.
+pub fn best_placement(
+    board: &Board,
+    hand: &[Tile],
+    first: Option<u8>,
+    scratch: &mut BestScratch,
+) -> Option<Scored> {
+    let hand_len = hand.len().min(HAND_SIZE);
+    if hand_len == 0 {
+        return None;
+    }
+    let Some((min_x, min_y, max_x, max_y)) = board.bounds() else {
+        // The first move: every placement is a line of the required size from (0, 0).
+        let mut all = std::mem::take(&mut scratch.all);
+        placements(board, hand, first, &mut all);
+        let mut best: Option<Scored> = None;
+        for c in &all {
+            if best.is_none_or(|b| c.score > b.score) {
+                best = Some(*c);
+            }
+        }
+        scratch.all = all;
+        return best;
+    };
+    let (counts, distinct) = hand_counts(hand);
+    let all_fit = ((1u16 << distinct.len()) - 1) as u8;
+    let grid = board.grid();
+    let h = hand_len as i32;
+    scratch.starts.clear();
+    scratch.entries.clear();
+    let mut per_score = [0u32; 128];
+    // Rows, then columns (at least two tiles: single tiles come with the rows).
+    for vertical in [false, true] {
+        if vertical && hand_len < 2 {
+            break;
+        }
+        let min_len = if vertical { 2 } else { 1 };
+        let (lines, along_lo, along_hi) = if vertical {
+            (min_x - 1..=max_x + 1, min_y, max_y)
+        } else {
+            (min_y - 1..=max_y + 1, min_x, max_x)
+        };
+        for fixed in lines {
+            // The cells from the leftmost possible start to the last a walk can reach.
+            let lo = along_lo - h;
+            let hi = along_hi + h;
+            let at = |v: i32| if vertical { (fixed, v) } else { (v, fixed) };
+            scratch.line.clear();
+            // The grid's cells along the line (`along` apart) and across it (`across`).
+            let (gx, gy) = at(lo);
+            let mut idx = grid.index(gx, gy);
+            let (along, across) = if vertical {
+                (grid.width, 1)
+            } else {
+                (1, grid.width)
+            };
+            let mut run = Line::EMPTY;
+            for _ in lo..=hi {
+                let tile = grid.tile(idx);
+                let mut cell = LineCell {
+                    tile,
+                    before: run,
+                    ..LineCell::default()
+                };
+                if tile.is_none() {
+                    cell.cross = grid.run(idx, across).union(grid.run(idx, -across));
+                    if cell.cross.len > 0 {
+                        for (d, &t) in distinct.iter().enumerate() {
+                            if cell.cross.with(t).is_valid() {
+                                cell.fit |= 1 << d;
+                            }
+                        }
+                    } else {
+                        cell.fit = all_fit;
+                    }
+                }
+                run = match tile {
+                    Some(t) => run.with(t),
+                    None => Line::EMPTY,
+                };
+                scratch.line.push(cell);
+                idx = idx.wrapping_add_signed(along);
+            }
+            let mut run = Line::EMPTY;
+            let mut reach = u8::MAX;
+            for cell in scratch.line.iter_mut().rev() {
+                cell.after = run;
+                if cell.tile.is_none() {
+                    // A neighbour across the line, or just before or after along it.
+                    cell.touches = cell.cross.len > 0 || cell.before.len > 0 || run.len > 0;
+                    reach = if cell.touches {
+                        1
+                    } else {
+                        reach.saturating_add(1)
+                    };
+                }
+                cell.reach = reach;
+                run = match cell.tile {
+                    Some(t) => run.with(t),
+                    None => Line::EMPTY,
+                };
+            }
+            // Start cells: the same range as the generator's.
+            for s in 0..=(along_hi + 1 - lo) as usize {
+                let c0 = &scratch.line[s];
+                if c0.tile.is_some() || c0.reach as usize > hand_len {
+                    continue;
+                }
+                let mut st = Start {
+                    before: c0.before,
+                    ..Start::default()
+                };
+                let mut main_len = c0.before.len;
+                let mut span = c0.before;
+                let mut cross_sum = 0;
+                let mut touched = false;
+                let mut i = s;
+                let mut any = false;
+                while (st.k as usize) < hand_len && i < scratch.line.len() {
+                    let c = &scratch.line[i];
+                    main_len += 1 + c.after.len;
+                    if c.fit == 0 || main_len > 6 {
+                        break;
+                    }
+                    let k = st.k as usize;
+                    let (x, y) = at(lo + i as i32);
+                    st.cells[k] = (x as i8, y as i8);
+                    st.cross[k] = c.cross;
+                    st.after[k] = c.after;
+                    st.fit[k] = c.fit;
+                    span = span.union(c.after);
+                    st.span[k] = span;
+                    touched |= c.touches;
+                    cross_sum += line_points(c.cross.len + 1);
+                    if touched && k + 1 >= min_len {
+                        let score = (line_points(main_len) + cross_sum).max(1);
+                        st.score[k] = score as u8;
+                        per_score[score as usize] += 1;
+                        scratch
+                            .entries
+                            .push((scratch.starts.len() as u32, k as u8, score as u8));
+                        any = true;
+                    }
+                    st.k += 1;
+                    i += c.after.len as usize + 1;
+                }
+                if any {
+                    scratch.starts.push(st);
+                }
+            }
+        }
+    }
+    let mut search = Search {
+        counts,
+        distinct: distinct.clone(),
+        stack: [Placed::default(); HAND_SIZE],
+        want: 0,
+    };
+    // The tiles of each colour and each shape among the hand's distinct tiles (bits).
+    let mut groups = [0u8; 12];
+    for (d, t) in distinct.iter().enumerate() {
+        groups[t.color() as usize] |= 1 << d;
+        groups[6 + t.shape() as usize] |= 1 << d;
+    }
+    // The (start, size) pairs by score, best first, in generation order within a score
+    // (a counting sort).
+    let mut at = [0u32; 128];
+    let mut next = 0;
+    for score in (0..128).rev() {
+        at[score] = next;
+        next += per_score[score];
+    }
+    scratch.sorted.clear();
+    scratch.sorted.resize(scratch.entries.len(), (0, 0, 0));
+    for &e in &scratch.entries {
+        let slot = &mut at[e.2 as usize];
+        scratch.sorted[*slot as usize] = e;
+        *slot += 1;
+    }
+    let mut i = 0;
+    while i < scratch.sorted.len() {
+        // The pairs of one start with one score (consecutive).
+        let (start, _, want) = scratch.sorted[i];
+        let mut end = i;
+        let mut feasible = false;
+        let st = &scratch.starts[start as usize];
+        while end < scratch.sorted.len()
+            && scratch.sorted[end].0 == start
+            && scratch.sorted[end].2 == want
+        {
+            let j = scratch.sorted[end].1 as usize;
+            if !feasible && can_fill(st, j, &distinct, &groups) {
+                feasible = true;
+            }
+            end += 1;
+        }
+        if feasible {
+            search.want = want;
+            let deepest = scratch.sorted[end - 1].1 as usize;
+            if let Some(n) = search.dfs(st, 0, st.before, deepest) {
+                let placement = Placement::new(&search.stack[..n])?;
+                return Some(Scored {
+                    placement,
+                    score: i32::from(want),
+                });
+            }
+        }
+        i = end;
+    }
+    None
+}
+
+/// True if some distinct hand tiles fill the start's first `j + 1` empty cells legally:
+/// they and the tiles already on the main line share a colour (distinct shapes) or a shape
+/// (distinct colours), and every cell gets a tile fitting its crossing line, each tile once
+/// (Hall's condition on the cells and the tiles that fit them).
+fn can_fill(st: &Start, j: usize, distinct: &[Tile], groups: &[u8; 12]) -> bool {
+    let e = st.span[j];
+    let cells = j + 1;
+    if e.len == 0 && cells == 1 {
+        return st.fit[0] != 0;
+    }
+    for (g, &group) in groups.iter().enumerate() {
+        if group.count_ones() < cells as u32 {
+            continue;
+        }
+        // The line's kind: colour `g` (shapes distinct) or shape `g - 6` (colours distinct).
+        let (same, other) = if g < 6 {
+            (e.colors_mask(), e.shapes_mask())
+        } else {
+            (e.shapes_mask(), e.colors_mask())
+        };
+        let kind = (g % 6) as u8;
+        if e.len > 0 && (same != 1 << kind || other.count_ones() != u32::from(e.len)) {
+            continue;
+        }
+        // Hand tiles of this kind not repeating a tile of the line.
+        let mut cand = 0u8;
+        for (d, t) in distinct.iter().enumerate() {
+            let attr = if g < 6 { t.shape() } else { t.color() };
+            if group & (1 << d) != 0 && other & (1 << attr) == 0 {
+                cand |= 1 << d;
+            }
+        }
+        if (cand.count_ones() as usize) < cells {
+            continue;
+        }
+        // Hall: every set of cells is fitted by at least as many distinct tiles.
+        let mut union = [0u8; 1 << HAND_SIZE];
+        let mut ok = true;
+        for set in 1usize..(1 << cells) {
+            let low = set.trailing_zeros() as usize;
+            union[set] = union[set & (set - 1)] | (st.fit[low] & cand);
+            if union[set].count_ones() < set.count_ones() {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// The tile search of [`best_placement`] from one start cell.
+struct Search {
+    counts: [u8; TILE_TYPES],
+    distinct: ArrayVec<Tile, HAND_SIZE>,
+    stack: [Placed; HAND_SIZE],
+    /// The score looked for.
+    want: u8,
+}
+
+impl Search {
+    /// Places the `k`-th tile on the start's `k`-th empty cell, in the generator's order;
+    /// returns the number of tiles of the first placement scoring `want` (left on the
+    /// stack), not going deeper than `deepest` (the last size scoring `want`).
+    fn dfs(&mut self, st: &Start, k: usize, line: Line, deepest: usize) -> Option<usize> {
+        for i in 0..self.distinct.len() {
+            let t = self.distinct[i];
+            if self.counts[t.index()] == 0 {
+                continue;
+            }
+            let l2 = line.with(t);
+            if !l2.is_valid() || !st.cross[k].with(t).is_valid() {
+                continue;
+            }
+            let l3 = l2.union(st.after[k]);
+            if !l3.is_valid() {
+                continue;
+            }
+            let (x, y) = st.cells[k];
+            self.stack[k] = Placed { x, y, tile: t };
+            if st.score[k] == self.want {
+                return Some(k + 1);
+            }
+            if k < deepest {
+                self.counts[t.index()] -= 1;
+                let found = self.dfs(st, k + 1, l3, deepest);
+                self.counts[t.index()] += 1;
+                if found.is_some() {
+                    return found;
+                }
+            }
+        }
+        None
+    }
+}

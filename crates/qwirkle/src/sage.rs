@@ -29,7 +29,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 use crate::action::Move;
 use crate::bots::fallback_move;
 use crate::mc::{margin, play_out_until};
-use crate::movegen::Scored;
+use crate::movegen::{BestScratch, Scored};
 use crate::seer::{SeerBot, SeerConfig, settings_suffix};
 use crate::state::{Phase, Qwirkle};
 
@@ -104,7 +104,7 @@ impl SageBot {
 struct Endgame {
     /// Placements generated at each ply of the search.
     plies: Vec<Vec<Scored>>,
-    scratch: Vec<Scored>,
+    scratch: BestScratch,
     nodes: u64,
     limit: u64,
     deadline: Option<Instant>,
@@ -301,7 +301,7 @@ mod tests {
         };
         if depth == 0 {
             let mut t = s.clone();
-            play_out_until(&mut t, 0, true, &mut seeded(9), &mut Vec::new());
+            play_out_until(&mut t, 0, true, &mut seeded(9), &mut BestScratch::new());
             return margin(&t, me);
         }
         let mut moves = Vec::new();
@@ -414,7 +414,7 @@ mod tests {
         );
         // At four seats the search reports the longer play-outs.
         let mut g = crate::test_positions::dealt(5, 4);
-        play_out_until(&mut g, 8, false, &mut seeded(6), &mut Vec::new());
+        play_out_until(&mut g, 8, false, &mut seeded(6), &mut BestScratch::new());
         while g.turn() == Turn::Chance {
             let d = g.sample_chance(&mut seeded(7));
             g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));

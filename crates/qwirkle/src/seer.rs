@@ -35,7 +35,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
-use crate::movegen::{self, Scored};
+use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
 use crate::tile::Tile;
 
@@ -132,7 +132,7 @@ pub struct SeerBot {
     seen: Option<Seen>,
     cands: Vec<Cand>,
     placements: Vec<Scored>,
-    scratch: Vec<Scored>,
+    scratch: BestScratch,
     /// Each candidate's margin in each world it was played out in.
     values: Vec<Vec<f64>>,
     survivors: Vec<usize>,
@@ -331,7 +331,12 @@ impl SeerBot {
 /// Points given up by playing `placed` on `before` while also holding `kept`: the best
 /// placement of `kept` plus the placed tiles on `before` minus the placement's own score
 /// (0 for a greedy player; 0 when the tiles do not fit in a hand).
-pub fn deficit(before: &Board, placed: &Placement, kept: &[Tile], buf: &mut Vec<Scored>) -> i32 {
+pub fn deficit(
+    before: &Board,
+    placed: &Placement,
+    kept: &[Tile],
+    scratch: &mut BestScratch,
+) -> i32 {
     let mut then: ArrayVec<Tile, HAND_SIZE> = ArrayVec::new();
     for &t in kept.iter().chain(placed.cells().iter().map(|c| &c.tile)) {
         if then.try_push(t).is_err() {
@@ -339,8 +344,7 @@ pub fn deficit(before: &Board, placed: &Placement, kept: &[Tile], buf: &mut Vec<
         }
     }
     let score = movegen::score_placement(before, placed);
-    movegen::placements(before, &then, None, buf);
-    let best = buf.iter().map(|s| s.score).max().unwrap_or(score);
+    let best = movegen::best_placement(before, &then, None, scratch).map_or(score, |b| b.score);
     (best - score).max(0)
 }
 
@@ -361,7 +365,7 @@ fn value(s: &Qwirkle, me: PlayerId, leave: f64) -> f64 {
 
 /// Plays the `points` policy from `s` (chance from `rng`) for `plies` turns, or to the end
 /// once the bag is empty; returns the number of placement generations.
-fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut Vec<Scored>) -> u64 {
+fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut BestScratch) -> u64 {
     crate::mc::play_out_until(s, plies, true, rng, buf)
 }
 
@@ -572,7 +576,7 @@ mod tests {
         b.place(1, 0, t("R2"));
         let placed = Placement::new(&[Placed::new(2, 0, t("R3")).unwrap_or_default()])
             .unwrap_or_else(|| panic!("one tile"));
-        let mut buf = Vec::new();
+        let mut buf = BestScratch::new();
         // Holding R4 too, R4 R3 under R1 R2 would have scored 6 (the row of two and two
         // columns of two): 3 points given up.
         assert_eq!(deficit(&b, &placed, &[t("R4")], &mut buf), 3);

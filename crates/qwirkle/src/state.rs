@@ -67,7 +67,7 @@ pub enum End {
 /// g.legal_actions(&mut moves);
 /// assert!(!moves.is_empty());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Qwirkle {
     players: u8,
     board: Board,
@@ -78,6 +78,35 @@ pub struct Qwirkle {
     phase: Phase,
     first: Option<u8>,
     end: Option<End>,
+}
+
+impl Clone for Qwirkle {
+    fn clone(&self) -> Self {
+        Qwirkle {
+            players: self.players,
+            board: self.board.clone(),
+            hands: self.hands.clone(),
+            bag: self.bag,
+            aside: self.aside.clone(),
+            scores: self.scores.clone(),
+            phase: self.phase,
+            first: self.first,
+            end: self.end,
+        }
+    }
+
+    /// Reuses the board's allocation (see [`Board`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Self) {
+        self.players = source.players;
+        self.board.clone_from(&source.board);
+        self.hands.clone_from(&source.hands);
+        self.bag = source.bag;
+        self.aside.clone_from(&source.aside);
+        self.scores.clone_from(&source.scores);
+        self.phase = source.phase;
+        self.first = source.first;
+        self.end = source.end;
+    }
 }
 
 impl Qwirkle {
@@ -146,6 +175,18 @@ impl Qwirkle {
                 movegen::placements(&self.board, &self.hands[player], self.first, out)
             }
             _ => out.clear(),
+        }
+    }
+
+    /// The placement [`Self::scored_placements`] would list first among those with the most
+    /// points (the `points` policy of the play-outs, ties to the first generated), found
+    /// without generating the others; `None` when there is none or no player is to move.
+    pub fn best_placement(&self, scratch: &mut movegen::BestScratch) -> Option<Scored> {
+        match self.phase {
+            Phase::Play { player } => {
+                movegen::best_placement(&self.board, &self.hands[player], self.first, scratch)
+            }
+            _ => None,
         }
     }
 
@@ -455,6 +496,40 @@ impl Qwirkle {
             return Err("first-move demand must be 1-6".into());
         }
         Ok(())
+    }
+
+    /// Draws the pending tiles at random and applies them, as `sample_chance` followed by
+    /// `apply_chance` would with the same generator (the same tiles, the same state), without
+    /// allocating: the play-outs' draws. Returns false (and changes nothing) when no draw is
+    /// pending.
+    pub(crate) fn apply_random_draw(&mut self, rng: &mut GameRng) -> bool {
+        let Phase::Draw { player, count } = self.phase else {
+            if self.phase == Phase::Deal {
+                let deal = self.sample_chance(rng);
+                return self.apply_chance(&deal).is_ok();
+            }
+            return false;
+        };
+        let mut tiles: ArrayVec<Tile, HAND_SIZE> = ArrayVec::new();
+        for _ in 0..count {
+            let total = self.bag.total();
+            if total == 0 {
+                break;
+            }
+            let k = rng.random_range(0..total);
+            if let Some(t) = self.bag.nth(k) {
+                self.bag.remove(t);
+                tiles.push(t);
+            }
+        }
+        let hand = &mut self.hands[player];
+        hand.extend(tiles);
+        hand.sort_unstable();
+        for t in std::mem::take(&mut self.aside) {
+            self.bag.add(t);
+        }
+        self.end_turn(player);
+        true
     }
 
     fn draw_tiles(&self, count: usize, rng: &mut GameRng) -> Vec<Tile> {

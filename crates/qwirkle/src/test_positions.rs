@@ -18,7 +18,7 @@ pub(crate) fn dealt(seed: u64, players: usize) -> Qwirkle {
 /// position, left at a player's turn.
 pub(crate) fn middle_game(seed: u64, moves: usize) -> Qwirkle {
     let mut g = dealt(seed, 2);
-    let mut buf = Vec::new();
+    let mut buf = crate::movegen::BestScratch::new();
     play_out_until(&mut g, moves, false, &mut seeded(seed + 1), &mut buf);
     while g.turn() == Turn::Chance {
         let d = g.sample_chance(&mut seeded(seed + 2));
@@ -32,7 +32,7 @@ pub(crate) fn middle_game(seed: u64, moves: usize) -> Qwirkle {
 pub(crate) fn endgame(seed: u64, extra: usize) -> Option<Qwirkle> {
     let mut g = dealt(seed, 2);
     let mut rng = seeded(seed + 1);
-    let mut buf = Vec::new();
+    let mut buf = crate::movegen::BestScratch::new();
     while g.bag().total() > 0 && !g.is_terminal() {
         play_out_until(&mut g, 1, false, &mut rng, &mut buf);
     }

@@ -279,6 +279,18 @@ impl Line {
         }
     }
 
+    /// The colours in the line, one bit per colour.
+    #[inline]
+    pub const fn colors_mask(self) -> u8 {
+        self.colors
+    }
+
+    /// The shapes in the line, one bit per shape.
+    #[inline]
+    pub const fn shapes_mask(self) -> u8 {
+        self.shapes
+    }
+
     /// True if the line obeys the rules (the empty line does).
     #[inline]
     pub const fn is_valid(self) -> bool {

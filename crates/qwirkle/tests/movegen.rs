@@ -364,3 +364,89 @@ fn generator_matches_brute_force_thorough() {
     compare(21, 30_000, 4);
     compare(22, 1_000, 6);
 }
+
+/// The first placement with the most points in generation order, from the full list.
+fn first_best(board: &Board, hand: &[Tile]) -> Option<Scored> {
+    let mut v: Vec<Scored> = Vec::new();
+    placements(board, hand, None, &mut v);
+    let mut best: Option<Scored> = None;
+    for c in &v {
+        if best.is_none_or(|b| c.score > b.score) {
+            best = Some(*c);
+        }
+    }
+    best
+}
+
+/// `best_placement` chooses exactly what the full generator's first best placement is: on
+/// random boards with gaps and long lines (hands of 1-6, duplicates too) and on every turn
+/// of seeded points-bot games with the mover's hand and with random other hands.
+#[test]
+fn the_best_placement_is_the_generators_first_best() {
+    use tessera_core::{Game, Turn};
+    use tessera_qwirkle::Qwirkle;
+    use tessera_qwirkle::movegen::{BestScratch, best_placement};
+    let mut scratch = BestScratch::new();
+    let mut rng = seeded(31);
+    let mut found = 0;
+    for i in 0..4000 {
+        let (board, hand) = random_position(&mut rng, if i % 2 == 0 { 4 } else { 6 });
+        let want = first_best(&board, &hand);
+        found += usize::from(want.is_some());
+        assert_eq!(
+            best_placement(&board, &hand, None, &mut scratch),
+            want,
+            "random position {i}: board {} hand {hand:?}",
+            board.notation()
+        );
+    }
+    assert!(found > 2000, "only {found} positions with a placement");
+    let mut positions = 0;
+    for seed in 0..40u64 {
+        let mut g = Qwirkle::new(2 + seed as usize % 3).unwrap();
+        let mut buf = Vec::new();
+        while !g.is_terminal() {
+            match g.turn() {
+                Turn::Chance => {
+                    let d = g.sample_chance(&mut rng);
+                    g.apply_chance(&d).unwrap();
+                }
+                Turn::Player(_) => {
+                    g.scored_placements(&mut buf);
+                    let want = buf.iter().fold(None::<Scored>, |b, c| {
+                        if b.is_none_or(|b| c.score > b.score) {
+                            Some(*c)
+                        } else {
+                            b
+                        }
+                    });
+                    assert_eq!(g.best_placement(&mut scratch), want, "seed {seed}");
+                    // Other hands of every size on the same board.
+                    let mut unseen: Vec<Tile> = g.bag().tiles().collect();
+                    unseen.shuffle(&mut rng);
+                    for n in 1..=6.min(unseen.len()) {
+                        let hand = &unseen[..n];
+                        assert_eq!(
+                            best_placement(g.board(), hand, None, &mut scratch),
+                            first_best(g.board(), hand),
+                            "seed {seed}: board {} hand {hand:?}",
+                            g.board().notation()
+                        );
+                    }
+                    positions += 1;
+                    let m = match want {
+                        Some(b) => tessera_qwirkle::Move::Place(b.placement),
+                        None => {
+                            let mut legal = Vec::new();
+                            g.legal_actions(&mut legal);
+                            legal[0]
+                        }
+                    };
+                    g.apply(m);
+                }
+                Turn::Terminal => {}
+            }
+        }
+    }
+    assert!(positions > 1000, "only {positions} game positions");
+}
