@@ -2475,16 +2475,30 @@ async fn start_two_people_on_a_clock(c: &Client, clock: &str) {
 /// A game clock on the Azul page: chosen at the setup (a custom `11s`), one clock per seat
 /// above the board ticking down in the browser, red under 10 s; the person to move who does
 /// not move loses on time and the final panel says so.
+/// Waits for the final panel's "lost on time" line of the page's only game; returns the
+/// game's id, the line and the game's public snapshot (checked to be finished).
+async fn wait_lost_on_time(c: &Client, app: &App) -> (String, String, Value) {
+    wait_js(
+        c,
+        "document.getElementById('lost-on-time')",
+        "lost on time",
+        30,
+    )
+    .await;
+    let line = text_of(c, "#lost-on-time").await;
+    assert!(line.contains("lost on time"), "{line}");
+    let id = only_game(app);
+    let snap = public_snapshot(app, &id);
+    assert_eq!(snap["status"], "finished", "{snap}");
+    (id, line, snap)
+}
+
 #[test]
 fn azul_clocks_show_tick_and_a_flag_ends_the_game() {
-    if !browser_available() {
-        return;
-    }
-    run(async {
+    browser_test(async {
         let (addr, app) = start_server().await;
-        let driver = start_driver("azul-clock");
-        let c = connect(&driver).await;
-        c.goto(&format!("http://{addr}/azul?fast")).await.unwrap();
+        let c = open_browser("azul-clock").await;
+        open_setup(&c, addr, "/azul?fast").await;
         c.wait()
             .for_element(Locator::Css("#clock"))
             .await
@@ -2527,24 +2541,7 @@ fn azul_clocks_show_tick_and_a_flag_ends_the_game() {
         .await;
         screenshot(&c, "azul-clock.png").await;
         // Nobody moves: the flag falls and the final panel says who lost on time.
-        wait_js(
-            &c,
-            "document.getElementById('lost-on-time')",
-            "lost on time",
-            30,
-        )
-        .await;
-        let line = text_of(&c, "#lost-on-time").await;
-        assert!(line.contains("lost on time"), "{line}");
-        let games = app.sessions.list();
-        let id = games[0]["id"].as_str().unwrap();
-        let snap = app
-            .sessions
-            .get(id)
-            .unwrap()
-            .snapshot(&Default::default(), &Credentials::none())
-            .unwrap();
-        assert_eq!(snap["status"], "finished");
+        let (_, line, snap) = wait_lost_on_time(&c, &app).await;
         let flag = snap["clock"]["flag"].as_u64().expect("a flag fell") as usize;
         assert!(
             line.starts_with(&snap["seats"][flag]["name"].as_str().unwrap().to_string()),
@@ -2570,15 +2567,7 @@ fn azul_lost_on_time_shows_nobody_to_move_and_play_again_keeps_the_clock() {
         open_setup(&c, addr, "/azul?fast").await;
         // Two people at this screen, a 2 s clock each.
         start_two_people_on_a_clock(&c, "2s").await;
-        wait_js(
-            &c,
-            "document.getElementById('lost-on-time')",
-            "lost on time",
-            30,
-        )
-        .await;
-        let id = only_game(&app);
-        let snap = public_snapshot(&app, &id);
+        let (id, _, snap) = wait_lost_on_time(&c, &app).await;
         let flag = snap["clock"]["flag"].clone();
         assert!(flag.is_u64(), "{snap}");
         assert_eq!(snap["to_move"], Value::Null);

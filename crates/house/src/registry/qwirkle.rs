@@ -902,48 +902,37 @@ mod tests {
         assert_eq!(plan.budget().nodes, Some(5));
     }
 
-    #[test]
-    fn sage_with_a_node_budget_replays_the_same_game() {
+    /// Plays `spec` (through the registry, with its plan's budget) against `points` from
+    /// `seed` twice and asserts the two records are the same complete game.
+    fn assert_replays_against_points(spec: &str, seed: u64) {
         use tessera_core::play_game;
         let r = registry();
         let play = || {
-            let plan = r.parse("sage:nodes=2").unwrap_or_else(|e| panic!("{e}"));
+            let plan = r.parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
             let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
             let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
             let (end, record) = play_game(
                 Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
                 &mut [a.as_mut(), b.as_mut()],
                 &plan.budget(),
-                98,
+                seed,
                 None,
                 &mut (),
             )
             .unwrap_or_else(|e| panic!("{e}"));
-            assert!(end.is_terminal());
+            assert!(end.is_terminal(), "{spec}");
             record
         };
-        assert_eq!(play(), play());
+        assert_eq!(play(), play(), "{spec}");
+    }
+
+    #[test]
+    fn sage_with_a_node_budget_replays_the_same_game() {
+        assert_replays_against_points("sage:nodes=2", 98);
     }
 
     #[test]
     fn seer_with_a_node_budget_replays_the_same_game() {
-        use tessera_core::play_game;
-        let r = registry();
-        let play = || {
-            let plan = r.parse("seer:nodes=3").unwrap_or_else(|e| panic!("{e}"));
-            let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
-            let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
-            let (_, record) = play_game(
-                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
-                &mut [a.as_mut(), b.as_mut()],
-                &plan.budget(),
-                99,
-                None,
-                &mut (),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-            record
-        };
-        assert_eq!(play(), play());
+        assert_replays_against_points("seer:nodes=3", 99);
     }
 }
