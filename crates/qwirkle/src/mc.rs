@@ -75,12 +75,6 @@ impl MonteCarloBot {
     }
 }
 
-/// Plays `plies` turns of the `points` policy from `s` (chance from `rng`); returns the
-/// number of placement searches.
-fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut BestScratch) -> u64 {
-    play_out_until(s, plies, false, rng, buf)
-}
-
 /// Plays the `points` policy (every player its highest-scoring placement, ties to the first
 /// generated) from `s` for `plies` turns, or, with `to_end_once_bag_empty`, on to the end of
 /// the game once the bag is empty; chance from `rng`. Returns the number of placement
@@ -122,6 +116,32 @@ pub(crate) fn play_out_until(
     }
 }
 
+/// Orders placements best first by immediate points, exact ties in random order (shuffled
+/// from `rng` first): the candidates of `lookahead`, `montecarlo`, `seer` and `sage`.
+pub(crate) fn rank_by_points(placements: &mut [Scored], rng: &mut GameRng) {
+    placements.shuffle(rng);
+    placements.sort_by_key(|s| std::cmp::Reverse(s.score));
+}
+
+/// Plays candidate `m` in a sampled world: `s` becomes `world` after `m`, then the `points`
+/// policy plays `plies` turns (on to the end once the bag is empty with `to_end`) drawing
+/// from the world's own chance stream, derived from `world_seed` and so the same for every
+/// candidate (common random numbers). Returns the number of placement searches.
+pub(crate) fn play_candidate(
+    s: &mut Qwirkle,
+    world: &Qwirkle,
+    world_seed: u64,
+    m: Move,
+    plies: usize,
+    to_end: bool,
+    buf: &mut BestScratch,
+) -> u64 {
+    s.clone_from(world);
+    s.apply(m);
+    let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
+    play_out_until(s, plies, to_end, &mut chance, buf)
+}
+
 /// The mover's score minus the best other score (shared by `montecarlo` and `seer`).
 pub(crate) fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
     let scores = s.scores();
@@ -161,8 +181,7 @@ impl Agent<Qwirkle> for MonteCarloBot {
             return fallback_move(state, rng);
         }
         // Best candidates by immediate score; exact ties in random order.
-        self.cands.shuffle(rng);
-        self.cands.sort_by_key(|s| std::cmp::Reverse(s.score));
+        rank_by_points(&mut self.cands, rng);
         if state.first_move_size().is_some() || self.cands.len() == 1 {
             return Move::Place(self.cands[0].placement);
         }
@@ -175,15 +194,22 @@ impl Agent<Qwirkle> for MonteCarloBot {
         self.totals.resize(k, 0.0);
         let mut worlds = 0u64;
         let mut nodes = 0u64;
+        let mut s = state.clone();
         while worlds < world_limit {
             let world_seed: u64 = rng.random();
             let base = state.determinize(me, &mut seeded(world_seed));
             for i in 0..k {
-                let mut s = base.clone();
-                s.apply(Move::Place(self.cands[i].placement));
-                // The same chance stream for every candidate.
-                let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
-                nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
+                let m = Move::Place(self.cands[i].placement);
+                let plies = self.config.plies;
+                nodes += play_candidate(
+                    &mut s,
+                    &base,
+                    world_seed,
+                    m,
+                    plies,
+                    false,
+                    &mut self.scratch,
+                );
                 self.totals[i] += margin(&s, me);
             }
             worlds += 1;
@@ -310,7 +336,7 @@ mod tests {
                         return;
                     }
                 }
-                play_out(&mut g, 1, &mut rng, &mut best);
+                play_out_until(&mut g, 1, false, &mut rng, &mut best);
             }
         }
         panic!("no position where going out is clearly best in 40 games");

@@ -35,6 +35,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
+use crate::mc::{play_candidate, rank_by_points};
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
 use crate::tile::Tile;
@@ -363,12 +364,6 @@ fn value(s: &Qwirkle, me: PlayerId, leave: f64) -> f64 {
     m + leave * (leave_value(s.hand(me)) - best_other)
 }
 
-/// Plays the `points` policy from `s` (chance from `rng`) for `plies` turns, or to the end
-/// once the bag is empty; returns the number of placement generations.
-fn play_out(s: &mut Qwirkle, plies: usize, rng: &mut GameRng, buf: &mut BestScratch) -> u64 {
-    crate::mc::play_out_until(s, plies, true, rng, buf)
-}
-
 /// The settings of `c` that differ from `d`, as `:key=value` pairs in a fixed order (the
 /// tail of `seer`'s and `sage`'s names).
 pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
@@ -436,8 +431,7 @@ impl Agent<Qwirkle> for SeerBot {
             return m;
         }
         // Best placements by immediate score; exact ties in random order.
-        self.placements.shuffle(rng);
-        self.placements.sort_by_key(|s| std::cmp::Reverse(s.score));
+        rank_by_points(&mut self.placements, rng);
         self.candidates(state, me);
         let k = self.cands.len();
         let deadline = budget.deadline_from(start);
@@ -503,11 +497,9 @@ impl Agent<Qwirkle> for SeerBot {
                         self.worlds.push((seed, world));
                     }
                     let (seed, ref world) = self.worlds[w];
-                    s.clone_from(world);
-                    s.apply(self.cands[c].to_move());
-                    // The same chance stream for every candidate in a world.
-                    let mut chance = seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
-                    nodes += play_out(&mut s, self.config.plies, &mut chance, &mut self.scratch);
+                    let m = self.cands[c].to_move();
+                    let plies = self.config.plies;
+                    nodes += play_candidate(&mut s, world, seed, m, plies, true, &mut self.scratch);
                     self.values[c].push(value(&s, me, self.config.leave));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
