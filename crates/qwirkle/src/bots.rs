@@ -327,7 +327,7 @@ impl Agent<Qwirkle> for LookaheadBot {
             return Move::Place(self.buf[i].placement);
         }
         // Best candidates by immediate score (ties in generation order, shuffled first).
-        crate::mc::rank_by_points(&mut self.buf, rng);
+        crate::movegen::rank_by_points(&mut self.buf, rng);
         let k = self.config.candidates.max(1).min(self.buf.len());
         // The seat's budget: `nodes` is the number of sampled worlds (else the configured
         // `samples`), `time` stops sampling once spent (after at least one world).

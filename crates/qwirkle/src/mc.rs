@@ -17,13 +17,12 @@
 use std::time::Instant;
 
 use rand::Rng;
-use rand::seq::SliceRandom;
 use tessera_core::rng::seeded;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 
 use crate::action::Move;
 use crate::bots::fallback_move;
-use crate::movegen::{BestScratch, Scored};
+use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
 
 /// Settings of the [`MonteCarloBot`].
@@ -116,13 +115,6 @@ pub(crate) fn play_out_until(
     }
 }
 
-/// Orders placements best first by immediate points, exact ties in random order (shuffled
-/// from `rng` first): the candidates of `lookahead`, `montecarlo`, `seer` and `sage`.
-pub(crate) fn rank_by_points(placements: &mut [Scored], rng: &mut GameRng) {
-    placements.shuffle(rng);
-    placements.sort_by_key(|s| std::cmp::Reverse(s.score));
-}
-
 /// Plays candidate `m` in a sampled world: `s` becomes `world` after `m`, then the `points`
 /// policy plays `plies` turns (on to the end once the bag is empty with `to_end`) drawing
 /// from the world's own chance stream, derived from `world_seed` and so the same for every
@@ -181,7 +173,7 @@ impl Agent<Qwirkle> for MonteCarloBot {
             return fallback_move(state, rng);
         }
         // Best candidates by immediate score; exact ties in random order.
-        rank_by_points(&mut self.cands, rng);
+        movegen::rank_by_points(&mut self.cands, rng);
         if state.first_move_size().is_some() || self.cands.len() == 1 {
             return Move::Place(self.cands[0].placement);
         }

@@ -18,6 +18,8 @@
 //! demands on row 0 from cell `(0, 0)` to the right.
 
 use arrayvec::ArrayVec;
+use rand::seq::SliceRandom;
+use tessera_core::GameRng;
 
 use crate::action::{HAND_SIZE, Placed, Placement};
 use crate::board::Board;
@@ -710,4 +712,11 @@ impl Search {
         }
         None
     }
+}
+
+/// Orders placements best first by immediate points, exact ties in random order (shuffled
+/// from `rng` first): the candidates of `lookahead`, `montecarlo`, `seer` and `sage`.
+pub(crate) fn rank_by_points(placements: &mut [Scored], rng: &mut GameRng) {
+    placements.shuffle(rng);
+    placements.sort_by_key(|s| std::cmp::Reverse(s.score));
 }

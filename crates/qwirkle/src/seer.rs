@@ -35,7 +35,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
-use crate::mc::{play_candidate, rank_by_points};
+use crate::mc::play_candidate;
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
 use crate::tile::Tile;
@@ -431,7 +431,7 @@ impl Agent<Qwirkle> for SeerBot {
             return m;
         }
         // Best placements by immediate score; exact ties in random order.
-        rank_by_points(&mut self.placements, rng);
+        movegen::rank_by_points(&mut self.placements, rng);
         self.candidates(state, me);
         let k = self.cands.len();
         let deadline = budget.deadline_from(start);
