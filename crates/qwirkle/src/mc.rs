@@ -146,6 +146,23 @@ pub(crate) fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
     f64::from(mine - best_other)
 }
 
+/// [`margin`], plus `win` points when the game is over and `me` has won (minus `win` when it
+/// has lost; nothing for a tie): a search that wants the win, not only the points, values a
+/// finished play-out with it (`win = 0`: the margin alone, bit for bit).
+pub(crate) fn outcome(s: &Qwirkle, me: PlayerId, win: f64) -> f64 {
+    let m = margin(s, me);
+    if win == 0.0 || !s.is_terminal() {
+        return m;
+    }
+    if m > 0.0 {
+        m + win
+    } else if m < 0.0 {
+        m - win
+    } else {
+        m
+    }
+}
+
 impl Agent<Qwirkle> for MonteCarloBot {
     fn name(&self) -> String {
         let d = MonteCarloConfig::default();
@@ -235,6 +252,44 @@ impl Agent<Qwirkle> for MonteCarloBot {
 mod tests {
     use super::*;
     use crate::test_positions::{dealt, middle_game};
+
+    #[test]
+    fn the_outcome_adds_the_win_bonus_only_to_a_finished_game() {
+        let mut buf = BestScratch::new();
+        let mut decided = 0;
+        for seed in 0..6 {
+            let mut g = dealt(seed, 2);
+            // Unfinished: the margin alone, whatever the bonus.
+            play_out_until(&mut g, 6, false, &mut seeded(seed), &mut buf);
+            assert!(!g.is_terminal());
+            for p in PlayerId::all(2) {
+                assert_eq!(outcome(&g, p, 25.0), margin(&g, p));
+            }
+            play_out_until(&mut g, usize::MAX, true, &mut seeded(seed), &mut buf);
+            assert!(g.is_terminal(), "seed {seed}");
+            let (a, b) = (margin(&g, PlayerId(0)), margin(&g, PlayerId(1)));
+            assert_eq!(a, -b);
+            assert_eq!(outcome(&g, PlayerId(0), 0.0), a);
+            if a == 0.0 {
+                assert_eq!(outcome(&g, PlayerId(0), 25.0), 0.0);
+                continue;
+            }
+            // The winner gains the bonus, the loser loses it.
+            let (w, l) = if a > 0.0 {
+                (PlayerId(0), PlayerId(1))
+            } else {
+                (PlayerId(1), PlayerId(0))
+            };
+            assert_eq!(outcome(&g, w, 25.0), margin(&g, w) + 25.0);
+            assert_eq!(outcome(&g, l, 25.0), margin(&g, l) - 25.0);
+            let end = g
+                .outcome()
+                .unwrap_or_else(|| panic!("seed {seed}: no outcome"));
+            assert!(end.is_sole_winner(w), "seed {seed}");
+            decided += 1;
+        }
+        assert!(decided >= 4, "only {decided} decided games");
+    }
 
     #[test]
     fn a_node_budget_gives_the_same_move_for_the_same_seed() {

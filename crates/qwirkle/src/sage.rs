@@ -28,7 +28,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 
 use crate::action::Move;
 use crate::bots::fallback_move;
-use crate::mc::{margin, play_out_until};
+use crate::mc::{outcome, play_out_until};
 use crate::movegen::{BestScratch, Scored};
 use crate::seer::{SeerBot, SeerConfig, settings_suffix};
 use crate::state::{Phase, Qwirkle};
@@ -110,6 +110,8 @@ struct Endgame {
     deadline: Option<Instant>,
     stopped: bool,
     width: usize,
+    /// The win bonus of [`crate::mc::outcome`].
+    win: f64,
 }
 
 impl Endgame {
@@ -118,7 +120,7 @@ impl Endgame {
         let mut t = s.clone();
         // The bag is empty: nothing is drawn, the chance stream is never read.
         play_out_until(&mut t, 0, true, &mut seeded(0), &mut self.scratch);
-        margin(&t, me)
+        outcome(&t, me, self.win)
     }
 
     /// Alpha-beta on `me`'s score margin, `depth` turns, from `s` (`ply`: the distance from
@@ -133,7 +135,7 @@ impl Endgame {
         mut beta: f64,
     ) -> f64 {
         let Turn::Player(p) = s.turn() else {
-            return margin(s, me);
+            return outcome(s, me, self.win);
         };
         self.nodes += 1;
         if !self.stopped
@@ -268,6 +270,7 @@ impl Agent<Qwirkle> for SageBot {
         self.end.deadline = budget.deadline_from(start);
         self.end.stopped = false;
         self.end.width = self.config.width;
+        self.end.win = self.config.seer.win;
         let (best, value) = self.end.root(state, me, &placements, self.config.depth);
         let m = Move::Place(placements[best].placement);
         self.info = Some(SearchInfo {
@@ -290,33 +293,34 @@ impl Agent<Qwirkle> for SageBot {
 mod tests {
     use super::*;
     use crate::bots::PointsBot;
+    use crate::mc::margin;
     use crate::test_positions::{endgame, middle_game};
     use std::time::Duration;
     use tessera_core::play_game;
 
-    /// Minimax without pruning, with the search's own move order and width.
-    fn brute(s: &Qwirkle, me: PlayerId, depth: usize, width: usize) -> f64 {
+    /// Minimax without pruning, with the search's own move order, width and win bonus.
+    fn brute(s: &Qwirkle, me: PlayerId, depth: usize, width: usize, win: f64) -> f64 {
         let Turn::Player(p) = s.turn() else {
-            return margin(s, me);
+            return outcome(s, me, win);
         };
         if depth == 0 {
             let mut t = s.clone();
             play_out_until(&mut t, 0, true, &mut seeded(9), &mut BestScratch::new());
-            return margin(&t, me);
+            return outcome(&t, me, win);
         }
         let mut moves = Vec::new();
         s.scored_placements(&mut moves);
         if moves.is_empty() {
             let mut t = s.clone();
             t.apply(Move::Pass);
-            return brute(&t, me, depth - 1, width);
+            return brute(&t, me, depth - 1, width, win);
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         moves.truncate(width);
         let values = moves.iter().map(|m| {
             let mut t = s.clone();
             t.apply(Move::Place(m.placement));
-            brute(&t, me, depth - 1, width)
+            brute(&t, me, depth - 1, width, win)
         });
         if p == me {
             values.fold(f64::NEG_INFINITY, f64::max)
@@ -340,10 +344,15 @@ mod tests {
             if all.len() < 2 {
                 continue;
             }
+            // Every other endgame with a win bonus at the leaves.
+            let d = SageConfig::default();
             let config = SageConfig {
                 depth: 3,
                 width: 5,
-                ..SageConfig::default()
+                seer: SeerConfig {
+                    win: if seed % 2 == 0 { 0.0 } else { 20.0 },
+                    ..d.seer
+                },
             };
             let mut bot = SageBot::with_config(config);
             let m = bot.choose(&g, &Budget::nodes(100_000), &mut seeded(1));
@@ -354,13 +363,17 @@ mod tests {
                 .map(|p| {
                     let mut t = g.clone();
                     t.apply(Move::Place(p.placement));
-                    brute(&t, me, 2, 5)
+                    brute(&t, me, 2, 5, config.seer.win)
                 })
                 .fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(info.value, Some(exact), "seed {seed}");
             let mut after = g.clone();
             after.apply(m);
-            assert_eq!(brute(&after, me, 2, 5), exact, "seed {seed}: {m}");
+            assert_eq!(
+                brute(&after, me, 2, 5, config.seer.win),
+                exact,
+                "seed {seed}: {m}"
+            );
             checked += 1;
         }
         assert!(checked >= 10, "only {checked} endgames");

@@ -67,6 +67,10 @@ pub struct SeerConfig {
     /// value adds `leave x (leave_value(own hand) - the best other leave_value)` (0: the
     /// margin alone, as `seer`; `sage` sets it).
     pub leave: f64,
+    /// Points added to the value of a play-out that ends the game won, taken from one that
+    /// ends it lost (0: the margin alone, as `seer`; `sage` sets it): the search then prefers
+    /// a likelier win to a larger margin.
+    pub win: f64,
 }
 
 impl Default for SeerConfig {
@@ -81,6 +85,7 @@ impl Default for SeerConfig {
             tries: 8,
             halving: true,
             leave: 0.0,
+            win: 0.0,
         }
     }
 }
@@ -350,11 +355,15 @@ pub fn deficit(
 }
 
 /// A play-out's value for `me`: the score margin, plus `leave` times the difference of the
-/// hands' [`leave_value`]s (own minus the best other) when the game goes on (`leave = 0`:
-/// the margin alone, bit for bit).
-fn value(s: &Qwirkle, me: PlayerId, leave: f64) -> f64 {
+/// hands' [`leave_value`]s (own minus the best other) when the game goes on, or plus or
+/// minus `win` when it has ended won or lost (`leave = win = 0`: the margin alone, bit for
+/// bit).
+fn value(s: &Qwirkle, me: PlayerId, leave: f64, win: f64) -> f64 {
+    if s.is_terminal() {
+        return crate::mc::outcome(s, me, win);
+    }
     let m = crate::mc::margin(s, me);
-    if leave == 0.0 || s.is_terminal() {
+    if leave == 0.0 {
         return m;
     }
     let best_other = PlayerId::all(s.num_players())
@@ -394,6 +403,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     }
     if c.leave != d.leave {
         name.push_str(&format!(":leave={}", c.leave));
+    }
+    if c.win != d.win {
+        name.push_str(&format!(":win={}", c.win));
     }
     name
 }
@@ -500,7 +512,7 @@ impl Agent<Qwirkle> for SeerBot {
                     let m = self.cands[c].to_move();
                     let plies = self.config.plies;
                     nodes += play_candidate(&mut s, world, seed, m, plies, true, &mut self.scratch);
-                    self.values[c].push(value(&s, me, self.config.leave));
+                    self.values[c].push(value(&s, me, self.config.leave, self.config.win));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;

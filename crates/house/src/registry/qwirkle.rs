@@ -555,6 +555,11 @@ const SAGE_PARAMS: &[ParamDoc] = &[
         doc: "weight of the hands' leave value (own minus the best other) at the end of a play-out, 0-100",
     },
     ParamDoc {
+        name: "win",
+        kind: ParamKind::Value { default: "0" },
+        doc: "points added to a play-out that ends the game won and taken from one that ends it lost (in the exact endgame too), 0-1000: a likelier win over a larger margin",
+    },
+    ParamDoc {
         name: "endgame",
         kind: ParamKind::Value { default: "3" },
         doc: "turns of the exact alpha-beta endgame at two players once the bag is empty, 0-8 (0: sampled worlds as seer)",
@@ -633,6 +638,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         tries: whole("tries", d.tries as u64, 100)?,
         halving: switch("halving", d.halving)?,
         leave: real("leave", d.leave, 100.0)?,
+        win: real("win", d.win, 1000.0)?,
     };
     Ok(config)
 }
@@ -874,6 +880,8 @@ mod tests {
             "sage:time=1s",
             "sage:candidates=8:plies=3:worlds=8:trades=0:infer=0:floor=1:tries=1:halving=0:leave=0:endgame=0:width=1",
             "sage:endgame=8:width=100:leave=100",
+            "sage:win=0.5",
+            "sage:win=1000",
         ] {
             assert!(r.build(good).is_ok(), "{good}");
         }
@@ -881,6 +889,9 @@ mod tests {
             "sage:nodes=100001",
             "sage:leave=-1",
             "sage:leave=101",
+            "sage:win=-1",
+            "sage:win=1001",
+            "sage:win=many",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -888,15 +899,24 @@ mod tests {
             "sage:candidates=0",
             "sage:horizon=3",
             "seer:leave=1",
+            "seer:win=10",
             "seer:depth=3",
         ] {
             assert!(r.build(bad).is_err(), "{bad} must be refused");
         }
-        let names: Vec<String> = ["sage", "sage:leave=0.5:endgame=2", "sage:candidates=12"]
-            .iter()
-            .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
-            .collect();
-        assert_eq!(names, ["sage", "sage:leave=0.5:endgame=2", "sage"]);
+        let names: Vec<String> = [
+            "sage",
+            "sage:leave=0.5:endgame=2",
+            "sage:candidates=12",
+            "sage:win=30",
+        ]
+        .iter()
+        .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
+        .collect();
+        assert_eq!(
+            names,
+            ["sage", "sage:leave=0.5:endgame=2", "sage", "sage:win=30"]
+        );
         // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
         let plan = r.parse("sage:worlds=5").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(plan.budget().nodes, Some(5));
