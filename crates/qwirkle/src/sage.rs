@@ -17,6 +17,10 @@
 //!   unseen tiles' split between the opponents stays unknown, so `seer`'s sampled worlds
 //!   (played out to the end) are used there.
 //!
+//! - **Optionally, a win bonus** (`win`, default 0): a play-out or an exact-endgame leaf that
+//!   ends the game is valued at its margin plus `win` when won and minus `win` when lost
+//!   (`mc::outcome`), so the search prefers a likelier win to a larger margin.
+//!
 //! Budgets come only from `choose`'s budget: `nodes=N` plays N worlds for every candidate
 //! (as `seer`) and allows `N x ENDGAME_NODES_PER_WORLD` search nodes in the exact endgame
 //! (both reproducible), `time=T` bounds both by the clock; without either `worlds` worlds.
@@ -110,7 +114,7 @@ struct Endgame {
     deadline: Option<Instant>,
     stopped: bool,
     width: usize,
-    /// The win bonus of [`crate::mc::outcome`].
+    /// The win bonus of `mc::outcome`.
     win: f64,
 }
 
