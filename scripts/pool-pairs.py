@@ -3,7 +3,12 @@ seats swapped) and prints the first-listed agent's score over the pairs: mean an
 interval from the pair scores (normal approximation, the pentanomial interval that
 `tessera report` prints for one run, so one database alone reproduces its figure).
 
+With --diff A B, compares two single-run databases played on the same deals (same seed,
+games and players, different first agents): the mean per-deal difference B - A of the first
+agent's pair score, with its 95% interval over the deals both completed.
+
 Usage: python3 scripts/pool-pairs.py RUN1.sqlite [RUN2.sqlite ...]
+       python3 scripts/pool-pairs.py --diff A.sqlite B.sqlite
 """
 
 import json
@@ -13,31 +18,74 @@ import sys
 from collections import defaultdict
 
 
-def pair_scores(db: str) -> list[float]:
-    """The first-listed agent's mean score over each complete pair of `db`."""
+def pairs_by_deal(db: str) -> dict[tuple[int, int, int, str], float]:
+    """The first-listed agent's mean score over each complete pair of `db`, by (run,
+    series, deal, the deal's game seed)."""
     games = defaultdict(list)
     rows = sqlite3.connect(db).execute(
-        "SELECT run, series, deal, seats, winners FROM games"
+        "SELECT run, series, deal, seed, seats, winners FROM games"
     )
-    for run, series, deal, seats, winners in rows:
+    for run, series, deal, seed, seats, winners in rows:
         seats, winners = json.loads(seats), json.loads(winners)
         score = sum(1 / len(winners) for w in winners if seats[w] == 0)
-        games[(run, series, deal)].append(score)
-    return [sum(v) / 2 for v in games.values() if len(v) == 2]
+        games[(run, series, deal, seed)].append(score)
+    return {k: sum(v) / 2 for k, v in games.items() if len(v) == 2}
 
 
-def main() -> None:
-    if len(sys.argv) < 2:
-        sys.exit("usage: pool-pairs.py RUN.sqlite [RUN.sqlite ...]")
-    pairs = [p for db in sys.argv[1:] for p in pair_scores(db)]
+def interval(xs: list[float]) -> tuple[float, float]:
+    """Mean and half-width of the normal 95% interval of `xs` (at least two values)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+    return mean, 1.96 * sd / math.sqrt(n)
+
+
+def pool(dbs: list[str]) -> None:
+    pairs = [p for db in dbs for p in pairs_by_deal(db).values()]
     n = len(pairs)
     if n < 2:
         sys.exit(f"{n} complete pairs: at least 2 are needed for an interval")
-    mean = sum(pairs) / n
-    sd = math.sqrt(sum((p - mean) ** 2 for p in pairs) / (n - 1))
-    half = 1.96 * sd / math.sqrt(n)
+    mean, half = interval(pairs)
     lo, hi = 100 * (mean - half), 100 * (mean + half)
     print(f"{n} pairs ({2 * n} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]")
+
+
+def diff(a_db: str, b_db: str) -> None:
+    by_deal = []
+    for db in (a_db, b_db):
+        pairs = pairs_by_deal(db)
+        if len({run for run, *_ in pairs}) > 1:
+            sys.exit(f"{db} holds several runs: --diff compares one run with one run")
+        by_deal.append({key[1:]: p for key, p in pairs.items()})
+    a, b = by_deal
+    # A deal is the same deal only with the same game seed (same --seed and --games).
+    shared = sorted(set(a) & set(b))
+    if len(shared) < 2:
+        sys.exit(
+            f"{len(shared)} deals in both: at least 2 are needed for an interval "
+            "(were both played with the same --seed and --games?)"
+        )
+    mean, half = interval([b[k] - a[k] for k in shared])
+    mean_a = sum(a[k] for k in shared) / len(shared)
+    mean_b = sum(b[k] for k in shared) / len(shared)
+    print(
+        f"{len(shared)} deals in both: A {100 * mean_a:.1f}%  B {100 * mean_b:.1f}%  "
+        f"B - A {100 * mean:+.1f} [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
+    )
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["--diff"]:
+        if len(args) != 3:
+            sys.exit("usage: pool-pairs.py --diff A.sqlite B.sqlite")
+        diff(args[1], args[2])
+    elif args:
+        pool(args)
+    else:
+        sys.exit(
+            "usage: pool-pairs.py RUN.sqlite [RUN.sqlite ...] | --diff A.sqlite B.sqlite"
+        )
 
 
 if __name__ == "__main__":
