@@ -7,7 +7,8 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use tessera_core::record::replay_states;
 use tessera_core::rng::seeded;
 use tessera_core::{Agent, Budget, Game, play_game};
@@ -15,6 +16,26 @@ use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::movegen::placements;
 use tessera_qwirkle::sage::SageBot;
+
+/// Benches one `sage` move at `nodes` worlds from each of `positions`, the bot's memory
+/// cleared before each; `name` has a `{}` for the number of positions.
+fn sage_moves(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    sage: &mut SageBot,
+    name: &str,
+    positions: &[&Qwirkle],
+    nodes: u64,
+) {
+    g.bench_function(name.replace("{}", &positions.len().to_string()), |b| {
+        let mut rng = seeded(1);
+        b.iter(|| {
+            for s in positions {
+                sage.reset();
+                black_box(sage.choose(s, &Budget::nodes(nodes), &mut rng));
+            }
+        })
+    });
+}
 
 fn positions() -> Vec<Qwirkle> {
     let mut out = Vec::new();
@@ -91,28 +112,12 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(some.len() as u64));
     let mut sage = SageBot::new();
-    g.bench_function(format!("sage_nodes4_{}_turns", some.len()), |b| {
-        let mut rng = seeded(1);
-        b.iter(|| {
-            for s in &some {
-                sage.reset();
-                black_box(sage.choose(s, &Budget::nodes(4), &mut rng));
-            }
-        })
-    });
+    sage_moves(&mut g, &mut sage, "sage_nodes4_{}_turns", &some, 4);
     // One move of `sage:nodes=16` (the registry's budget of the measured matches) from a
     // few fixed positions of the same games.
     let few: Vec<&Qwirkle> = pos.iter().skip(5).step_by(25).take(4).collect();
     g.throughput(Throughput::Elements(few.len() as u64));
-    g.bench_function(format!("sage_nodes16_{}_positions", few.len()), |b| {
-        let mut rng = seeded(1);
-        b.iter(|| {
-            for s in &few {
-                sage.reset();
-                black_box(sage.choose(s, &Budget::nodes(16), &mut rng));
-            }
-        })
-    });
+    sage_moves(&mut g, &mut sage, "sage_nodes16_{}_positions", &few, 16);
     g.finish();
 
     let mut g = c.benchmark_group("qwirkle_games");
