@@ -68,8 +68,8 @@ pub struct SeerConfig {
     /// margin alone, as `seer`; `sage` sets it).
     pub leave: f64,
     /// Points added to the value of a play-out that ends the game won, taken from one that
-    /// ends it lost (0: the margin alone, as `seer`; `sage` sets it): the search then prefers
-    /// a likelier win to a larger margin.
+    /// ends it lost, so the search prefers a likelier win to a larger margin (0: the margin
+    /// alone, as `seer`; `sage` takes it as its `win` setting, default 0 too).
     pub win: f64,
 }
 
