@@ -18,15 +18,15 @@ use tessera_qwirkle::movegen::placements;
 use tessera_qwirkle::sage::SageBot;
 
 /// Benches one `sage` move at `nodes` worlds from each of `positions`, the bot's memory
-/// cleared before each; `name` has a `{}` for the number of positions.
+/// cleared before each.
 fn sage_moves(
     g: &mut BenchmarkGroup<'_, WallTime>,
     sage: &mut SageBot,
-    name: &str,
+    name: String,
     positions: &[&Qwirkle],
     nodes: u64,
 ) {
-    g.bench_function(name.replace("{}", &positions.len().to_string()), |b| {
+    g.bench_function(name, |b| {
         let mut rng = seeded(1);
         b.iter(|| {
             for s in positions {
@@ -112,12 +112,14 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(some.len() as u64));
     let mut sage = SageBot::new();
-    sage_moves(&mut g, &mut sage, "sage_nodes4_{}_turns", &some, 4);
+    let name = format!("sage_nodes4_{}_turns", some.len());
+    sage_moves(&mut g, &mut sage, name, &some, 4);
     // One move of `sage:nodes=16` (the registry's budget of the measured matches) from a
     // few fixed positions of the same games.
     let few: Vec<&Qwirkle> = pos.iter().skip(5).step_by(25).take(4).collect();
     g.throughput(Throughput::Elements(few.len() as u64));
-    sage_moves(&mut g, &mut sage, "sage_nodes16_{}_positions", &few, 16);
+    let name = format!("sage_nodes16_{}_positions", few.len());
+    sage_moves(&mut g, &mut sage, name, &few, 16);
     g.finish();
 
     let mut g = c.benchmark_group("qwirkle_games");

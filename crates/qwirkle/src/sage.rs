@@ -127,8 +127,9 @@ impl Endgame {
         outcome(&t, me, self.win)
     }
 
-    /// Alpha-beta on `me`'s score margin, `depth` turns, from `s` (`ply`: the distance from
-    /// the root, which picks the placement buffer).
+    /// Alpha-beta on `me`'s score margin (with the win bonus at finished games,
+    /// `mc::outcome`), `depth` turns, from `s` (`ply`: the distance from the root, which
+    /// picks the placement buffer).
     fn search(
         &mut self,
         s: &Qwirkle,
