@@ -37,7 +37,7 @@ use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
 use crate::mc::play_candidate;
 use crate::movegen::{self, BestScratch, Scored};
-use crate::state::{Phase, Qwirkle};
+use crate::state::{Hand, Phase, Qwirkle};
 use crate::tile::Tile;
 
 /// The largest world count a `nodes` budget or `worlds` setting may ask for.
@@ -71,6 +71,14 @@ pub struct SeerConfig {
     /// ends it lost, so the search prefers a likelier win to a larger margin (0: the margin
     /// alone, as `seer`; `sage` takes it as its `win` setting, default 0 too).
     pub win: f64,
+    /// Exclusion sampling of the seen player's hand: its kept tiles (the hand minus the
+    /// tiles it drew) are drawn only among the tile kinds that, held with the tiles it
+    /// placed, would not have allowed a higher-scoring placement (a greedy player cannot
+    /// have kept them); its fresh draws from every unseen tile. A `floor` share of the
+    /// worlds is sampled without any inference, and every sampled hand is still weighed by
+    /// the likelihood of the whole kept set (false: the kept tiles are a random part of a
+    /// uniformly sampled hand, weighed alone).
+    pub exclude: bool,
 }
 
 impl Default for SeerConfig {
@@ -86,6 +94,7 @@ impl Default for SeerConfig {
             halving: true,
             leave: 0.0,
             win: 0.0,
+            exclude: false,
         }
     }
 }
@@ -136,6 +145,8 @@ pub struct SeerBot {
     pub config: SeerConfig,
     memory: Option<Memory>,
     seen: Option<Seen>,
+    /// Tile kinds (bit `Tile::index`) the seen player cannot have kept (`exclude`).
+    excluded: u64,
     cands: Vec<Cand>,
     placements: Vec<Scored>,
     scratch: BestScratch,
@@ -219,6 +230,14 @@ impl SeerBot {
         if state.bag().total() + drawn != mem.bag {
             return;
         }
+        self.excluded = 0;
+        if self.config.exclude {
+            for t in Tile::all() {
+                if deficit(&mem.board, &placement, &[t], &mut self.scratch) > 0 {
+                    self.excluded |= 1 << t.index();
+                }
+            }
+        }
         self.seen = Some(Seen {
             player,
             before: mem.board,
@@ -237,10 +256,18 @@ impl SeerBot {
         let mut kept: ArrayVec<Tile, HAND_SIZE> = hand.iter().copied().collect();
         kept.shuffle(rng);
         kept.truncate(hand.len().saturating_sub(seen.drawn));
+        self.likelihood_kept(&kept)
+    }
+
+    /// How likely the seen player's move is if it kept `kept` after it.
+    fn likelihood_kept(&mut self, kept: &[Tile]) -> f64 {
+        let Some(seen) = &self.seen else {
+            return 1.0;
+        };
         let d = f64::from(deficit(
             &seen.before,
             &seen.placement,
-            &kept,
+            kept,
             &mut self.scratch,
         ));
         let f = self.config.floor.clamp(0.0, 1.0);
@@ -255,10 +282,27 @@ impl SeerBot {
         if self.config.infer <= 0.0 {
             return state.determinize(me, rng);
         }
+        if self.config.exclude && rng.random::<f64>() < self.config.floor {
+            return state.determinize(me, rng);
+        }
         let mut best: Option<(f64, Qwirkle)> = None;
         for _ in 0..self.config.tries.max(1) {
-            let w = state.determinize(me, rng);
-            let l = self.likelihood(w.hand(player), rng);
+            let sampled = if self.config.exclude {
+                self.sample_excluding(state, me, player, rng)
+            } else {
+                None
+            };
+            let (w, l) = match sampled {
+                Some((w, kept)) => {
+                    let l = self.likelihood_kept(&kept);
+                    (w, l)
+                }
+                None => {
+                    let w = state.determinize(me, rng);
+                    let l = self.likelihood(w.hand(player), rng);
+                    (w, l)
+                }
+            };
             self.sampled += 1;
             if rng.random::<f64>() < l {
                 self.accepted += 1;
@@ -269,6 +313,51 @@ impl SeerBot {
             }
         }
         best.map_or_else(|| state.determinize(me, rng), |(_, w)| w)
+    }
+
+    /// A world whose `player` keeps only tile kinds it could have kept as a greedy player
+    /// (`exclude`), with those kept tiles; `None` when too few unseen tiles are allowed.
+    fn sample_excluding(
+        &mut self,
+        state: &Qwirkle,
+        me: PlayerId,
+        player: PlayerId,
+        rng: &mut GameRng,
+    ) -> Option<(Qwirkle, Hand)> {
+        let drawn = self.seen.as_ref()?.drawn;
+        let mut w = state.determinize(me, rng);
+        // Every tile `me` cannot see: the player's hand and the bag of the world.
+        let mut pool = *w.bag();
+        for &t in w.hand(player) {
+            pool.add(t);
+        }
+        let n = w.hand(player).len();
+        let k = n.saturating_sub(drawn);
+        let mut allowed = pool;
+        for t in Tile::all() {
+            if self.excluded >> t.index() & 1 == 1 {
+                while allowed.remove(t) {}
+            }
+        }
+        if allowed.total() < k {
+            return None;
+        }
+        let mut hand = Hand::new();
+        for _ in 0..k {
+            let t = allowed.nth(rng.random_range(0..allowed.total()))?;
+            allowed.remove(t);
+            pool.remove(t);
+            hand.push(t);
+        }
+        let kept = hand.clone();
+        for _ in k..n {
+            let t = pool.nth(rng.random_range(0..pool.total()))?;
+            pool.remove(t);
+            hand.push(t);
+        }
+        hand.sort_unstable();
+        w.resample_hidden(player, hand, pool);
+        Some((w, kept))
     }
 
     fn candidates(&mut self, state: &Qwirkle, me: PlayerId) {
@@ -406,6 +495,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     }
     if c.win != d.win {
         name.push_str(&format!(":win={}", c.win));
+    }
+    if c.exclude != d.exclude {
+        name.push_str(&format!(":exclude={}", u8::from(c.exclude)));
     }
     name
 }
@@ -631,6 +723,88 @@ mod tests {
         assert_eq!(checked, 6, "six of the points bot's moves read");
         let (accepted, sampled) = seer.inference_counts();
         assert!(sampled > 0 && accepted <= sampled);
+    }
+
+    #[test]
+    fn a_greedy_players_kept_tiles_are_never_excluded_and_worlds_keep_allowed_kinds() {
+        // seer with exclusion sampling against points, on the true state: at seer's turns
+        // the points bot's real kept tiles must be allowed, and sampled worlds must keep
+        // only allowed kinds and the same unseen tiles.
+        let config = SeerConfig {
+            exclude: true,
+            ..SeerConfig::default()
+        };
+        let mut seer = SeerBot::with_config(config);
+        let mut points = PointsBot::new();
+        let mut rng = seeded(8);
+        let (mut checked, mut excluded_kinds) = (0, 0);
+        for seed in 0..4 {
+            let mut g = dealt(40 + seed, 2);
+            seer.reset();
+            let mut kept_by_points: Option<Vec<Tile>> = None;
+            while g.turn() != Turn::Terminal {
+                match g.turn() {
+                    Turn::Chance => {
+                        let d = g.sample_chance(&mut rng);
+                        g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
+                    }
+                    Turn::Player(p) if p == PlayerId(0) => {
+                        let view = g.determinize(p, &mut rng);
+                        let m = seer.choose(&view, &Budget::nodes(2), &mut rng);
+                        if let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) {
+                            let other = seen.player;
+                            for t in &kept {
+                                assert_eq!(seer.excluded >> t.index() & 1, 0, "{t} was kept");
+                            }
+                            excluded_kinds += seer.excluded.count_ones();
+                            let mut pool = *view.bag();
+                            view.hand(other).iter().for_each(|&t| pool.add(t));
+                            for _ in 0..4 {
+                                let Some((w, kept)) =
+                                    seer.sample_excluding(&view, p, other, &mut rng)
+                                else {
+                                    continue;
+                                };
+                                for t in &kept {
+                                    assert_eq!(seer.excluded >> t.index() & 1, 0, "{t}");
+                                    assert!(w.hand(other).contains(t));
+                                }
+                                let mut unseen = *w.bag();
+                                w.hand(other).iter().for_each(|&t| unseen.add(t));
+                                assert_eq!(unseen, pool);
+                                assert_eq!(w.hand(other).len(), view.hand(other).len());
+                                assert_eq!(w.hand(p), view.hand(p));
+                            }
+                            checked += 1;
+                        }
+                        g.apply(m);
+                    }
+                    Turn::Player(p) => {
+                        let view = g.determinize(p, &mut rng);
+                        let m = points.choose(&view, &Budget::default(), &mut rng);
+                        kept_by_points = match m {
+                            Move::Place(pl) => {
+                                let mut kept = g.hand(p).to_vec();
+                                for c in pl.cells() {
+                                    let i = kept.iter().position(|&t| t == c.tile);
+                                    kept.remove(i.unwrap_or_else(|| panic!("placed {}", c.tile)));
+                                }
+                                Some(kept)
+                            }
+                            _ => None,
+                        };
+                        g.apply(m);
+                    }
+                    Turn::Terminal => {}
+                }
+            }
+        }
+        assert!(checked >= 40, "only {checked} moves read");
+        // The inference has something to say: on average several kinds a move are ruled out.
+        assert!(
+            excluded_kinds >= 2 * checked,
+            "{excluded_kinds} over {checked}"
+        );
     }
 
     #[test]

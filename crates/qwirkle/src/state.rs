@@ -141,6 +141,18 @@ impl Qwirkle {
         &self.hands[p]
     }
 
+    /// Replaces player `p`'s hand and the bag of a sampled world (a searcher's
+    /// determinization): the caller keeps the tiles, `hand` plus `bag` being exactly the old
+    /// hand plus the old bag.
+    pub(crate) fn resample_hidden(&mut self, p: PlayerId, hand: Hand, bag: TileCounts) {
+        debug_assert_eq!(
+            hand.len() + bag.total(),
+            self.hands[p].len() + self.bag.total()
+        );
+        self.hands[p] = hand;
+        self.bag = bag;
+    }
+
     /// The tiles in the bag.
     pub fn bag(&self) -> &TileCounts {
         &self.bag

@@ -501,6 +501,9 @@ const SEER_HALVING: ParamDoc = ParamDoc {
     doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
 };
 
+/// The `exclude` setting's text (the defaults of `seer` and `sage` differ).
+const EXCLUDE_DOC: &str = "1: the previous player's kept tiles are sampled only among the kinds that, held with the tiles it placed, would not have scored more (exclusion sampling for a greedy player; a floor share of the worlds unconditioned); 0: kept tiles are a random part of a uniformly sampled hand";
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -524,6 +527,11 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_FLOOR,
     SEER_TRIES,
     SEER_HALVING,
+    ParamDoc {
+        name: "exclude",
+        kind: ParamKind::Value { default: "0" },
+        doc: EXCLUDE_DOC,
+    },
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -549,6 +557,11 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_FLOOR,
     SEER_TRIES,
     SEER_HALVING,
+    ParamDoc {
+        name: "exclude",
+        kind: ParamKind::Value { default: "0" },
+        doc: EXCLUDE_DOC,
+    },
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -639,6 +652,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         halving: switch("halving", d.halving)?,
         leave: real("leave", d.leave, 100.0)?,
         win: real("win", d.win, 1000.0)?,
+        exclude: switch("exclude", d.exclude)?,
     };
     Ok(config)
 }
@@ -882,6 +896,9 @@ mod tests {
             "sage:endgame=8:width=100:leave=100",
             "sage:win=0.5",
             "sage:win=1000",
+            "sage:exclude=0",
+            "sage:exclude=1",
+            "seer:exclude=1",
         ] {
             assert!(r.build(good).is_ok(), "{good}");
         }
@@ -892,6 +909,9 @@ mod tests {
             "sage:win=-1",
             "sage:win=1001",
             "sage:win=many",
+            "sage:exclude=2",
+            "sage:exclude=yes",
+            "seer:exclude=-1",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -909,13 +929,24 @@ mod tests {
             "sage:leave=0.5:endgame=2",
             "sage:candidates=12",
             "sage:win=30",
+            "sage:exclude=1",
+            "seer:exclude=1",
+            "seer:exclude=0",
         ]
         .iter()
         .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
         .collect();
         assert_eq!(
             names,
-            ["sage", "sage:leave=0.5:endgame=2", "sage", "sage:win=30"]
+            [
+                "sage",
+                "sage:leave=0.5:endgame=2",
+                "sage",
+                "sage:win=30",
+                "sage:exclude=1",
+                "seer:exclude=1",
+                "seer"
+            ]
         );
         // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
         let plan = r.parse("sage:worlds=5").unwrap_or_else(|e| panic!("{e}"));
