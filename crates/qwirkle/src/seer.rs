@@ -138,6 +138,22 @@ struct Seen {
     drawn: usize,
 }
 
+/// What an analysis harness tells the bot about the other player's hand at two seats, to
+/// measure what knowing it is worth. Never set by the registry: a seat at a table is handed
+/// a determinized state, whose hidden tiles are a guess, so only a harness that hands the
+/// bot the true state may use it (`examples/hand_value.rs`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Oracle {
+    /// Nothing: the bot infers (the normal play).
+    #[default]
+    Nothing,
+    /// The tiles the other player kept after its last move; its fresh draws are sampled.
+    Kept(Hand),
+    /// The whole state handed to `choose` is true: every world is that state (only the
+    /// bag's order stays unknown).
+    Hands,
+}
+
 /// The `seer` player (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct SeerBot {
@@ -147,6 +163,7 @@ pub struct SeerBot {
     seen: Option<Seen>,
     /// Tile kinds (bit `Tile::index`) the seen player cannot have kept (`exclude`).
     excluded: u64,
+    oracle: Oracle,
     cands: Vec<Cand>,
     placements: Vec<Scored>,
     scratch: BestScratch,
@@ -172,6 +189,12 @@ impl SeerBot {
             config,
             ..SeerBot::default()
         }
+    }
+
+    /// Tells the bot what an analysis harness knows of the other player's hand (see
+    /// [`Oracle`]; two seats only).
+    pub fn set_oracle(&mut self, oracle: Oracle) {
+        self.oracle = oracle;
     }
 
     /// Samples seen by the inference and accepted at the first try, over the bot's life
@@ -276,6 +299,17 @@ impl SeerBot {
 
     /// A world: the hidden tiles resampled, weighed by the inference.
     fn sample_world(&mut self, state: &Qwirkle, me: PlayerId, rng: &mut GameRng) -> Qwirkle {
+        match &self.oracle {
+            Oracle::Nothing => {}
+            Oracle::Hands => {
+                // Drawn like a sampled world (the same random numbers spent), then replaced
+                // by the true state.
+                let mut w = state.determinize(me, rng);
+                w.clone_from(state);
+                return w;
+            }
+            Oracle::Kept(kept) => return known_kept(state, me, kept, rng),
+        }
         let Some(player) = self.seen.as_ref().map(|s| s.player) else {
             return state.determinize(me, rng);
         };
@@ -421,6 +455,36 @@ impl SeerBot {
             me,
         });
     }
+}
+
+/// A world of a two-seat `state` in which the other player holds `kept` (those of them
+/// still unseen by `me`) plus tiles drawn at random from the rest of the unseen tiles.
+fn known_kept(state: &Qwirkle, me: PlayerId, kept: &[Tile], rng: &mut GameRng) -> Qwirkle {
+    let mut w = state.determinize(me, rng);
+    let Some(other) = PlayerId::all(state.num_players()).find(|&p| p != me) else {
+        return w;
+    };
+    let mut pool = *w.bag();
+    for &t in w.hand(other) {
+        pool.add(t);
+    }
+    let n = w.hand(other).len();
+    let mut hand = Hand::new();
+    for &t in kept {
+        if hand.len() < n && pool.remove(t) {
+            hand.push(t);
+        }
+    }
+    while hand.len() < n && pool.total() > 0 {
+        let Some(t) = pool.nth(rng.random_range(0..pool.total())) else {
+            break;
+        };
+        pool.remove(t);
+        hand.push(t);
+    }
+    hand.sort_unstable();
+    w.resample_hidden(other, hand, pool);
+    w
 }
 
 /// Points given up by playing `placed` on `before` while also holding `kept`: the best
@@ -805,6 +869,42 @@ mod tests {
             excluded_kinds >= 2 * checked,
             "{excluded_kinds} over {checked}"
         );
+    }
+
+    #[test]
+    fn an_oracles_worlds_hold_what_it_knows() {
+        let g = middle_game(6, 8);
+        let Phase::Play { player: me } = g.phase() else {
+            panic!("a player to move");
+        };
+        let other = PlayerId::all(2).find(|&p| p != me).unwrap_or(me);
+        let mut unseen = *g.bag();
+        g.hand(other).iter().for_each(|&t| unseen.add(t));
+        let kept: Hand = g.hand(other).iter().take(3).copied().collect();
+        let mut bot = SeerBot::new();
+        bot.set_oracle(Oracle::Kept(kept.clone()));
+        let mut rng = seeded(5);
+        let mut differs = false;
+        for _ in 0..20 {
+            let w = bot.sample_world(&g, me, &mut rng);
+            let mut rest: Vec<Tile> = w.hand(other).to_vec();
+            for t in &kept {
+                let i = rest.iter().position(|u| u == t);
+                rest.remove(i.unwrap_or_else(|| panic!("{t} kept")));
+            }
+            let mut pool = *w.bag();
+            w.hand(other).iter().for_each(|&t| pool.add(t));
+            assert_eq!(pool, unseen);
+            assert_eq!(w.hand(other).len(), g.hand(other).len());
+            assert_eq!(w.hand(me), g.hand(me));
+            differs |= w.hand(other) != g.hand(other);
+        }
+        // The fresh draws are sampled, not read from the state.
+        assert!(differs);
+        bot.set_oracle(Oracle::Hands);
+        let w = bot.sample_world(&g, me, &mut rng);
+        assert_eq!(w.hand(other), g.hand(other));
+        assert_eq!(w.bag(), g.bag());
     }
 
     #[test]
