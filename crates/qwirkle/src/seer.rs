@@ -361,36 +361,26 @@ impl SeerBot {
         let drawn = self.seen.as_ref()?.drawn;
         let mut w = state.determinize(me, rng);
         // Every tile `me` cannot see: the player's hand and the bag of the world.
-        let mut pool = *w.bag();
+        let mut allowed = *w.bag();
         for &t in w.hand(player) {
-            pool.add(t);
+            allowed.add(t);
         }
-        let n = w.hand(player).len();
-        let k = n.saturating_sub(drawn);
-        let mut allowed = pool;
         for t in Tile::all() {
             if self.excluded >> t.index() & 1 == 1 {
                 while allowed.remove(t) {}
             }
         }
+        let k = w.hand(player).len().saturating_sub(drawn);
         if allowed.total() < k {
             return None;
         }
-        let mut hand = Hand::new();
+        let mut kept = Hand::new();
         for _ in 0..k {
             let t = allowed.nth(rng.random_range(0..allowed.total()))?;
             allowed.remove(t);
-            pool.remove(t);
-            hand.push(t);
+            kept.push(t);
         }
-        let kept = hand.clone();
-        for _ in k..n {
-            let t = pool.nth(rng.random_range(0..pool.total()))?;
-            pool.remove(t);
-            hand.push(t);
-        }
-        hand.sort_unstable();
-        w.resample_hidden(player, hand, pool);
+        deal_hidden(&mut w, player, &kept, rng);
         Some((w, kept))
     }
 
@@ -461,16 +451,23 @@ impl SeerBot {
 /// still unseen by `me`) plus tiles drawn at random from the rest of the unseen tiles.
 fn known_kept(state: &Qwirkle, me: PlayerId, kept: &[Tile], rng: &mut GameRng) -> Qwirkle {
     let mut w = state.determinize(me, rng);
-    let Some(other) = PlayerId::all(state.num_players()).find(|&p| p != me) else {
-        return w;
-    };
+    if let Some(other) = PlayerId::all(state.num_players()).find(|&p| p != me) {
+        deal_hidden(&mut w, other, kept, rng);
+    }
+    w
+}
+
+/// Deals `player` of the sampled world `w` a new hand of the same size from the tiles it
+/// and the bag hold: `first` (those of them among these tiles), then tiles drawn at random
+/// from the rest, which become the bag.
+fn deal_hidden(w: &mut Qwirkle, player: PlayerId, first: &[Tile], rng: &mut GameRng) {
     let mut pool = *w.bag();
-    for &t in w.hand(other) {
+    for &t in w.hand(player) {
         pool.add(t);
     }
-    let n = w.hand(other).len();
+    let n = w.hand(player).len();
     let mut hand = Hand::new();
-    for &t in kept {
+    for &t in first {
         if hand.len() < n && pool.remove(t) {
             hand.push(t);
         }
@@ -483,8 +480,7 @@ fn known_kept(state: &Qwirkle, me: PlayerId, kept: &[Tile], rng: &mut GameRng) -
         hand.push(t);
     }
     hand.sort_unstable();
-    w.resample_hidden(other, hand, pool);
-    w
+    w.resample_hidden(player, hand, pool);
 }
 
 /// Points given up by playing `placed` on `before` while also holding `kept`: the best
