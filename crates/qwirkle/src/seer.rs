@@ -14,7 +14,9 @@
 //!   the one played, the world is accepted with probability `floor + (1 - floor) x
 //!   exp(-infer x d)` (rejection sampling, at most `tries` samples a world, the most likely
 //!   one kept if none is accepted). A greedy opponent is read sharply; the `floor` keeps the
-//!   bot sound against any other (with `infer=0` every sample is accepted).
+//!   bot sound against any other (with `infer=0` every sample is accepted). With `exclude`
+//!   (off by default) the kept tiles are drawn only among the kinds a greedy player could
+//!   have kept (see [`SeerConfig::exclude`]).
 //! - **Trades** as candidates: the whole hand, and the tiles outside the hand's largest
 //!   group (with the duplicates), when the bag holds enough tiles.
 //! - **Endgame.** Once the bag is empty every play-out runs to the end of the game.
