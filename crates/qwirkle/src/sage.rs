@@ -86,12 +86,6 @@ pub struct SageBot {
 }
 
 impl SageBot {
-    /// Tells the search what an analysis harness knows of the other player's hand (see
-    /// [`crate::seer::Oracle`]).
-    pub fn set_oracle(&mut self, oracle: crate::seer::Oracle) {
-        self.seer.set_oracle(oracle);
-    }
-
     /// A bot with the default settings.
     pub fn new() -> Self {
         SageBot::with_config(SageConfig::default())
@@ -106,6 +100,12 @@ impl SageBot {
             root: Vec::new(),
             info: None,
         }
+    }
+
+    /// Tells the search what an analysis harness knows of the other player's hand (see
+    /// [`crate::seer::Oracle`]).
+    pub fn set_oracle(&mut self, oracle: crate::seer::Oracle) {
+        self.seer.set_oracle(oracle);
     }
 }
 

@@ -744,24 +744,56 @@ mod tests {
         assert_eq!(deficit(&b, &placed, &[t("B5"), t("G6")], &mut buf), 0);
     }
 
+    /// Plays `seer` (seat 0, 2 worlds a move, handed a determinized state) against `points`
+    /// from `g`, chance and both bots from `rng`. `watch` sees every move before it is
+    /// applied: the true state, the state seer was handed (`None` at points' moves), the
+    /// mover, its move, seer and the generator; the game stops early when it returns false.
+    fn seer_against_points(
+        seer: &mut SeerBot,
+        mut g: Qwirkle,
+        rng: &mut GameRng,
+        mut watch: impl FnMut(
+            &Qwirkle,
+            Option<&Qwirkle>,
+            PlayerId,
+            Move,
+            &mut SeerBot,
+            &mut GameRng,
+        ) -> bool,
+    ) {
+        let mut points = PointsBot::new();
+        loop {
+            match g.turn() {
+                Turn::Terminal => return,
+                Turn::Chance => {
+                    let d = g.sample_chance(rng);
+                    g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
+                }
+                Turn::Player(p) => {
+                    let view = g.determinize(p, rng);
+                    let (m, seers) = if p == PlayerId(0) {
+                        (seer.choose(&view, &Budget::nodes(2), rng), Some(&view))
+                    } else {
+                        (points.choose(&view, &Budget::default(), rng), None)
+                    };
+                    if !watch(&g, seers, p, m, seer, rng) {
+                        return;
+                    }
+                    g.apply(m);
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_previous_players_placement_and_points_are_read_from_the_board() {
         // seer against points: at seer's second turn it has seen the points bot's move.
-        let mut g = dealt(21, 2);
         let mut seer = SeerBot::new();
-        let mut points = PointsBot::new();
-        let mut rng = seeded(4);
         let mut checked = 0;
         let mut last_points_move: Option<(Placement, i32, PlayerId)> = None;
-        while g.turn() != Turn::Terminal && checked < 6 {
-            match g.turn() {
-                Turn::Chance => {
-                    let d = g.sample_chance(&mut rng);
-                    g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
-                }
-                Turn::Player(p) if p == PlayerId(0) => {
-                    let view = g.determinize(p, &mut rng);
-                    let m = seer.choose(&view, &Budget::nodes(2), &mut rng);
+        let watch =
+            |g: &Qwirkle, view: Option<&Qwirkle>, p, m, seer: &mut SeerBot, _: &mut GameRng| {
+                if view.is_some() {
                     if let Some((pl, score, who)) = last_points_move.take() {
                         let seen = seer.seen.as_ref().unwrap_or_else(|| panic!("seen"));
                         assert_eq!(seen.placement, pl);
@@ -769,19 +801,12 @@ mod tests {
                         assert_eq!(seen.player, who);
                         checked += 1;
                     }
-                    g.apply(m);
+                } else if let Move::Place(pl) = m {
+                    last_points_move = Some((pl, g.placement_score(&pl), p));
                 }
-                Turn::Player(p) => {
-                    let view = g.determinize(p, &mut rng);
-                    let m = points.choose(&view, &Budget::default(), &mut rng);
-                    if let Move::Place(pl) = m {
-                        last_points_move = Some((pl, g.placement_score(&pl), p));
-                    }
-                    g.apply(m);
-                }
-                Turn::Terminal => {}
-            }
-        }
+                checked < 6
+            };
+        seer_against_points(&mut seer, dealt(21, 2), &mut seeded(4), watch);
         assert_eq!(checked, 6, "six of the points bot's moves read");
         let (accepted, sampled) = seer.inference_counts();
         assert!(sampled > 0 && accepted <= sampled);
@@ -797,69 +822,60 @@ mod tests {
             ..SeerConfig::default()
         };
         let mut seer = SeerBot::with_config(config);
-        let mut points = PointsBot::new();
         let mut rng = seeded(8);
         let (mut checked, mut excluded_kinds) = (0, 0);
         for seed in 0..4 {
-            let mut g = dealt(40 + seed, 2);
             seer.reset();
             let mut kept_by_points: Option<Vec<Tile>> = None;
-            while g.turn() != Turn::Terminal {
-                match g.turn() {
-                    Turn::Chance => {
-                        let d = g.sample_chance(&mut rng);
-                        g.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
-                    }
-                    Turn::Player(p) if p == PlayerId(0) => {
-                        let view = g.determinize(p, &mut rng);
-                        let m = seer.choose(&view, &Budget::nodes(2), &mut rng);
-                        if let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) {
-                            let other = seen.player;
-                            for t in &kept {
-                                assert_eq!(seer.excluded >> t.index() & 1, 0, "{t} was kept");
+            let watch = |g: &Qwirkle,
+                         view: Option<&Qwirkle>,
+                         p,
+                         m,
+                         seer: &mut SeerBot,
+                         rng: &mut GameRng| {
+                let Some(view) = view else {
+                    // points' move: what it keeps is its hand minus the tiles it places.
+                    kept_by_points = match m {
+                        Move::Place(pl) => {
+                            let mut kept = g.hand(p).to_vec();
+                            for c in pl.cells() {
+                                let i = kept.iter().position(|&t| t == c.tile);
+                                kept.remove(i.unwrap_or_else(|| panic!("placed {}", c.tile)));
                             }
-                            excluded_kinds += seer.excluded.count_ones();
-                            let mut pool = *view.bag();
-                            view.hand(other).iter().for_each(|&t| pool.add(t));
-                            for _ in 0..4 {
-                                let Some((w, kept)) =
-                                    seer.sample_excluding(&view, p, other, &mut rng)
-                                else {
-                                    continue;
-                                };
-                                for t in &kept {
-                                    assert_eq!(seer.excluded >> t.index() & 1, 0, "{t}");
-                                    assert!(w.hand(other).contains(t));
-                                }
-                                let mut unseen = *w.bag();
-                                w.hand(other).iter().for_each(|&t| unseen.add(t));
-                                assert_eq!(unseen, pool);
-                                assert_eq!(w.hand(other).len(), view.hand(other).len());
-                                assert_eq!(w.hand(p), view.hand(p));
-                            }
-                            checked += 1;
+                            Some(kept)
                         }
-                        g.apply(m);
-                    }
-                    Turn::Player(p) => {
-                        let view = g.determinize(p, &mut rng);
-                        let m = points.choose(&view, &Budget::default(), &mut rng);
-                        kept_by_points = match m {
-                            Move::Place(pl) => {
-                                let mut kept = g.hand(p).to_vec();
-                                for c in pl.cells() {
-                                    let i = kept.iter().position(|&t| t == c.tile);
-                                    kept.remove(i.unwrap_or_else(|| panic!("placed {}", c.tile)));
-                                }
-                                Some(kept)
-                            }
-                            _ => None,
-                        };
-                        g.apply(m);
-                    }
-                    Turn::Terminal => {}
+                        _ => None,
+                    };
+                    return true;
+                };
+                let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) else {
+                    return true;
+                };
+                let other = seen.player;
+                for t in &kept {
+                    assert_eq!(seer.excluded >> t.index() & 1, 0, "{t} was kept");
                 }
-            }
+                excluded_kinds += seer.excluded.count_ones();
+                let mut pool = *view.bag();
+                view.hand(other).iter().for_each(|&t| pool.add(t));
+                for _ in 0..4 {
+                    let Some((w, kept)) = seer.sample_excluding(view, p, other, rng) else {
+                        continue;
+                    };
+                    for t in &kept {
+                        assert_eq!(seer.excluded >> t.index() & 1, 0, "{t}");
+                        assert!(w.hand(other).contains(t));
+                    }
+                    let mut unseen = *w.bag();
+                    w.hand(other).iter().for_each(|&t| unseen.add(t));
+                    assert_eq!(unseen, pool);
+                    assert_eq!(w.hand(other).len(), view.hand(other).len());
+                    assert_eq!(w.hand(p), view.hand(p));
+                }
+                checked += 1;
+                true
+            };
+            seer_against_points(&mut seer, dealt(40 + seed, 2), &mut rng, watch);
         }
         assert!(checked >= 40, "only {checked} moves read");
         // The inference has something to say: on average several kinds a move are ruled out.

@@ -501,8 +501,11 @@ const SEER_HALVING: ParamDoc = ParamDoc {
     doc: "1: sequential halving (play-outs in rounds, the worse half of the candidates dropped after each); 0: every candidate in every world",
 };
 
-/// The `exclude` setting's text (the defaults of `seer` and `sage` differ).
-const EXCLUDE_DOC: &str = "1: the previous player's kept tiles are sampled only among the kinds that, held with the tiles it placed, would not have scored more (exclusion sampling for a greedy player; a floor share of the worlds unconditioned); 0: kept tiles are a random part of a uniformly sampled hand";
+const SEER_EXCLUDE: ParamDoc = ParamDoc {
+    name: "exclude",
+    kind: ParamKind::Value { default: "0" },
+    doc: "1: the previous player's kept tiles are sampled only among the kinds that, held with the tiles it placed, would not have scored more (exclusion sampling for a greedy player; a floor share of the worlds unconditioned); 0: kept tiles are a random part of a uniformly sampled hand",
+};
 
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
@@ -527,11 +530,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_FLOOR,
     SEER_TRIES,
     SEER_HALVING,
-    ParamDoc {
-        name: "exclude",
-        kind: ParamKind::Value { default: "0" },
-        doc: EXCLUDE_DOC,
-    },
+    SEER_EXCLUDE,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -557,11 +556,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_FLOOR,
     SEER_TRIES,
     SEER_HALVING,
-    ParamDoc {
-        name: "exclude",
-        kind: ParamKind::Value { default: "0" },
-        doc: EXCLUDE_DOC,
-    },
+    SEER_EXCLUDE,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
