@@ -48,7 +48,8 @@ pub enum Phase {
 pub enum End {
     /// The bag was empty and this player placed their last tile (+6).
     Out(PlayerId),
-    /// The bag was empty and nobody could place a tile.
+    /// Nobody could place a tile and the bag was empty, or no tile off the board could
+    /// ever be placed (a dead board, found after a trade).
     Blocked,
 }
 
@@ -401,12 +402,17 @@ impl Qwirkle {
         }
     }
 
-    /// Ends the turn of `mover`: the game ends if the bag is empty and nobody can place,
-    /// otherwise the next player moves.
-    fn end_turn(&mut self, mover: PlayerId) {
+    /// Ends the turn of `mover`: the game ends, blocked, if the bag is empty and nobody can
+    /// place, or, after a trade (`traded`), if no tile off the board, in the bag or in a
+    /// hand, fits anywhere on it (a dead board: the rules' end needs an empty bag, which
+    /// trades would never bring, so the game would go on forever; a dead board can only be
+    /// followed by a trade, so checking after trades is enough); otherwise the next player
+    /// moves.
+    fn end_turn(&mut self, mover: PlayerId, traded: bool) {
         if self.bag.total() == 0
             && !PlayerId::all(self.num_players())
                 .any(|p| movegen::can_place(&self.board, &self.hands[p]))
+            || traded && self.dead_board()
         {
             self.phase = Phase::Over;
             self.end = Some(End::Blocked);
@@ -415,6 +421,16 @@ impl Qwirkle {
                 player: mover.next(self.num_players()),
             };
         }
+    }
+
+    /// True if no tile off the board (in the bag or a hand) can be placed on it.
+    fn dead_board(&self) -> bool {
+        let mut off = self.bag;
+        for h in self.hands.iter().map(|(_, h)| h) {
+            h.iter().for_each(|&t| off.add(t));
+        }
+        let kinds: ArrayVec<Tile, TILE_TYPES> = Tile::all().filter(|&t| off.get(t) > 0).collect();
+        !self.board.is_empty() && !movegen::can_place(&self.board, &kinds)
     }
 
     fn remove_from_hand(&mut self, p: PlayerId, t: Tile) {
@@ -537,10 +553,11 @@ impl Qwirkle {
         let hand = &mut self.hands[player];
         hand.extend(tiles);
         hand.sort_unstable();
+        let traded = !self.aside.is_empty();
         for t in std::mem::take(&mut self.aside) {
             self.bag.add(t);
         }
-        self.end_turn(player);
+        self.end_turn(player, traded);
         true
     }
 
@@ -633,7 +650,7 @@ impl Game for Qwirkle {
                         count: count as u8,
                     };
                 } else {
-                    self.end_turn(player);
+                    self.end_turn(player, false);
                 }
             }
             Move::Trade(t) => {
@@ -647,7 +664,7 @@ impl Game for Qwirkle {
                     count: t.tiles().len() as u8,
                 };
             }
-            Move::Pass => self.end_turn(player),
+            Move::Pass => self.end_turn(player, false),
         }
     }
 
@@ -706,10 +723,11 @@ impl Game for Qwirkle {
                 let hand = &mut self.hands[player];
                 hand.extend(tiles.iter().copied());
                 hand.sort_unstable();
+                let traded = !self.aside.is_empty();
                 for t in std::mem::take(&mut self.aside) {
                     self.bag.add(t);
                 }
-                self.end_turn(player);
+                self.end_turn(player, traded);
             }
             _ => {}
         }
@@ -1157,6 +1175,47 @@ mod tests {
         assert_eq!(g.scores().as_slice(), &[2, 0]);
         let o = g.outcome().unwrap();
         assert_eq!(o.winners, vec![PlayerId(0)]);
+    }
+
+    #[test]
+    fn a_dead_board_ends_the_game_after_a_trade() {
+        use tessera_core::rng::seeded;
+        // Every red tile is on the board, in three stacked Qwirkles: only a red tile could
+        // touch it, none is left, so trades would go on forever (found in a game of `seer`
+        // against `points`). The bag is not empty; the trade ends the game, blocked.
+        let board = "R2@-2,-1;R3@-1,-1;R5@0,-1;R6@1,-1;R4@2,-1;R1@3,-1;R6@-2,0;R4@-1,0;R1@0,0;R2@1,0;R5@2,0;R3@3,0;R4@-2,1;R1@-1,1;R6@0,1;R3@1,1;R2@2,1;R5@3,1";
+        let text = format!(
+            "n=2 phase=play:1 first=- scores=34,70 hands=O6O6Y1G3G5P1/Y2G1G2P2P5P5 bag=000000333331223333222323333333223313 board={board} aside=- end=-"
+        );
+        let g: Qwirkle = text.parse().unwrap_or_else(|e| panic!("{e}"));
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        assert!(
+            legal.iter().all(|m| matches!(m, Move::Trade(_))),
+            "{legal:?}"
+        );
+        let mut after = g.clone();
+        after.apply(legal[0]);
+        let draw = after.sample_chance(&mut seeded(1));
+        after.apply_chance(&draw).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(after.end(), Some(End::Blocked));
+        assert!(after.bag().total() > 0);
+        assert_eq!(after.scores().as_slice(), &[34, 70]);
+        // The same through the play-outs' draws.
+        let mut fast = g.clone();
+        fast.apply(legal[0]);
+        assert!(fast.apply_random_draw(&mut seeded(1)));
+        assert_eq!(fast.end(), Some(End::Blocked));
+        // With one red tile (R5, taken off a corner) still in the bag a trade does not end
+        // the game.
+        let live = text
+            .replace("bag=000000333331", "bag=000010333331")
+            .replace(";R5@3,1", "");
+        let mut g: Qwirkle = live.parse().unwrap_or_else(|e| panic!("{e}"));
+        g.legal_actions(&mut legal);
+        g.apply(legal[0]);
+        assert!(g.apply_random_draw(&mut seeded(1)));
+        assert_eq!(g.end(), None);
     }
 
     #[test]
