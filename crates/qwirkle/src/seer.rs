@@ -16,7 +16,9 @@
 //!   one kept if none is accepted). A greedy opponent is read sharply; the `floor` keeps the
 //!   bot sound against any other (with `infer=0` every sample is accepted). With `exclude`
 //!   (off by default) the kept tiles are drawn only among the kinds a greedy player could
-//!   have kept (see [`SeerConfig::exclude`]).
+//!   have kept (see [`SeerConfig::exclude`]). With `track` (off by default, two seats) the
+//!   reading spans every placement seen, not just the last: particles of the tiles the
+//!   other player may have kept are carried from move to move (see [`SeerConfig::track`]).
 //! - **Trades** as candidates: the whole hand, and the tiles outside the hand's largest
 //!   group (with the duplicates), when the bag holds enough tiles.
 //! - **Endgame.** Once the bag is empty every play-out runs to the end of the game.
@@ -40,7 +42,10 @@ use crate::bots::{fallback_move, leave_value};
 use crate::mc::play_candidate;
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Hand, Phase, Qwirkle};
-use crate::tile::Tile;
+use crate::tile::{Tile, TileCounts};
+
+/// One proposal in this many of the particle tracking starts from nothing known.
+const RESET: usize = 8;
 
 /// The largest world count a `nodes` budget or `worlds` setting may ask for.
 pub const MAX_WORLDS: u64 = 100_000;
@@ -81,6 +86,16 @@ pub struct SeerConfig {
     /// the likelihood of the whole kept set (false: the kept tiles are a random part of a
     /// uniformly sampled hand, weighed alone).
     pub exclude: bool,
+    /// Exact bookkeeping of the other player's kept tiles at two seats, with this many
+    /// particles (0: off). Every particle is a set of tiles that player may have kept after
+    /// its last seen move; at each seen placement a particle's hand then is completed by
+    /// draws from the tiles unseen at the time (those the placement needs and the particle
+    /// lacks first, weighed by the chance of drawing them), weighed by the inference's
+    /// likelihood of the placement (`infer`, `floor`), and the particles are resampled; one
+    /// proposal in eight starts from a hand drawn afresh, so a reading gone wrong recovers.
+    /// The worlds then give that player a particle's tiles plus fresh draws. A move the bot
+    /// cannot read (a trade) forgets everything. Overrides `exclude` at two seats.
+    pub track: usize,
 }
 
 impl Default for SeerConfig {
@@ -97,6 +112,7 @@ impl Default for SeerConfig {
             leave: 0.0,
             win: 0.0,
             exclude: false,
+            track: 0,
         }
     }
 }
@@ -128,6 +144,9 @@ struct Memory {
     bag: usize,
     /// Who moved.
     me: PlayerId,
+    /// The tiles it traded away (empty after a placement): the other player's earlier
+    /// draws cannot hold them.
+    traded: Hand,
 }
 
 /// The previous player's last placement, as the bot saw it.
@@ -138,6 +157,8 @@ struct Seen {
     placement: Placement,
     /// Tiles that player drew after placing.
     drawn: usize,
+    /// The tiles the bot traded away in its move before (not in that player's draws).
+    traded: Hand,
 }
 
 /// What an analysis harness tells the bot about the other player's hand at two seats, to
@@ -166,6 +187,10 @@ pub struct SeerBot {
     /// Tile kinds (bit `Tile::index`) the seen player cannot have kept (`exclude`).
     excluded: u64,
     oracle: Oracle,
+    /// The other player's possible kept tiles (`track`), equally likely; empty: unknown.
+    particles: Vec<Hand>,
+    next: Vec<Hand>,
+    weights: Vec<f64>,
     cands: Vec<Cand>,
     placements: Vec<Scored>,
     scratch: BestScratch,
@@ -197,6 +222,16 @@ impl SeerBot {
     /// [`Oracle`]; two seats only).
     pub fn set_oracle(&mut self, oracle: Oracle) {
         self.oracle = oracle;
+    }
+
+    /// `n` worlds as the bot samples them for a move from `state` (the player to move's
+    /// view), reading the opponent's hand as its last `choose` left it: an analysis hook
+    /// to measure how close the reading is to the truth (`examples/reading.rs`).
+    pub fn sample_worlds(&mut self, state: &Qwirkle, n: usize, rng: &mut GameRng) -> Vec<Qwirkle> {
+        let Phase::Play { player: me } = state.phase() else {
+            return Vec::new();
+        };
+        (0..n).map(|_| self.sample_world(state, me, rng)).collect()
     }
 
     /// Samples seen by the inference and accepted at the first try, over the bot's life
@@ -268,6 +303,7 @@ impl SeerBot {
             before: mem.board,
             placement,
             drawn,
+            traded: mem.traded,
         });
     }
 
@@ -311,6 +347,13 @@ impl SeerBot {
                 return w;
             }
             Oracle::Kept(kept) => return known_kept(state, me, kept, rng),
+        }
+        if self.tracking(state) {
+            if self.particles.is_empty() {
+                return state.determinize(me, rng);
+            }
+            let i = rng.random_range(0..self.particles.len());
+            return known_kept(state, me, &self.particles[i], rng);
         }
         let Some(player) = self.seen.as_ref().map(|s| s.player) else {
             return state.determinize(me, rng);
@@ -386,6 +429,86 @@ impl SeerBot {
         Some((w, kept))
     }
 
+    /// Whether the bot keeps particles of the other player's kept tiles (`track`, two
+    /// seats, no oracle).
+    fn tracking(&self, state: &Qwirkle) -> bool {
+        self.config.track > 0 && state.num_players() == 2 && self.oracle == Oracle::Nothing
+    }
+
+    /// Updates the particles with the seen placement (see [`SeerConfig::track`]); forgets
+    /// them when no placement was seen.
+    fn track(&mut self, state: &Qwirkle, rng: &mut GameRng) {
+        let Some(seen) = &self.seen else {
+            self.particles.clear();
+            return;
+        };
+        let other = seen.player;
+        let placed = seen.placement.cells();
+        // The tiles unseen before the move: those unseen now (the bag and the hand, as a
+        // whole) and the tiles it placed; the bot's own traded tiles were not among them.
+        let mut before = *state.bag();
+        state.hand(other).iter().for_each(|&t| before.add(t));
+        placed.iter().for_each(|c| before.add(c.tile));
+        for &t in &seen.traded {
+            before.remove(t);
+        }
+        let held = (state.hand(other).len() + placed.len()).saturating_sub(seen.drawn);
+        let m = self.config.track;
+        if self.particles.is_empty() {
+            self.particles.push(Hand::new());
+        }
+        let f = self.config.floor.clamp(0.0, 1.0);
+        self.next.clear();
+        self.weights.clear();
+        let empty = Hand::new();
+        for i in 0..m {
+            // Every `RESET`-th proposal forgets the past (a hand drawn afresh), so that a
+            // reading gone wrong (or an opponent that is not greedy) is recovered from.
+            let kept = if i % RESET == RESET - 1 {
+                &empty
+            } else {
+                &self.particles[i % self.particles.len()]
+            };
+            let Some((hand, w)) = complete_hand(&before, kept, placed, held, rng) else {
+                continue;
+            };
+            let mut left: Hand = hand;
+            for c in placed {
+                if let Some(j) = left.iter().position(|&t| t == c.tile) {
+                    left.swap_remove(j);
+                }
+            }
+            let d = f64::from(deficit(
+                &seen.before,
+                &seen.placement,
+                &left,
+                &mut self.scratch,
+            ));
+            let w = w * (f + (1.0 - f) * (-self.config.infer * d).exp());
+            if w > 0.0 {
+                left.sort_unstable();
+                self.next.push(left);
+                self.weights.push(w);
+            }
+        }
+        self.particles.clear();
+        let total: f64 = self.weights.iter().sum();
+        if self.next.is_empty() || total <= 0.0 || !total.is_finite() {
+            return;
+        }
+        // Systematic resampling: `m` equally weighted particles.
+        let step = total / m as f64;
+        let mut at = rng.random::<f64>() * step;
+        let mut acc = 0.0;
+        for (p, &w) in self.next.iter().zip(&self.weights) {
+            acc += w;
+            while at < acc && self.particles.len() < m {
+                self.particles.push(p.clone());
+                at += step;
+            }
+        }
+    }
+
     fn candidates(&mut self, state: &Qwirkle, me: PlayerId) {
         self.cands.clear();
         let k = self.config.candidates.max(1).min(self.placements.len());
@@ -440,11 +563,16 @@ impl SeerBot {
             Move::Trade(_) => after.bag().total(),
             _ => after.bag().total().saturating_sub(drawn),
         };
+        let traded = match m {
+            Move::Trade(t) => t.tiles().iter().copied().collect(),
+            _ => Hand::new(),
+        };
         self.memory = Some(Memory {
             board: after.board().clone(),
             scores: after.scores(),
             bag,
             me,
+            traded,
         });
     }
 }
@@ -483,6 +611,75 @@ fn deal_hidden(w: &mut Qwirkle, player: PlayerId, first: &[Tile], rng: &mut Game
     }
     hand.sort_unstable();
     w.resample_hidden(player, hand, pool);
+}
+
+/// A hand of `held` tiles made of `kept` and draws from `pool` (minus `kept`) that holds
+/// every `placed` tile, with the chance that random draws would hold the placed tiles
+/// `kept` lacks (each needed kind's ways to pick its copies, times the ways to draw the
+/// rest, over the ways to draw at all: exact when the needed tiles are of distinct kinds
+/// with one copy each, otherwise counting a hand with spare copies more than once); the
+/// draws beyond the needed tiles are random. `None` when `kept` is not among the tiles
+/// of `pool` or the hand cannot hold them all.
+fn complete_hand(
+    pool: &TileCounts,
+    kept: &[Tile],
+    placed: &[Placed],
+    held: usize,
+    rng: &mut GameRng,
+) -> Option<(Hand, f64)> {
+    let mut pool = *pool;
+    let mut hand = Hand::new();
+    for &t in kept {
+        if !pool.remove(t) {
+            return None;
+        }
+        hand.try_push(t).ok()?;
+    }
+    let draws = held.checked_sub(kept.len())?;
+    let mut from_kept: Hand = hand.clone();
+    let mut needed = TileCounts::default();
+    for c in placed {
+        match from_kept.iter().position(|&t| t == c.tile) {
+            Some(j) => {
+                from_kept.swap_remove(j);
+            }
+            None => needed.add(c.tile),
+        }
+    }
+    let r = needed.total();
+    if r > draws {
+        return None;
+    }
+    let n = pool.total();
+    let mut chance = binomial(n - r, draws - r) / binomial(n, draws);
+    for t in Tile::all() {
+        let k = needed.get(t);
+        if k > 0 {
+            chance *= binomial(pool.get(t).into(), k.into());
+            for _ in 0..k {
+                pool.remove(t);
+                hand.try_push(t).ok()?;
+            }
+        }
+    }
+    if chance <= 0.0 {
+        return None;
+    }
+    for _ in r..draws {
+        let total = pool.total();
+        let t = pool.nth(rng.random_range(0..total.max(1)))?;
+        pool.remove(t);
+        hand.try_push(t).ok()?;
+    }
+    Some((hand, chance))
+}
+
+/// `n` choose `k` (0 when `k > n`), as a real number.
+fn binomial(n: usize, k: usize) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
 }
 
 /// Points given up by playing `placed` on `before` while also holding `kept`: the best
@@ -561,6 +758,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.exclude != d.exclude {
         name.push_str(&format!(":exclude={}", u8::from(c.exclude)));
     }
+    if c.track != d.track {
+        name.push_str(&format!(":track={}", c.track));
+    }
     name
 }
 
@@ -575,6 +775,7 @@ impl Agent<Qwirkle> for SeerBot {
     fn reset(&mut self) {
         self.memory = None;
         self.seen = None;
+        self.particles.clear();
     }
 
     fn choose(&mut self, state: &Qwirkle, budget: &Budget, rng: &mut GameRng) -> Move {
@@ -583,6 +784,10 @@ impl Agent<Qwirkle> for SeerBot {
             return Move::Pass;
         };
         self.observe(state, me);
+        if self.tracking(state) {
+            let seed: u64 = rng.random();
+            self.track(state, &mut seeded(seed));
+        }
         state.scored_placements(&mut self.placements);
         let forced = if self.placements.is_empty() {
             Some(fallback_move(state, rng))
@@ -883,6 +1088,105 @@ mod tests {
             excluded_kinds >= 2 * checked,
             "{excluded_kinds} over {checked}"
         );
+    }
+
+    #[test]
+    fn tracked_particles_are_greedy_hands_and_hold_the_true_kept_tiles() {
+        // seer tracking points' kept tiles, on the true state: after every seen placement
+        // each particle is tiles points may have kept (unseen now, as many as it kept, and,
+        // but for the rare move no proposal explains, a greedy player holding them with the
+        // placed tiles could not have scored more), and the true kept tiles are among the
+        // particles far more often than a uniform guess.
+        let config = SeerConfig {
+            track: 256,
+            infer: 100.0,
+            floor: 0.0,
+            ..SeerConfig::default()
+        };
+        let mut seer = SeerBot::with_config(config);
+        let mut rng = seeded(9);
+        let (mut checked, mut found, mut unsure) = (0, 0, 0);
+        for seed in 0..6 {
+            seer.reset();
+            let mut kept_by_points: Option<Hand> = None;
+            let watch =
+                |g: &Qwirkle, view: Option<&Qwirkle>, p, m, seer: &mut SeerBot, _: &mut GameRng| {
+                    let Some(view) = view else {
+                        kept_by_points = match m {
+                            Move::Place(pl) => {
+                                let mut kept: Hand = g.hand(p).iter().copied().collect();
+                                for c in pl.cells() {
+                                    let i = kept.iter().position(|&t| t == c.tile);
+                                    kept.remove(i.unwrap_or_else(|| panic!("placed {}", c.tile)));
+                                }
+                                kept.sort_unstable();
+                                Some(kept)
+                            }
+                            _ => None,
+                        };
+                        return true;
+                    };
+                    let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) else {
+                        return true;
+                    };
+                    let other = seen.player;
+                    let mut unseen = *view.bag();
+                    view.hand(other).iter().for_each(|&t| unseen.add(t));
+                    assert!(!seer.particles.is_empty(), "the truth has weight");
+                    assert_eq!(seer.particles.len(), 256);
+                    let mut given_up = 0;
+                    for k in &seer.particles {
+                        assert_eq!(k.len(), view.hand(other).len() - seen.drawn);
+                        let mut u = unseen;
+                        assert!(k.iter().all(|&t| u.remove(t)), "{k:?} not unseen");
+                        given_up += deficit(&seen.before, &seen.placement, k, &mut seer.scratch);
+                    }
+                    unsure += usize::from(given_up > 0);
+                    found += usize::from(seer.particles.contains(&kept));
+                    checked += 1;
+                    true
+                };
+            seer_against_points(&mut seer, dealt(60 + seed, 2), &mut rng, watch);
+        }
+        assert!(checked >= 60, "only {checked} moves read");
+        // A uniform guess of three to five tiles among some eighty unseen ones almost never
+        // holds exactly the kept tiles.
+        assert!(found * 10 >= checked, "found in {found} of {checked}");
+        // Rarely does no proposal explain the move (then the least unlikely ones are kept).
+        assert!(
+            unsure * 20 <= checked,
+            "{unsure} of {checked} with hands giving points up"
+        );
+    }
+
+    #[test]
+    fn a_completed_hand_holds_the_kept_and_placed_tiles_with_the_chance_of_drawing_them() {
+        // A pool of eight tiles, one of each: the chance that three random draws hold two
+        // given tiles, counted over all 56 draws, is 6/56.
+        let tiles = ["R1", "R2", "R3", "R4", "B1", "B2", "B3", "B4"].map(t);
+        let mut pool = TileCounts::default();
+        tiles.iter().for_each(|&u| pool.add(u));
+        let at = |x, u| Placed::new(x, 0, u).unwrap_or_default();
+        let placed = [at(0, t("R1")), at(1, t("R2"))];
+        let holding = (0..8)
+            .flat_map(|a| (a + 1..8).flat_map(move |b| (b + 1..8).map(move |c| [a, b, c])))
+            .filter(|d| d.contains(&0) && d.contains(&1))
+            .count();
+        let mut rng = seeded(3);
+        let (hand, chance) = complete_hand(&pool, &[], &placed, 3, &mut rng)
+            .unwrap_or_else(|| panic!("the draws can hold the placed tiles"));
+        assert_eq!(hand.len(), 3);
+        assert!(hand.contains(&t("R1")) && hand.contains(&t("R2")));
+        assert!((chance - holding as f64 / 56.0).abs() < 1e-12, "{chance}");
+        // Kept tiles cover a placed tile: one needed tile, in two draws from the seven left.
+        let (hand, chance) = complete_hand(&pool, &[t("R1")], &placed, 3, &mut rng)
+            .unwrap_or_else(|| panic!("R2 can be drawn"));
+        assert_eq!(hand.len(), 3);
+        assert!(hand.contains(&t("R1")) && hand.contains(&t("R2")));
+        assert!((chance - 2.0 / 7.0).abs() < 1e-12, "{chance}");
+        // Kept tiles not in the pool, or more needed tiles than draws: impossible.
+        assert!(complete_hand(&pool, &[t("G1")], &placed, 3, &mut rng).is_none());
+        assert!(complete_hand(&pool, &[t("B1"), t("B2")], &placed, 3, &mut rng).is_none());
     }
 
     #[test]

@@ -507,6 +507,12 @@ const SEER_EXCLUDE: ParamDoc = ParamDoc {
     doc: "1: the previous player's kept tiles are sampled only among the kinds that, held with the tiles it placed, would not have scored more (exclusion sampling for a greedy player; a floor share of the worlds unconditioned); 0: kept tiles are a random part of a uniformly sampled hand",
 };
 
+const SEER_TRACK: ParamDoc = ParamDoc {
+    name: "track",
+    kind: ParamKind::Value { default: "0" },
+    doc: "two seats: particles tracking the other player's kept tiles over all its placements (each hand completed by draws it could have made, weighed by infer and floor, resampled), 0-4096 (0: only its last move is read)",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -531,6 +537,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_TRIES,
     SEER_HALVING,
     SEER_EXCLUDE,
+    SEER_TRACK,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -557,6 +564,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_TRIES,
     SEER_HALVING,
     SEER_EXCLUDE,
+    SEER_TRACK,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -584,6 +592,9 @@ const SAGE_PARAMS: &[ParamDoc] = &[
         doc: "the play-outs of this many worlds for every candidate, and 64 endgame search nodes a world (reproducible), 1-100000",
     },
 ];
+
+/// The most particles `track` may ask for.
+const MAX_TRACK: u64 = 4096;
 
 /// The search settings `seer` and `sage` share, read from `spec` over the defaults `d`.
 fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError> {
@@ -648,6 +659,17 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         leave: real("leave", d.leave, 100.0)?,
         win: real("win", d.win, 1000.0)?,
         exclude: switch("exclude", d.exclude)?,
+        track: {
+            let v = spec.u64("track", d.track as u64)?;
+            if v > MAX_TRACK {
+                return Err(bad(
+                    "track",
+                    v.to_string(),
+                    &format!("a whole number of particles from 0 to {MAX_TRACK}"),
+                ));
+            }
+            v as usize
+        },
     };
     Ok(config)
 }
@@ -894,6 +916,9 @@ mod tests {
             "sage:exclude=0",
             "sage:exclude=1",
             "seer:exclude=1",
+            "sage:track=0",
+            "sage:track=4096",
+            "seer:track=64",
         ] {
             assert!(r.build(good).is_ok(), "{good}");
         }
@@ -907,6 +932,9 @@ mod tests {
             "sage:exclude=2",
             "sage:exclude=yes",
             "seer:exclude=-1",
+            "sage:track=4097",
+            "sage:track=-1",
+            "seer:track=some",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -927,6 +955,8 @@ mod tests {
             "sage:exclude=1",
             "seer:exclude=1",
             "seer:exclude=0",
+            "sage:track=256",
+            "seer:track=0",
         ]
         .iter()
         .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
@@ -940,6 +970,8 @@ mod tests {
                 "sage:win=30",
                 "sage:exclude=1",
                 "seer:exclude=1",
+                "seer",
+                "sage:track=256",
                 "seer"
             ]
         );
@@ -975,6 +1007,7 @@ mod tests {
     #[test]
     fn sage_with_a_node_budget_replays_the_same_game() {
         assert_replays_against_points("sage:nodes=2", 98);
+        assert_replays_against_points("sage:nodes=2:track=64", 97);
     }
 
     #[test]
