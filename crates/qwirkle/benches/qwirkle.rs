@@ -15,7 +15,8 @@ use tessera_core::{Agent, Budget, Game, play_game};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::{LookaheadBot, PointsBot, SmarterBot};
 use tessera_qwirkle::movegen::placements;
-use tessera_qwirkle::sage::SageBot;
+use tessera_qwirkle::sage::{SageBot, SageConfig};
+use tessera_qwirkle::seer::SeerConfig;
 
 /// Benches one `sage` move at `nodes` worlds from each of `positions`, the bot's memory
 /// cleared before each.
@@ -120,6 +121,33 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(few.len() as u64));
     let name = format!("sage_nodes16_{}_positions", few.len());
     sage_moves(&mut g, &mut sage, name, &few, 16);
+    // Whole games of `sage:nodes=2` against `points` (seed 1), without and with the
+    // tracking of the opponent's kept tiles: what `track=1024` adds to a game.
+    g.throughput(Throughput::Elements(1));
+    for track in [0, 1024] {
+        let config = SageConfig {
+            seer: SeerConfig {
+                track,
+                ..SageConfig::default().seer
+            },
+            ..SageConfig::default()
+        };
+        g.bench_function(format!("sage_nodes2_track{track}_game"), |b| {
+            let (mut sage, mut points) = (SageBot::with_config(config), PointsBot::new());
+            b.iter(|| {
+                let (end, _) = play_game(
+                    Qwirkle::new(2).unwrap(),
+                    &mut [&mut sage, &mut points],
+                    &Budget::nodes(2),
+                    1,
+                    None,
+                    &mut (),
+                )
+                .unwrap();
+                black_box(end.scores())
+            })
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group("qwirkle_games");
