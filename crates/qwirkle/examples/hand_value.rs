@@ -108,15 +108,13 @@ fn play(deal: u64, sage_seat: usize, mode: Mode, nodes: u64) -> Result<(i32, i32
             Turn::Player(p) => {
                 let m = points.choose(&s, &Budget::default(), &mut rng);
                 if mode == Mode::Kept {
-                    let mut kept: Hand = s.hand(p).iter().copied().collect();
-                    if let Move::Place(pl) = m {
-                        for c in pl.cells() {
-                            if let Some(i) = kept.iter().position(|&t| t == c.tile) {
-                                kept.remove(i);
-                            }
-                        }
-                    }
-                    sage.set_oracle(Oracle::Kept(kept));
+                    // After a trade (or a pass) the oracle holds the whole hand before it.
+                    let kept = match m {
+                        Move::Place(pl) => s.kept_after(p, &pl),
+                        _ => None,
+                    };
+                    let whole = || s.hand(p).iter().copied().collect::<Hand>();
+                    sage.set_oracle(Oracle::Kept(kept.unwrap_or_else(whole)));
                 }
                 s.apply(m);
             }

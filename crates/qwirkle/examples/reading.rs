@@ -147,15 +147,7 @@ fn play(g: u64, config: SeerConfig, worlds: usize) -> Result<Readings> {
             Turn::Player(p) => {
                 let m = points.choose(&s, &Budget::default(), &mut rng);
                 kept = match m {
-                    Move::Place(pl) => {
-                        let mut k: Hand = s.hand(p).iter().copied().collect();
-                        for c in pl.cells() {
-                            if let Some(i) = k.iter().position(|&t| t == c.tile) {
-                                k.remove(i);
-                            }
-                        }
-                        Some(k)
-                    }
+                    Move::Place(pl) => s.kept_after(p, &pl),
                     _ => None,
                 };
                 s.apply(m);

@@ -949,6 +949,18 @@ mod tests {
         assert_eq!(deficit(&b, &placed, &[t("B5"), t("G6")], &mut buf), 0);
     }
 
+    /// What `p` keeps after move `m` of `g`: `None` for a trade (it must hold a placement's
+    /// tiles).
+    fn kept_after(g: &Qwirkle, p: PlayerId, m: Move) -> Option<Hand> {
+        let Move::Place(pl) = m else {
+            return None;
+        };
+        Some(
+            g.kept_after(p, &pl)
+                .unwrap_or_else(|| panic!("{p} does not hold {pl:?}")),
+        )
+    }
+
     /// Plays `seer` (seat 0, 2 worlds a move, handed a determinized state) against `points`
     /// from `g`, chance and both bots from `rng`. `watch` sees every move before it is
     /// applied: the true state, the state seer was handed (`None` at points' moves), the
@@ -1031,7 +1043,7 @@ mod tests {
         let (mut checked, mut excluded_kinds) = (0, 0);
         for seed in 0..4 {
             seer.reset();
-            let mut kept_by_points: Option<Vec<Tile>> = None;
+            let mut kept_by_points: Option<Hand> = None;
             let watch = |g: &Qwirkle,
                          view: Option<&Qwirkle>,
                          p,
@@ -1040,17 +1052,7 @@ mod tests {
                          rng: &mut GameRng| {
                 let Some(view) = view else {
                     // points' move: what it keeps is its hand minus the tiles it places.
-                    kept_by_points = match m {
-                        Move::Place(pl) => {
-                            let mut kept = g.hand(p).to_vec();
-                            for c in pl.cells() {
-                                let i = kept.iter().position(|&t| t == c.tile);
-                                kept.remove(i.unwrap_or_else(|| panic!("placed {}", c.tile)));
-                            }
-                            Some(kept)
-                        }
-                        _ => None,
-                    };
+                    kept_by_points = kept_after(g, p, m);
                     return true;
                 };
                 let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) else {
@@ -1112,18 +1114,7 @@ mod tests {
             let watch =
                 |g: &Qwirkle, view: Option<&Qwirkle>, p, m, seer: &mut SeerBot, _: &mut GameRng| {
                     let Some(view) = view else {
-                        kept_by_points = match m {
-                            Move::Place(pl) => {
-                                let mut kept: Hand = g.hand(p).iter().copied().collect();
-                                for c in pl.cells() {
-                                    let i = kept.iter().position(|&t| t == c.tile);
-                                    kept.remove(i.unwrap_or_else(|| panic!("placed {}", c.tile)));
-                                }
-                                kept.sort_unstable();
-                                Some(kept)
-                            }
-                            _ => None,
-                        };
+                        kept_by_points = kept_after(g, p, m);
                         return true;
                     };
                     let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) else {

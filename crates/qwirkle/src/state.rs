@@ -142,6 +142,17 @@ impl Qwirkle {
         &self.hands[p]
     }
 
+    /// The tiles of `p`'s hand left after it places `placement` (before it draws), sorted;
+    /// `None` if the hand does not hold the placed tiles.
+    pub fn kept_after(&self, p: PlayerId, placement: &Placement) -> Option<Hand> {
+        let mut kept: Hand = self.hands[p].clone();
+        for c in placement.cells() {
+            let i = kept.iter().position(|&t| t == c.tile)?;
+            kept.remove(i);
+        }
+        Some(kept)
+    }
+
     /// Replaces player `p`'s hand and the bag of a sampled world (a searcher's
     /// determinization): the caller keeps the tiles, `hand` plus `bag` being exactly the old
     /// hand plus the old bag.
@@ -1234,6 +1245,23 @@ mod tests {
         g.try_apply("R2@1,0".parse().unwrap()).unwrap();
         assert_eq!(g.end(), Some(End::Blocked));
         assert_eq!(g.scores().as_slice(), &[0, 2]);
+    }
+
+    #[test]
+    fn the_kept_tiles_are_the_hand_minus_the_placed_ones() {
+        let g = endgame([&["R2", "R3", "Y3", "R2"], &["B4", "G5"]]);
+        let Ok(Move::Place(p)) = "R2@1,0".parse::<Move>() else {
+            panic!("a placement");
+        };
+        let kept = g
+            .kept_after(PlayerId(0), &p)
+            .unwrap_or_else(|| panic!("held"));
+        assert_eq!(kept.len(), 3);
+        assert_eq!(kept.iter().filter(|t| t.to_string() == "R2").count(), 1);
+        assert!(
+            g.kept_after(PlayerId(1), &p).is_none(),
+            "player 1 holds no R2"
+        );
     }
 
     #[test]
