@@ -961,6 +961,34 @@ mod tests {
         )
     }
 
+    /// Plays `seer` against `points` from `g` (as [`seer_against_points`]) and calls `read`
+    /// at each of seer's turns that follows a placement it has read, once its move is
+    /// chosen: with seer's view, its seat, the tiles `points` truly kept, seer itself and
+    /// the generator.
+    fn read_after_placements(
+        seer: &mut SeerBot,
+        g: Qwirkle,
+        rng: &mut GameRng,
+        mut read: impl FnMut(&Qwirkle, PlayerId, Hand, &mut SeerBot, &mut GameRng),
+    ) {
+        let mut kept_by_points: Option<Hand> = None;
+        let watch =
+            |g: &Qwirkle, view: Option<&Qwirkle>, p, m, seer: &mut SeerBot, rng: &mut GameRng| {
+                let Some(view) = view else {
+                    // points' move: what it keeps is its hand minus the tiles it places.
+                    kept_by_points = kept_after(g, p, m);
+                    return true;
+                };
+                if let Some(kept) = kept_by_points.take()
+                    && seer.seen.is_some()
+                {
+                    read(view, p, kept, seer, rng);
+                }
+                true
+            };
+        seer_against_points(seer, g, rng, watch);
+    }
+
     /// Plays `seer` (seat 0, 2 worlds a move, handed a determinized state) against `points`
     /// from `g`, chance and both bots from `rng`. `watch` sees every move before it is
     /// applied: the true state, the state seer was handed (`None` at points' moves), the
@@ -1043,22 +1071,10 @@ mod tests {
         let (mut checked, mut excluded_kinds) = (0, 0);
         for seed in 0..4 {
             seer.reset();
-            let mut kept_by_points: Option<Hand> = None;
-            let watch = |g: &Qwirkle,
-                         view: Option<&Qwirkle>,
-                         p,
-                         m,
-                         seer: &mut SeerBot,
-                         rng: &mut GameRng| {
-                let Some(view) = view else {
-                    // points' move: what it keeps is its hand minus the tiles it places.
-                    kept_by_points = kept_after(g, p, m);
-                    return true;
+            let read = |view: &Qwirkle, p, kept: Hand, seer: &mut SeerBot, rng: &mut GameRng| {
+                let Some(other) = seer.seen.as_ref().map(|seen| seen.player) else {
+                    return;
                 };
-                let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) else {
-                    return true;
-                };
-                let other = seen.player;
                 for t in &kept {
                     assert_eq!(seer.excluded >> t.index() & 1, 0, "{t} was kept");
                 }
@@ -1080,9 +1096,8 @@ mod tests {
                     assert_eq!(w.hand(p), view.hand(p));
                 }
                 checked += 1;
-                true
             };
-            seer_against_points(&mut seer, dealt(40 + seed, 2), &mut rng, watch);
+            read_after_placements(&mut seer, dealt(40 + seed, 2), &mut rng, read);
         }
         assert!(checked >= 40, "only {checked} moves read");
         // The inference has something to say: on average several kinds a move are ruled out.
@@ -1110,34 +1125,27 @@ mod tests {
         let (mut checked, mut found, mut unsure) = (0, 0, 0);
         for seed in 0..6 {
             seer.reset();
-            let mut kept_by_points: Option<Hand> = None;
-            let watch =
-                |g: &Qwirkle, view: Option<&Qwirkle>, p, m, seer: &mut SeerBot, _: &mut GameRng| {
-                    let Some(view) = view else {
-                        kept_by_points = kept_after(g, p, m);
-                        return true;
-                    };
-                    let (Some(kept), Some(seen)) = (kept_by_points.take(), &seer.seen) else {
-                        return true;
-                    };
-                    let other = seen.player;
-                    let mut unseen = *view.bag();
-                    view.hand(other).iter().for_each(|&t| unseen.add(t));
-                    assert!(!seer.particles.is_empty(), "the truth has weight");
-                    assert_eq!(seer.particles.len(), 256);
-                    let mut given_up = 0;
-                    for k in &seer.particles {
-                        assert_eq!(k.len(), view.hand(other).len() - seen.drawn);
-                        let mut u = unseen;
-                        assert!(k.iter().all(|&t| u.remove(t)), "{k:?} not unseen");
-                        given_up += deficit(&seen.before, &seen.placement, k, &mut seer.scratch);
-                    }
-                    unsure += usize::from(given_up > 0);
-                    found += usize::from(seer.particles.contains(&kept));
-                    checked += 1;
-                    true
+            let read = |view: &Qwirkle, _, kept: Hand, seer: &mut SeerBot, _: &mut GameRng| {
+                let Some(seen) = &seer.seen else {
+                    return;
                 };
-            seer_against_points(&mut seer, dealt(60 + seed, 2), &mut rng, watch);
+                let other = seen.player;
+                let mut unseen = *view.bag();
+                view.hand(other).iter().for_each(|&t| unseen.add(t));
+                assert!(!seer.particles.is_empty(), "the truth has weight");
+                assert_eq!(seer.particles.len(), 256);
+                let mut given_up = 0;
+                for k in &seer.particles {
+                    assert_eq!(k.len(), view.hand(other).len() - seen.drawn);
+                    let mut u = unseen;
+                    assert!(k.iter().all(|&t| u.remove(t)), "{k:?} not unseen");
+                    given_up += deficit(&seen.before, &seen.placement, k, &mut seer.scratch);
+                }
+                unsure += usize::from(given_up > 0);
+                found += usize::from(seer.particles.contains(&kept));
+                checked += 1;
+            };
+            read_after_placements(&mut seer, dealt(60 + seed, 2), &mut rng, read);
         }
         assert!(checked >= 60, "only {checked} moves read");
         // A uniform guess of three to five tiles among some eighty unseen ones almost never
