@@ -41,7 +41,7 @@ use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
 use crate::mc::play_candidate;
 use crate::movegen::{self, BestScratch, Scored};
-use crate::state::{Hand, Phase, Qwirkle};
+use crate::state::{Hand, Phase, Qwirkle, hand_without};
 use crate::tile::{Tile, TileCounts};
 
 /// One proposal in this many of the particle tracking starts from nothing known.
@@ -472,12 +472,10 @@ impl SeerBot {
             let Some((hand, w)) = complete_hand(&before, kept, placed, held, rng) else {
                 continue;
             };
-            let mut left: Hand = hand;
-            for c in placed {
-                if let Some(j) = left.iter().position(|&t| t == c.tile) {
-                    left.swap_remove(j);
-                }
-            }
+            // The completed hand holds the placed tiles.
+            let Some(mut left) = hand_without(&hand, &seen.placement) else {
+                continue;
+            };
             let d = f64::from(deficit(
                 &seen.before,
                 &seen.placement,
@@ -647,10 +645,10 @@ fn complete_hand(
         }
     }
     let r = needed.total();
-    if r > draws {
+    let n = pool.total();
+    if r > draws || draws > n {
         return None;
     }
-    let n = pool.total();
     let mut chance = binomial(n - r, draws - r) / binomial(n, draws);
     for t in Tile::all() {
         let k = needed.get(t);

@@ -53,6 +53,17 @@ pub enum End {
     Blocked,
 }
 
+/// The tiles of `hand` left once `placement`'s tiles are taken out, in the hand's order;
+/// `None` if the hand does not hold them all.
+pub fn hand_without(hand: &[Tile], placement: &Placement) -> Option<Hand> {
+    let mut kept: Hand = hand.iter().copied().collect();
+    for c in placement.cells() {
+        let i = kept.iter().position(|&t| t == c.tile)?;
+        kept.remove(i);
+    }
+    Some(kept)
+}
+
 /// A Qwirkle game for 2-4 players: the board, every hand, the bag, scores and whose turn it
 /// is. Hidden information (other hands, the bag) is shown to players only through
 /// [`Qwirkle::view`](Game::view).
@@ -145,12 +156,7 @@ impl Qwirkle {
     /// The tiles of `p`'s hand left after it places `placement` (before it draws), sorted;
     /// `None` if the hand does not hold the placed tiles.
     pub fn kept_after(&self, p: PlayerId, placement: &Placement) -> Option<Hand> {
-        let mut kept: Hand = self.hands[p].clone();
-        for c in placement.cells() {
-            let i = kept.iter().position(|&t| t == c.tile)?;
-            kept.remove(i);
-        }
-        Some(kept)
+        hand_without(&self.hands[p], placement)
     }
 
     /// Replaces player `p`'s hand and the bag of a sampled world (a searcher's
