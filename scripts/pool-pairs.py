@@ -1,11 +1,14 @@
-"""Pools the paired games of two-seat tournament databases (each deal played twice with the
-seats swapped) and prints the first-listed agent's score over the pairs: mean and 95%
-interval from the pair scores (normal approximation, the pentanomial interval that
-`tessera report` prints for one run, so one database alone reproduces its figure).
+"""Pools the paired games of tournament databases (each deal played once from every seat:
+twice with the seats swapped at two seats, a rotation set of 3 or 4 games at more) and
+prints the first-listed agent's score over the sets: mean and 95% interval from the set
+scores (normal approximation; at two seats the pentanomial interval that `tessera report`
+prints for one run, at more the rotation-set interval, so one database alone reproduces
+its figure). At three and four seats the score is the agent's share of the wins (a shared
+win split), so a fair share is 1/3 or 1/4.
 
 With --diff A B, compares two single-run databases played on the same deals (same seed,
 games and players, different first agents): the mean per-deal difference B - A of the first
-agent's pair score, with its 95% interval over the deals both completed.
+agent's pair or set score, with its 95% interval over the deals both completed.
 
 Usage: python3 scripts/pool-pairs.py RUN1.sqlite [RUN2.sqlite ...]
        python3 scripts/pool-pairs.py --diff A.sqlite B.sqlite
@@ -18,10 +21,12 @@ import sys
 from collections import defaultdict
 
 
-def pairs_by_deal(db: str) -> dict[tuple[int, int, int, str], float]:
-    """The first-listed agent's mean score over each complete pair of `db`, by (run,
-    series, deal, the deal's game seed)."""
+def sets_by_deal(db: str) -> dict[tuple[int, int, int, str], tuple[float, int]]:
+    """The first-listed agent's mean score over each complete pair or rotation set of `db`
+    (as many games as seats) and the set's size, by (run, series, deal, the deal's game
+    seed)."""
     games = defaultdict(list)
+    seat_count = {}
     rows = sqlite3.connect(db).execute(
         "SELECT run, series, deal, seed, seats, winners FROM games"
     )
@@ -29,7 +34,12 @@ def pairs_by_deal(db: str) -> dict[tuple[int, int, int, str], float]:
         seats, winners = json.loads(seats), json.loads(winners)
         score = sum(1 / len(winners) for w in winners if seats[w] == 0)
         games[(run, series, deal, seed)].append(score)
-    return {k: sum(v) / 2 for k, v in games.items() if len(v) == 2}
+        seat_count[(run, series, deal, seed)] = len(seats)
+    return {
+        k: (sum(v) / len(v), len(v))
+        for k, v in games.items()
+        if len(v) == seat_count[k]
+    }
 
 
 def interval(xs: list[float]) -> tuple[float, float]:
@@ -41,22 +51,23 @@ def interval(xs: list[float]) -> tuple[float, float]:
 
 
 def pool(dbs: list[str]) -> None:
-    pairs = [p for db in dbs for p in pairs_by_deal(db).values()]
-    n = len(pairs)
+    sets = [p for db in dbs for p in sets_by_deal(db).values()]
+    n = len(sets)
     if n < 2:
-        sys.exit(f"{n} complete pairs: at least 2 are needed for an interval")
-    mean, half = interval(pairs)
+        sys.exit(f"{n} complete sets: at least 2 are needed for an interval")
+    mean, half = interval([score for score, _ in sets])
     lo, hi = 100 * (mean - half), 100 * (mean + half)
-    print(f"{n} pairs ({2 * n} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]")
+    games = sum(size for _, size in sets)
+    print(f"{n} sets ({games} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]")
 
 
 def diff(a_db: str, b_db: str) -> None:
     by_deal = []
     for db in (a_db, b_db):
-        pairs = pairs_by_deal(db)
-        if len({run for run, *_ in pairs}) > 1:
+        sets = sets_by_deal(db)
+        if len({run for run, *_ in sets}) > 1:
             sys.exit(f"{db} holds several runs: --diff compares one run with one run")
-        by_deal.append({key[1:]: p for key, p in pairs.items()})
+        by_deal.append({key[1:]: score for key, (score, _) in sets.items()})
     a, b = by_deal
     # A deal is the same deal only with the same game seed (same --seed and --games).
     shared = sorted(set(a) & set(b))
