@@ -9,10 +9,12 @@
 //! weights are fitted to the results of self-play games ([`TrainingRow`], fitted by
 //! `tessera train azul-augur`), and shipped in `crates/azul/weights/`: `augur-v1.json`
 //! (fitted on self-play of `strong`), `augur-v2.json` (fitted on self-play of `augur` with
-//! v1) and `augur-v3-3p.json` (fitted on three-player self-play of `augur` with v2, from
-//! pair rows: [`TrainingRow`]). Version `v3`, the default, uses the three-player file at
-//! three players and v2 elsewhere ([`VERSIONS`]). Each file records the command that
-//! regenerates it.
+//! v1), `augur-v3-3p.json` (fitted on three-player self-play of `augur` with v2, from
+//! pair rows: [`TrainingRow`]), `augur-v5.json` (two players, all 17 features) and
+//! `augur-v6-4p.json` (four players, all 17 features). A version names the file used at
+//! each table size ([`VERSIONS`]); the default, `v5`, uses the v5 file at two players, the
+//! v3 file at three and v2 at four; `v6` is `v5` with the v6 file at four. Each file records
+//! the command that regenerates it.
 //!
 //! Values are logits in thousandths. A finished game is exact: the winner gets
 //! [`WIN_VALUE`] (20 logits, far above any learned value) plus 10 per point, the others
@@ -336,11 +338,12 @@ impl WeightsFile {
 }
 
 /// The shipped weights files, by name (`crates/azul/weights/augur-NAME.json`).
-pub const SHIPPED: [(&str, &str); 4] = [
+pub const SHIPPED: [(&str, &str); 5] = [
     ("v1", include_str!("../weights/augur-v1.json")),
     ("v2", include_str!("../weights/augur-v2.json")),
     ("v3-3p", include_str!("../weights/augur-v3-3p.json")),
     ("v5", include_str!("../weights/augur-v5.json")),
+    ("v6-4p", include_str!("../weights/augur-v6-4p.json")),
 ];
 
 /// The shipped versions: the file used at a table of 2, 3 and 4 players. `v1` and `v2`
@@ -348,13 +351,15 @@ pub const SHIPPED: [(&str, &str); 4] = [
 /// three-player self-play at three players and `v2` elsewhere (weights fitted the same way
 /// on four-player games played worse than `v2` at four: docs/players.md); `v5` is `v3` with
 /// a two-player file of all 17 features, the three of the tiles on the table included
-/// (fitted on two-player self-play of `v3`). (A `v4`, another round of self-play on the 14
-/// base features, was tried and not shipped.)
-pub const VERSIONS: [(&str, [&str; 3]); 4] = [
+/// (fitted on two-player self-play of `v3`); `v6` is `v5` with a four-player file of all 17
+/// features (fitted on four-player self-play of `v5`). (A `v4`, another round of self-play
+/// on the 14 base features, was tried and not shipped.)
+pub const VERSIONS: [(&str, [&str; 3]); 5] = [
     ("v1", ["v1", "v1", "v1"]),
     ("v2", ["v2", "v2", "v2"]),
     ("v3", ["v2", "v3-3p", "v2"]),
     ("v5", ["v5", "v3-3p", "v2"]),
+    ("v6", ["v5", "v3-3p", "v6-4p"]),
 ];
 
 /// The default version.
@@ -363,7 +368,7 @@ pub const DEFAULT_VERSION: &str = "v5";
 /// The two-player file of the default version.
 pub const SHIPPED_WEIGHTS: &str = SHIPPED[3].1;
 
-/// The text of shipped file `name` (`v1`, `v2`, `v3-3p`).
+/// The text of shipped file `name` (`v1`, `v2`, `v3-3p`, `v5`, `v6-4p`).
 pub fn shipped_weights(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
