@@ -153,8 +153,8 @@ impl Qwirkle {
         &self.hands[p]
     }
 
-    /// The tiles of `p`'s hand left after it places `placement` (before it draws), sorted;
-    /// `None` if the hand does not hold the placed tiles.
+    /// The tiles of `p`'s hand left after it places `placement` (before it draws), in the
+    /// hand's order ([`hand_without`]); `None` if the hand does not hold the placed tiles.
     pub fn kept_after(&self, p: PlayerId, placement: &Placement) -> Option<Hand> {
         hand_without(&self.hands[p], placement)
     }
