@@ -93,7 +93,7 @@ const PARAMS: [ParamDoc; 8] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v5" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: no gain at 100 ms a move); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server), used at every table size",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server), used at every table size",
     },
 ];
 
