@@ -5,7 +5,9 @@ Reads training rows written by `tessera train azul-augur --data ROWS` (two playe
 `GAME PLY PAIR STAGE LABEL` and the feature differences, player 0 minus player 1), holds out
 the games with `GAME mod 10 = 9` as the fit does, and prints per stage the held-out log loss
 of (a) a logistic regression on the differences (Newton's method, L2 1e-4, as `tessera
-train`'s fit) and (b) a small network on the same differences: standardised inputs, one
+train`'s fit; fitted here on the training games only, since the file `tessera train
+--out` writes is refitted on every row, held-out games included; it reproduces the held-out
+log loss `tessera train --fit` prints, to four decimals) and (b) a small network on the same differences: standardised inputs, one
 hidden ReLU layer plus a linear skip, a sigmoid output, started at the logistic fit and
 trained by Adam on the log loss (mini-batches of 512, seeded). The network sees exactly what the logistic fit sees; it can
 only add non-linear maps and interactions of the differences.
