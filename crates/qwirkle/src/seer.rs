@@ -78,6 +78,15 @@ pub struct SeerConfig {
     /// ends it lost, so the search prefers a likelier win to a larger margin (0: the margin
     /// alone, as `seer`; `sage` takes it as its `win` setting, default 0 too).
     pub win: f64,
+    /// Values a play-out by the chance of winning it leads to rather than its margin: the
+    /// value (margin, leave and `win` included) `x` becomes `100 tanh(0.85 x / (risk
+    /// sqrt(T)))` plus `x / 100`, where `T` is the number of tiles not yet on the board
+    /// (bag and hands), a normal model of the final margin whose spread grows as the
+    /// square root of what is left to play; a finished game is `100 sign(x)` plus `x /
+    /// 100`. So the search plays safe when ahead and takes chances when behind (0: off, the
+    /// value as before, bit for bit). The sampled play-outs only: `sage`'s exact endgame
+    /// keeps the margin and `win`.
+    pub risk: f64,
     /// Exclusion sampling of the seen player's hand: its kept tiles (the hand minus the
     /// tiles it drew) are drawn only among the tile kinds that, held with the tiles it
     /// placed, would not have allowed a higher-scoring placement (a greedy player cannot
@@ -111,6 +120,7 @@ impl Default for SeerConfig {
             halving: true,
             leave: 0.0,
             win: 0.0,
+            risk: 0.0,
             exclude: false,
             track: 0,
         }
@@ -704,7 +714,24 @@ pub fn deficit(
 /// hands' [`leave_value`]s (own minus the best other) when the game goes on, or plus or
 /// minus `win` when it has ended won or lost (`leave = win = 0`: the margin alone, bit for
 /// bit).
-fn value(s: &Qwirkle, me: PlayerId, leave: f64, win: f64) -> f64 {
+fn value(s: &Qwirkle, me: PlayerId, config: &SeerConfig) -> f64 {
+    let x = margin_value(s, me, config.leave, config.win);
+    if config.risk == 0.0 {
+        return x;
+    }
+    let left = if s.is_terminal() {
+        0
+    } else {
+        s.bag().total()
+            + PlayerId::all(s.num_players())
+                .map(|p| s.hand(p).len())
+                .sum::<usize>()
+    };
+    win_value(x, config.risk, left)
+}
+
+/// The value of a play-out in points: [`value`] without `risk`.
+fn margin_value(s: &Qwirkle, me: PlayerId, leave: f64, win: f64) -> f64 {
     if s.is_terminal() {
         return crate::mc::outcome(s, me, win);
     }
@@ -717,6 +744,26 @@ fn value(s: &Qwirkle, me: PlayerId, leave: f64, win: f64) -> f64 {
         .map(|p| leave_value(s.hand(p)))
         .fold(f64::NEG_INFINITY, f64::max);
     m + leave * (leave_value(s.hand(me)) - best_other)
+}
+
+/// A margin `x` with `left` tiles still to come, as a chance of winning on a scale of -100
+/// (lost) to 100 (won), plus `x / 100` so that equal chances still prefer the larger
+/// margin: `100 tanh(0.85 x / (risk sqrt(left)))` (about `100 (2 P(win) - 1)` if the
+/// final margin is normal around `x` with spread `risk sqrt(left)`), and `100 sign(x)`
+/// when nothing is left.
+pub(crate) fn win_value(x: f64, risk: f64, left: usize) -> f64 {
+    let chance = if left == 0 {
+        if x > 0.0 {
+            100.0
+        } else if x < 0.0 {
+            -100.0
+        } else {
+            0.0
+        }
+    } else {
+        100.0 * (0.85 * x / (risk * (left as f64).sqrt())).tanh()
+    };
+    chance + x / 100.0
 }
 
 /// The settings of `c` that differ from `d`, as `:key=value` pairs in a fixed order (the
@@ -752,6 +799,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     }
     if c.win != d.win {
         name.push_str(&format!(":win={}", c.win));
+    }
+    if c.risk != d.risk {
+        name.push_str(&format!(":risk={}", c.risk));
     }
     if c.exclude != d.exclude {
         name.push_str(&format!(":exclude={}", u8::from(c.exclude)));
@@ -869,7 +919,7 @@ impl Agent<Qwirkle> for SeerBot {
                     let m = self.cands[c].to_move();
                     let plies = self.config.plies;
                     nodes += play_candidate(&mut s, world, seed, m, plies, true, &mut self.scratch);
-                    self.values[c].push(value(&s, me, self.config.leave, self.config.win));
+                    self.values[c].push(value(&s, me, &self.config));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;
@@ -927,6 +977,56 @@ mod tests {
 
     fn t(s: &str) -> Tile {
         s.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_win_value_is_a_chance_that_narrows_as_the_tiles_run_out() {
+        // Worked example: 10 points ahead with 64 tiles to come and risk 3: the spread is
+        // 3 x 8 = 24 points, 100 tanh(0.85 x 10 / 24) = 34.01, plus 10 / 100.
+        let v = win_value(10.0, 3.0, 64);
+        assert!(
+            (v - (100.0 * (8.5f64 / 24.0).tanh() + 0.1)).abs() < 1e-9,
+            "{v}"
+        );
+        assert!((v - 34.11).abs() < 0.01, "{v}");
+        // Symmetric around an even position, which is worth nothing.
+        assert!((win_value(-10.0, 3.0, 64) + v).abs() < 1e-9);
+        assert_eq!(win_value(0.0, 3.0, 64), 0.0);
+        // The same lead is worth more the fewer tiles are left, and all of it at the end.
+        assert!(win_value(10.0, 3.0, 16) > v);
+        assert!((win_value(10.0, 3.0, 0) - 100.1).abs() < 1e-9);
+        assert!((win_value(-1.0, 3.0, 0) + 100.01).abs() < 1e-9);
+        assert_eq!(win_value(0.0, 3.0, 0), 0.0);
+        // Increasing in the margin, far ahead too (the margin breaks the tanh's near-ties).
+        let mut last = f64::NEG_INFINITY;
+        for x in -200..=200 {
+            let w = win_value(f64::from(x), 3.0, 40);
+            assert!(w > last, "{x}: {w} <= {last}");
+            last = w;
+        }
+        // A gamble of 30 points either way around the same mean margin, which the margin
+        // alone values as the sure margin: 10 behind it is better than the sure -10, 10
+        // ahead worse than the sure +10.
+        let gamble =
+            |base: f64| (win_value(base + 30.0, 3.0, 36) + win_value(base - 30.0, 3.0, 36)) / 2.0;
+        assert!(gamble(-10.0) > win_value(-10.0, 3.0, 36));
+        assert!(gamble(10.0) < win_value(10.0, 3.0, 36));
+    }
+
+    #[test]
+    fn without_risk_the_value_is_the_points_and_with_it_the_chance() {
+        let g = middle_game(7, 20);
+        let me = PlayerId(0);
+        let plain = SeerConfig::default();
+        let points = value(&g, me, &plain);
+        assert_eq!(points, crate::mc::margin(&g, me));
+        let risky = SeerConfig { risk: 3.0, ..plain };
+        let left = g.bag().total()
+            + PlayerId::all(g.num_players())
+                .map(|p| g.hand(p).len())
+                .sum::<usize>();
+        assert!(left > 0);
+        assert_eq!(value(&g, me, &risky), win_value(points, 3.0, left));
     }
 
     #[test]
