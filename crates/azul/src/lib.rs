@@ -38,6 +38,7 @@ pub mod augur;
 pub mod colour;
 pub mod eval;
 pub mod notation;
+pub mod observation;
 pub mod players;
 pub mod scoring;
 pub mod state;

@@ -284,3 +284,73 @@ fn one_spec_per_seat_mixes_the_players_and_a_wrong_count_is_refused() {
     assert!(!success);
     assert!(err.contains("--player nonsense"), "{err}");
 }
+
+#[test]
+fn observations_are_written_per_position_and_seat_beside_the_rows() {
+    use tessera_azul::observation::{BOARD_LEN, observation_len};
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (rows_txt, obs_txt) = (p("rows.txt"), p("obs.txt"));
+    ok(&[
+        "train",
+        "azul-augur",
+        "--seed",
+        "7",
+        "--games",
+        "3",
+        "--player",
+        "greedy",
+        "--data",
+        &rows_txt,
+        "--observations",
+        &obs_txt,
+    ]);
+    let rows = rows(&dir.path().join("rows.txt"));
+    let text = std::fs::read_to_string(&obs_txt).unwrap();
+    let lines: Vec<Vec<f64>> = text
+        .lines()
+        .map(|l| l.split(' ').map(|x| x.parse().unwrap()).collect())
+        .collect();
+    // Two players: one line per seat of every position that has a training row.
+    assert_eq!(lines.len(), 2 * rows.len());
+    let len = observation_len(2);
+    for (pair, row) in lines.chunks(2).zip(&rows) {
+        for (seat, l) in pair.iter().enumerate() {
+            assert_eq!(l.len(), 5 + len);
+            assert_eq!(
+                (l[0] as u64, l[1] as u32, l[2] as usize, l[3] as usize),
+                (row.game, row.ply, seat, row.stage)
+            );
+        }
+        // Seat 0's share is the row's label, seat 1's the rest of the game's result.
+        assert_eq!(pair[0][4], row.label);
+        assert_eq!(pair[0][4] + pair[1][4], 1.0);
+        // Each seat sees its own board first: the two views swap the boards (the score is
+        // the last number of a board; 5 factories x 5 colours, centre 6, bag and lid 10
+        // come before the boards).
+        let board = |l: &Vec<f64>, k: usize| {
+            l[5 + 41 + k * BOARD_LEN..5 + 41 + (k + 1) * BOARD_LEN].to_vec()
+        };
+        assert_eq!(board(&pair[0], 0), board(&pair[1], 1));
+        assert_eq!(board(&pair[0], 1), board(&pair[1], 0));
+    }
+    // A score is in the boards: the last position's is not all zeros.
+    let last = lines.last().unwrap();
+    assert!(last[5 + 41 + BOARD_LEN - 1] + last[5 + 41 + 2 * BOARD_LEN - 1] > 0.0);
+    // Written while playing only.
+    let (success, _, err) = run_tessera(
+        &[
+            "train",
+            "azul-augur",
+            "--fit",
+            &rows_txt,
+            "--out",
+            &p("w.json"),
+            "--observations",
+            &obs_txt,
+        ],
+        "",
+    );
+    assert!(!success);
+    assert!(err.contains("--observations"), "{err}");
+}

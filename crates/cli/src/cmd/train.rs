@@ -21,11 +21,12 @@ use anyhow::{Context, Result, bail};
 use tessera_arena::schedule::Shard;
 use tessera_azul::AzulState;
 use tessera_azul::augur::{
-    BASE_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, result_shares,
+    BASE_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, position, result_shares,
 };
+use tessera_azul::observation::{observation_len, write_observation};
 use tessera_core::record::{Event, GameSeeds, Observer};
 use tessera_core::rng::derive_seed;
-use tessera_core::{Agent, Blundering, Game, Seat, Table};
+use tessera_core::{Agent, Blundering, Game, PlayerId, Seat, Table};
 use tessera_house::games::ArenaGame;
 use tessera_house::spec::AgentSpec;
 use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
@@ -65,6 +66,12 @@ pub struct Args {
     /// The training rows file to write (self-play).
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// With --data: also write, for the same positions, one line per position and seat:
+    /// `GAME PLY SEAT STAGE SHARE` and the seat's observation vector (every number on the
+    /// table, its own board first; layout in docs/python.md), for learning a value of the
+    /// whole board outside this command (scripts/fit-mlp-obs.py).
+    #[arg(long)]
+    pub observations: Option<PathBuf>,
     /// Fit from these comma-separated row files instead of playing.
     #[arg(long, value_delimiter = ',')]
     pub fit: Option<Vec<PathBuf>>,
@@ -104,6 +111,9 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--l2 {}: expected a number >= 0", a.l2);
     }
     if let Some(list) = &a.fit {
+        if a.observations.is_some() {
+            bail!("--observations is written while playing: give it with --data, not --fit");
+        }
         let out = a
             .out
             .as_ref()
@@ -169,6 +179,14 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
     let file = std::fs::File::create(path)
         .with_context(|| format!("cannot create the rows file {}", path.display()))?;
     let mut w = BufWriter::new(file);
+    let mut obs_out = match &a.observations {
+        Some(p) => Some(BufWriter::new(std::fs::File::create(p).with_context(
+            || format!("cannot create the observations file {}", p.display()),
+        )?)),
+        None => None,
+    };
+    let mut obs = vec![0.0f32; observation_len(a.players)];
+    let mut line = String::new();
     let mut all = Vec::new();
     let start = std::time::Instant::now();
     let mut played = 0u64;
@@ -200,6 +218,23 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
                 writeln!(w, "{}", row.to_line())?;
                 all.push(row);
             }
+            if let (Some(out), Some(pos)) = (obs_out.as_mut(), position(st)) {
+                for p in PlayerId::all(a.players) {
+                    write_observation(st, p, &mut obs);
+                    line.clear();
+                    write!(
+                        line,
+                        "{game} {ply} {} {} {}",
+                        p.index(),
+                        pos.stage,
+                        shares[p.index()]
+                    )?;
+                    for x in &obs {
+                        write!(line, " {x}")?;
+                    }
+                    writeln!(out, "{line}")?;
+                }
+            }
         }
         played += 1;
         if played.is_multiple_of(50) {
@@ -211,6 +246,9 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
         }
     }
     w.flush()?;
+    if let Some(out) = obs_out.as_mut() {
+        out.flush()?;
+    }
     eprintln!(
         "slice {shard}: {played} games, {} rows written to {} in {:.0} s",
         all.len(),
