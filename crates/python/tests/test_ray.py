@@ -179,28 +179,40 @@ def test_train_self_play_on_ray_gives_the_local_weights(cluster, tmp_path):
     of 4 games each) then one fit: the same weights file, byte for byte."""
     cli = tessera_cli()
     common = dict(seed=3, games=12, player="greedy", tessera_cli=cli)
-    local = tessera.train(out=tmp_path / "local.json", data=tmp_path / "local", **common)
+    local = tessera.train(out=tmp_path / "local.json", data=tmp_path / "local",
+                          observations=True, **common)
     dist = tessera.train(out=tmp_path / "ray.json", data=tmp_path / "ray", executor="ray",
-                         shards=3, **common)
+                         shards=3, observations=True, **common)
     assert dist["shards"] == 3 and local["shards"] == 1
     assert [os.path.basename(r) for r in dist["rows"]] == ["rows-1.txt", "rows-2.txt", "rows-3.txt"]
     ray_rows = [open(r).read().splitlines() for r in dist["rows"]]
     assert all(ray_rows) and sorted(sum(ray_rows, [])) == sorted(
         open(local["rows"][0]).read().splitlines()
     )
+    # The observations: one line per position and seat (two seats), the same lines on Ray.
+    assert [os.path.basename(o) for o in dist["observations"]] == [
+        "obs-1.txt", "obs-2.txt", "obs-3.txt"
+    ]
+    ray_obs = sorted(sum((open(o).read().splitlines() for o in dist["observations"]), []))
+    local_obs = open(local["observations"][0]).read().splitlines()
+    assert ray_obs == sorted(local_obs)
+    assert len(local_obs) == 2 * len(ray_rows[0] + ray_rows[1] + ray_rows[2])
+    assert all(len(line.split()) == 5 + 158 for line in local_obs)
     weights = (tmp_path / "local.json").read_bytes()
     assert b'"format": "tessera-azul-augur"' in weights
     assert (tmp_path / "ray.json").read_bytes() == weights
     assert "held-out log loss" in dist["report"] and "held-out log loss" in local["report"]
     # Another seed fits other weights.
     other = tessera.train(out=tmp_path / "other.json", executor="ray", **{**common, "seed": 4})
-    assert other["rows"] is None
+    assert other["rows"] is None and other["observations"] is None
     assert (tmp_path / "other.json").read_bytes() != weights
 
 
 def test_train_reports_a_bad_call_clearly(tmp_path):
     with pytest.raises(FileNotFoundError, match="tessera command line"):
         tessera.train(out=tmp_path / "w.json", tessera_cli=tmp_path / "no-such-tessera")
+    with pytest.raises(ValueError, match="give data= to keep them"):
+        tessera.train(out=tmp_path / "w.json", observations=True, tessera_cli=tessera_cli())
     with pytest.raises(ValueError, match="executor 'dask'"):
         tessera.train(out=tmp_path / "w.json", executor="dask", tessera_cli=tessera_cli())
     with pytest.raises(RuntimeError, match="invalid value 'azul-x' for '<MODEL>'"):

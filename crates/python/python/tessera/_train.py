@@ -39,13 +39,22 @@ def _run(cmd: list[str]) -> str:
     return done.stdout
 
 
-def _self_play(cli, common, k, n):
-    """One Ray task: slice ``k`` of ``n`` of the self-play; returns its rows file's text."""
+def _self_play(cli, common, k, n, observations=False):
+    """One Ray task: slice ``k`` of ``n`` of the self-play; returns its rows file's text (and
+    its observations file's, or None)."""
     with tempfile.TemporaryDirectory(prefix="tessera-train-") as d:
         rows = os.path.join(d, f"rows-{k}.txt")
-        out = _run([_cli(cli), "train", *common, "--shard", f"{k}/{n}", "--data", rows])
+        cmd = [_cli(cli), "train", *common, "--shard", f"{k}/{n}", "--data", rows]
+        obs = os.path.join(d, f"obs-{k}.txt")
+        if observations:
+            cmd += ["--observations", obs]
+        out = _run(cmd)
         with open(rows) as f:
-            return k, f.read(), out
+            text = f.read()
+        if not observations:
+            return k, text, out, None
+        with open(obs) as f:
+            return k, text, out, f.read()
 
 
 def train(
@@ -63,6 +72,7 @@ def train(
     shards: int | None = None,
     max_retries: int = 3,
     data: str | os.PathLike | None = None,
+    observations: bool = False,
     tessera_cli: str | os.PathLike | None = None,
 ) -> dict:
     """Trains ``model`` (``azul-augur``: augur's win-chance weights) as ``tessera train``
@@ -75,8 +85,12 @@ def train(
     and fits them here (``--fit``): the same weights as the local run, byte for byte.
     ``data`` keeps the rows files (default: a temporary folder). The ``tessera`` command
     must be installed on every node (``tessera_cli``, else ``$TESSERA_CLI``, else PATH):
-    the wheel does not ship it. Returns ``{"out", "rows": the rows files (None when not
-    kept), "shards", "report": the fit's table of held-out figures, "command"}``.
+    the wheel does not ship it. ``observations=True`` (needs ``data``) also writes each
+    position's observation vector from every seat beside the rows (``--observations``:
+    ``DATA/obs.txt``, or ``DATA/obs-k.txt`` per Ray task; format in docs/python.md), for
+    learning a value of the whole board. Returns ``{"out", "rows": the rows files (None when
+    not kept), "observations": the observations files (None when not written), "shards",
+    "report": the fit's table of held-out figures, "command"}``.
     """
     for name, value in (("seed", seed), ("games", games), ("players", players)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -85,6 +99,8 @@ def train(
         raise ValueError(f"executor {executor!r}: expected 'local' or 'ray'")
     if shards is not None and (not isinstance(shards, int) or isinstance(shards, bool) or shards < 1):
         raise ValueError(f"shards {shards!r}: expected a positive integer or None")
+    if observations and data is None:
+        raise ValueError("observations=True writes files beside the rows: give data= to keep them")
     cli = _cli(tessera_cli)
     common = [model, "--seed", str(seed), "--games", str(games), "--players", str(players),
               "--player", player, "--epsilon", repr(float(epsilon))]
@@ -99,7 +115,9 @@ def train(
     try:
         if executor == "local":
             rows = [os.path.join(folder, "rows.txt")]
-            report = _run([cli, "train", *common, "--data", rows[0], "--out", out])
+            obs = [os.path.join(folder, "obs.txt")]
+            extra = ["--observations", obs[0]] if observations else []
+            report = _run([cli, "train", *common, "--data", rows[0], *extra, "--out", out])
             n = 1
         else:
             from ._ray import _ray
@@ -111,13 +129,19 @@ def train(
             task = ray.remote(max_retries=max_retries, scheduling_strategy="SPREAD")(_self_play)
             # Each node finds its own command (tessera_cli, else its $TESSERA_CLI or PATH).
             node_cli = None if tessera_cli is None else os.fspath(tessera_cli)
-            pending = [task.remote(node_cli, common, k, n) for k in range(1, n + 1)]
+            pending = [
+                task.remote(node_cli, common, k, n, observations) for k in range(1, n + 1)
+            ]
             rows = [os.path.join(folder, f"rows-{k}.txt") for k in range(1, n + 1)]
+            obs = [os.path.join(folder, f"obs-{k}.txt") for k in range(1, n + 1)]
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
-                k, text, _ = ray.get(done[0])
+                k, text, _, obs_text = ray.get(done[0])
                 with open(rows[k - 1], "w") as f:
                     f.write(text)
+                if obs_text is not None:
+                    with open(obs[k - 1], "w") as f:
+                        f.write(obs_text)
             report = _run([cli, "train", *common, "--fit", ",".join(rows), "--out", out])
     finally:
         if not keep:
@@ -125,6 +149,7 @@ def train(
     return {
         "out": out,
         "rows": rows if keep else None,
+        "observations": obs if observations else None,
         "shards": n,
         "report": report,
         "command": " ".join(["tessera", "train", *common, "--out", out]),
