@@ -1,7 +1,7 @@
 """How a two-seat Qwirkle player's games were decided: for its wins, losses and draws, the
 mean final margin and scores, and the mean number of big moves (12 points or more: every
 Qwirkle, and a few other large plays) of each side, from the records of a tournament
-database.
+database; then the final margin's mean and standard deviation over all the games.
 
 Usage: python3 scripts/qwirkle-outcomes.py PREFIX RUN.sqlite [RUN.sqlite ...]
 PREFIX picks the player by the start of its seat name (e.g. sage); the other seat is its
@@ -21,6 +21,7 @@ def main() -> None:
         sys.exit("usage: qwirkle-outcomes.py PREFIX RUN.sqlite [RUN.sqlite ...]")
     prefix, dbs = sys.argv[1], sys.argv[2:]
     sums: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    margins: list[int] = []
     for db in dbs:
         for (text,) in sqlite3.connect(db).execute("SELECT record FROM games"):
             record = json.loads(text)
@@ -45,6 +46,7 @@ def main() -> None:
             s = sums[kind]
             s["games"] += 1
             s["margin"] += final[me] - final[op]
+            margins.append(final[me] - final[op])
             s["score"] += final[me]
             s["op_score"] += final[op]
             s["big"] += big[me]
@@ -59,6 +61,10 @@ def main() -> None:
             f"score {s['score'] / n:6.1f} / {s['op_score'] / n:6.1f}  "
             f"moves of {BIG}+ points {s['big'] / n:.2f} / {s['op_big'] / n:.2f}"
         )
+    if margins:
+        mean = sum(margins) / len(margins)
+        sd = (sum((m - mean) ** 2 for m in margins) / len(margins)) ** 0.5
+        print(f"all   {len(margins):5} games  margin {mean:+6.1f}  (standard deviation {sd:.1f})")
 
 
 if __name__ == "__main__":

@@ -19,11 +19,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use tessera_arena::schedule::Shard;
-use tessera_azul::AzulState;
 use tessera_azul::augur::{
-    BASE_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, position, result_shares,
+    BASE_FEATURES, NUM_STAGES, TrainingInfo, TrainingRow, WeightsFile, result_shares, stage,
 };
 use tessera_azul::observation::{observation_len, write_observation};
+use tessera_azul::{AzulState, Phase};
 use tessera_core::record::{Event, GameSeeds, Observer};
 use tessera_core::rng::derive_seed;
 use tessera_core::{Agent, Blundering, Game, PlayerId, Seat, Table};
@@ -218,7 +218,12 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
                 writeln!(w, "{}", row.to_line())?;
                 all.push(row);
             }
-            if let (Some(out), Some(pos)) = (obs_out.as_mut(), position(st)) {
+            // The positions that give rows: those before the game is over (a finished game's
+            // value is exact). Only the stage is needed, not the features.
+            if let Some(out) = obs_out.as_mut()
+                && st.phase() != Phase::Over
+            {
+                let stage = stage(st);
                 for p in PlayerId::all(a.players) {
                     write_observation(st, p, &mut obs);
                     line.clear();
@@ -226,7 +231,7 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
                         line,
                         "{game} {ply} {} {} {}",
                         p.index(),
-                        pos.stage,
+                        stage,
                         shares[p.index()]
                     )?;
                     for x in &obs {
