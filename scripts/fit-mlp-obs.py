@@ -21,13 +21,22 @@ fit does, and prints per stage the held-out log loss of
     the epoch is chosen (the lowest log loss there); the held-out loss printed is the one
     at that epoch, so nothing is chosen on the held-out games.
 
-    python3 scripts/fit-mlp-obs.py rows-1.txt,rows-2.txt obs-1.txt,obs-2.txt [--hidden 64] [--epochs 10]
+    python3 scripts/fit-mlp-obs.py rows-1.txt,rows-2.txt obs-1.txt,obs-2.txt [--hidden 64] [--epochs 10] [--save NET.json]
+
+With `--save`, writes each stage's network at its chosen epoch (and its logistic weights)
+in the format of augur's board network (`tessera_azul::board_net`: the standardisation
+folded into the first layer, so the raw observation goes in, and three held-out
+observations with their values, which the engine checks when it loads the file). The
+shipped `crates/azul/weights/augur-net1.json` (`augur:weights=v7`) was made so; its
+`training` record names the self-play runs and this command.
 
 Row files and observation files are paired in the order given (slice K's rows with slice
-K's observations). Needs numpy. A research check, not part of the engine.
+K's observations). Needs numpy.
 """
 
 import argparse
+import json
+import sys
 
 import numpy as np
 from logistic_fit import fit_logistic, log_loss, sigmoid
@@ -69,7 +78,7 @@ def fit_network(x, o, y, checks, w, hidden, epochs, seed, decay, lr):
     ]
     m = [np.zeros_like(q) for q in params]
     v = [np.zeros_like(q) for q in params]
-    t, losses = 0, []
+    t, losses, best = 0, [], (np.inf, None)
 
     def value(ob):
         pre = ob @ params[0] + params[1]
@@ -102,7 +111,33 @@ def fit_network(x, o, y, checks, w, hidden, epochs, seed, decay, lr):
                 v[i] = 0.999 * v[i] + 0.001 * g * g
                 q -= (lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)).astype(q.dtype)
         losses.append([log_loss(predict(cx, co), cy) for cx, co, cy in checks])
-    return losses
+        if losses[-1][0] < best[0]:
+            best = (losses[-1][0], [q.copy() for q in params])
+    return losses, export(best[1], mu, sd, checks[-1][1])
+
+
+def export(params, mu, sd, held_obs):
+    """The network at the chosen epoch as augur's board network reads it: the
+    standardisation folded into the first layer (`pre = x . w1 + b1` on the raw
+    observation), and the values `V` of a few held-out observations as checks of the
+    engine's forward pass."""
+    w1, b1, w2, w = params
+    w1 = w1.astype(np.float64)
+    w1f = w1 / sd[:, None].astype(np.float64)
+    b1f = b1.astype(np.float64) - (mu.astype(np.float64) / sd.astype(np.float64)) @ w1
+    checks = []
+    for i in range(0, len(held_obs), max(1, len(held_obs) // 3))[:3]:
+        z = held_obs[i, 0].astype(np.float64)  # standardised
+        value = float(np.maximum(z @ w1 + b1, 0) @ w2)
+        raw = z * sd.astype(np.float64) + mu.astype(np.float64)
+        checks.append({"input": [round(float(v)) for v in raw], "value": value})
+    return {
+        "linear": [float(v) for v in w],
+        "w1": [float(f"{v:.7g}") for v in w1f.reshape(-1)],
+        "b1": [float(f"{v:.7g}") for v in b1f],
+        "w2": [float(f"{v:.7g}") for v in w2],
+        "checks": checks,
+    }
 
 
 def main():
@@ -114,6 +149,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--decay", type=float, default=1e-4, help="L2 on the hidden layer's weights")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
+    ap.add_argument(
+        "--save",
+        help="write the networks (one per stage, at the chosen epoch) to this file, for augur's board network",
+    )
     ap.add_argument(
         "--boards-only",
         action="store_true",
@@ -130,6 +169,7 @@ def main():
         obs = np.ascontiguousarray(obs[:, :, 41:])  # two players: 5 factories x 5, centre 6, bag and lid 10
     game, stage, label, x = rows[:, 0].astype(np.int64), rows[:, 3].astype(int), rows[:, 4], rows[:, 5:]
     held, check = game % 10 == 9, game % 10 == 8
+    nets = []
     print(
         f"{len(rows)} positions, {obs.shape[2]} numbers an observation, hidden {args.hidden}, "
         f"{args.epochs} epochs, decay {args.decay}, lr {args.lr}"
@@ -141,7 +181,7 @@ def main():
         lin = log_loss(sigmoid(x[test] @ w), label[test])
         w14 = fit_logistic(x[fit][:, :14], label[fit])
         lin14 = log_loss(sigmoid(x[test][:, :14] @ w14), label[test])
-        losses = fit_network(
+        losses, net = fit_network(
             x[train], obs[train], label[train],
             [(x[val], obs[val], label[val]), (x[test], obs[test], label[test])],
             fit_logistic(x[train], label[train]), args.hidden, args.epochs, args.seed,
@@ -156,6 +196,25 @@ def main():
             + ")",
             flush=True,
         )
+        net["heldout"] = {"linear14": lin14, "linear17": lin, "network": losses[pick][1]}
+        nets.append(net)
+    if args.save:
+        if args.boards_only:
+            raise SystemExit("--save writes networks on the whole observation: leave out --boards-only")
+        doc = {
+            "format": 1,
+            "players": 2,
+            "inputs": obs.shape[2],
+            "hidden": args.hidden,
+            "stages": nets,
+            "training": {
+                "rows": args.rows,
+                "observations": args.obs,
+                "command": "python3 scripts/fit-mlp-obs.py " + " ".join(sys.argv[1:]),
+            },
+        }
+        with open(args.save, "w") as f:
+            json.dump(doc, f)
 
 if __name__ == "__main__":
     main()

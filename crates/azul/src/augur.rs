@@ -14,7 +14,9 @@
 //! `augur-v6-4p.json` (four players, all 17 features). A version names the file used at
 //! each table size ([`VERSIONS`]); the default, `v5`, uses the v5 file at two players, the
 //! v3 file at three and v2 at four; `v6` is `v5` with the v6 file at four. Each file records
-//! the command that regenerates it.
+//! the command that regenerates it. `v7` is `v5` with a board network at two players
+//! ([`crate::board_net`], `augur-net1.json`: its own 17-feature weights plus a small network
+//! on the whole table; [`NET_VERSIONS`]).
 //!
 //! Values are logits in thousandths. A finished game is exact: the winner gets
 //! [`WIN_VALUE`] (20 logits, far above any learned value) plus 10 per point, the others
@@ -32,10 +34,13 @@
 //! assert!(p > 0.3 && p < 0.7, "an even start: {p}");
 //! ```
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use tessera_core::{Game, PerPlayer, PlayerId};
 use thiserror::Error;
 
+use crate::board_net::BoardNet;
 use crate::colour::{Colour, NUM_COLOURS};
 use crate::scoring::{
     WALL_SIZE, adjacency_potential, cell_bit, colour_mask, column_mask, placement_score, row_mask,
@@ -362,6 +367,16 @@ pub const VERSIONS: [(&str, [&str; 3]); 5] = [
     ("v6", ["v5", "v3-3p", "v6-4p"]),
 ];
 
+/// The shipped board networks, by name (`crates/azul/weights/augur-NAME.json`; see
+/// [`crate::board_net`]).
+pub const SHIPPED_NETS: [(&str, &str); 1] = [("net1", include_str!("../weights/augur-net1.json"))];
+
+/// The shipped versions with a board network at two players: the name, the version whose
+/// files serve three and four players, and the network. `v7` is `v5` with the board
+/// network `net1` (and its own linear weights) at two players, both fitted on 80,000
+/// two-player self-play games of `v5` (`scripts/fit-mlp-obs.py`).
+pub const NET_VERSIONS: [(&str, &str, &str); 1] = [("v7", "v5", "net1")];
+
 /// The default version.
 pub const DEFAULT_VERSION: &str = "v5";
 
@@ -378,6 +393,7 @@ pub fn version_names() -> String {
     VERSIONS
         .iter()
         .map(|(n, _)| *n)
+        .chain(NET_VERSIONS.iter().map(|(n, _, _)| *n))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -401,6 +417,8 @@ pub struct AugurEval {
     w: [StageWeights; 3],
     /// Per table size: whether any weight of a feature beyond the base ones is non-zero.
     table: [bool; 3],
+    /// The board network used at two players instead of `w[0]` (see [`crate::board_net`]).
+    net: Option<Arc<BoardNet>>,
 }
 
 impl AugurEval {
@@ -414,7 +432,23 @@ impl AugurEval {
             ws.iter()
                 .any(|st| st[BASE_FEATURES..].iter().any(|&x| x != 0.0))
         });
-        AugurEval { w, table }
+        AugurEval {
+            w,
+            table,
+            net: None,
+        }
+    }
+
+    /// This evaluator with board network `net` at two players (its linear weights and its
+    /// `V`, in place of the two-player weights).
+    pub fn with_net(mut self, net: BoardNet) -> Self {
+        self.net = Some(Arc::new(net));
+        self
+    }
+
+    /// The board network used at two players, if any.
+    pub fn net(&self) -> Option<&BoardNet> {
+        self.net.as_deref()
     }
 
     /// The evaluator of a file per table size: `files[0]` for 2 players, `[1]` for 3, `[2]`
@@ -434,6 +468,10 @@ impl AugurEval {
     /// The evaluator with shipped version `name` ([`VERSIONS`]), or `None` if there is no
     /// such version (or one of its files is broken, which a test rules out).
     pub fn version(name: &str) -> Option<Self> {
+        if let Some((_, base, net)) = NET_VERSIONS.iter().find(|(n, _, _)| *n == name) {
+            let (_, text) = SHIPPED_NETS.iter().find(|(n, _)| n == net)?;
+            return Some(Self::version(base)?.with_net(BoardNet::parse(text).ok()?));
+        }
         let (_, files) = VERSIONS.iter().find(|(n, _)| *n == name)?;
         let mut parsed = Vec::with_capacity(3);
         for f in files {
@@ -474,6 +512,18 @@ impl AugurEval {
         // Each board's projection once: the stage and the features both read it.
         let proj = PerPlayer::from_fn(n, |p| s.board(p).projection());
         let st = stage_of_walls(proj.iter().map(|(_, &(wall, _))| wall));
+        if n == 2
+            && let Some(net) = &self.net
+        {
+            let table = table_tiles(s);
+            let w = net.linear(st);
+            let v = net.state_values(st, s);
+            return PerPlayer::from_fn(n, |p| {
+                let f = features_from(s, p, proj[p], table.as_ref());
+                let linear: f32 = w.iter().zip(&f).map(|(w, x)| w * x).sum();
+                ((linear + v[p.index()]) * 1000.0).round() as i32
+            });
+        }
         // Weights without the table features leave them out (their products would be 0).
         let table = if self.table[n.clamp(2, 4) - 2] {
             table_tiles(s)
@@ -732,6 +782,53 @@ mod tests {
             out.push(s.clone());
         }
         out
+    }
+
+    #[test]
+    fn the_board_network_version_adds_its_value_at_two_players_only() {
+        use crate::board_net::INPUTS;
+        use crate::observation::write_observation;
+        let v7 = AugurEval::version("v7").unwrap();
+        let net = v7.net().unwrap();
+        let v5 = AugurEval::version("v5").unwrap();
+        let mut checked = 0;
+        for s in playout(11).iter().filter(|s| s.phase() != Phase::Over) {
+            // Independently: the stage from `position`, the features' dot product with the
+            // network's linear weights in f64, plus V of each seat's observation.
+            let pos = position(s).unwrap();
+            let mut obs = vec![0.0f32; INPUTS];
+            let want: Vec<f64> = [PlayerId(0), PlayerId(1)]
+                .iter()
+                .map(|&p| {
+                    let lin: f64 = net
+                        .linear(pos.stage)
+                        .iter()
+                        .zip(&pos.features[p])
+                        .map(|(&w, &x)| f64::from(w) * f64::from(x))
+                        .sum();
+                    write_observation(s, p, &mut obs);
+                    1000.0 * (lin + f64::from(net.value(pos.stage, &obs)))
+                })
+                .collect();
+            let got = v7.values(s);
+            for (p, w) in want.iter().enumerate() {
+                assert!(
+                    (f64::from(got[PlayerId(p as u8)]) - w).abs() <= 1.0,
+                    "{p}: {} against {w}",
+                    got[PlayerId(p as u8)]
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 40, "{checked}");
+        // Finished games stay exact, and three and four players are v5's.
+        let last = playout(11).pop().unwrap();
+        assert_eq!(v7.values(&last), v5.values(&last));
+        for n in [3, 4] {
+            for s in playout_n(n, 12).iter().step_by(7) {
+                assert_eq!(v7.values(s), v5.values(s));
+            }
+        }
     }
 
     #[test]

@@ -35,6 +35,7 @@
 
 pub mod action;
 pub mod augur;
+pub mod board_net;
 pub mod colour;
 pub mod eval;
 pub mod notation;

@@ -1,6 +1,7 @@
 //! `augur` against `strong`: the same search (presort + table) with the learned win-chance
 //! evaluator or `StrongEval`, from the first turn of three seeded two-player games to depth 3,
-//! plus the evaluators alone on positions of a seeded game. Throughput = nodes visited
+//! plus the evaluators alone on positions of a seeded game; `augur_v7` is augur with the
+//! board network (`weights=v7`). Throughput = nodes visited
 //! (search) or positions evaluated (evaluators).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
@@ -89,6 +90,24 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    let v7 = || AugurEval::version("v7").expect("shipped v7");
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| {
+            Searcher::new(Augur(v7()), config())
+                .search_depth(p, 3)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("augur_v7_d3", |b| {
+        let mut s = Searcher::new(Augur(v7()), config());
+        b.iter(|| {
+            for p in &positions {
+                black_box(s.search_depth(black_box(p), 3));
+            }
+        })
+    });
     let nodes: u64 = positions
         .iter()
         .map(|p| {
@@ -116,6 +135,14 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for s in &states {
                 black_box(augur.values(black_box(s)));
+            }
+        })
+    });
+    let augur_v7 = v7();
+    g.bench_function("augur_v7_values", |b| {
+        b.iter(|| {
+            for s in &states {
+                black_box(augur_v7.values(black_box(s)));
             }
         })
     });

@@ -1,0 +1,612 @@
+//! augur's board network: a small network on the whole table that corrects the linear
+//! evaluator at two players.
+//!
+//! At two players augur's linear evaluator says `P(player 0 wins) = sigmoid(w_b . (f(p0) -
+//! f(p1)))` over the 17 features ([`crate::augur`]). The board network adds a value `V_b` of
+//! each seat's observation ([`crate::observation`], the observer's board first):
+//! `P(p0 wins) = sigmoid(w_b . (f(p0) - f(p1)) + V_b(obs_0) - V_b(obs_1))`, so each player's
+//! value becomes `v[p] = w_b . f(p) + V_b(obs_p)` and the search's log-odds `v[0] - v[1]`
+//! are the model's. `V_b` is one hidden ReLU layer, `V(x) = w2 . max(0, W1 x + b1)`, one per
+//! stage `b`, trained together with `w_b` by `scripts/fit-mlp-obs.py` on self-play rows and
+//! observations (`tessera train azul-augur --data ROWS --observations OBS`), with the
+//! inputs' standardisation folded into `W1` and `b1` so the raw observation goes in.
+//!
+//! The observation is mostly zeros (empty lines, free wall cells, empty floors), so the
+//! first layer adds up only the columns of the non-zero inputs: about 60 of 158, into a
+//! hidden layer of at most [`MAX_HIDDEN`] units held on the stack (no allocation per
+//! evaluation; the units are padded to [`MAX_HIDDEN`] with zero weights so each column is
+//! one fixed-size array the compiler turns into vector instructions). The two seats'
+//! observations share the table (factories, centre, bag, lid) and the round, so
+//! [`BoardNet::state_values`] adds those columns once for both, straight from the state
+//! (no observation is written), visiting only what is there (the wall's tiles by
+//! their bits, the lines that hold tiles), with no observation written and no test of each
+//! input for zero.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Deserialize;
+use thiserror::Error;
+
+use tessera_core::{Game, Turn};
+
+use crate::augur::{NUM_FEATURES, NUM_STAGES};
+use crate::observation::{BOARD_LEN, observation_len};
+use crate::state::{AzulState, Board};
+use crate::{NUM_COLOURS, Tiles};
+
+/// The most hidden units a network may have.
+pub const MAX_HIDDEN: usize = 32;
+
+/// The observation length at two players, the network's input.
+pub const INPUTS: usize = 158;
+
+/// The inputs at the start of a two-player observation that are the same from both seats
+/// (factories, centre, bag and lid: [`crate::observation::write_observation`]); the last
+/// input, the round, is shared too.
+const SHARED: usize = 41;
+
+type Units = [f32; MAX_HIDDEN];
+
+/// The file format's version.
+pub const NET_FORMAT: u32 = 1;
+
+/// One stage's network and linear weights.
+#[derive(Clone, Debug, PartialEq)]
+struct StageNet {
+    linear: [f32; NUM_FEATURES],
+    /// Input-major: `w1[i]` holds the hidden units' weights of input `i` (padded with 0).
+    w1: Vec<Units>,
+    b1: Units,
+    w2: Units,
+}
+
+/// A board network: per stage, the linear weights of the 17 features and the network `V`
+/// (see the module docs).
+#[derive(Clone, Debug)]
+pub struct BoardNet {
+    hidden: usize,
+    stages: Vec<StageNet>,
+    /// Distinct per parsed file, so the cache of board sums never mixes networks.
+    id: u64,
+}
+
+/// Equal when the weights are (the cache's id aside).
+impl PartialEq for BoardNet {
+    fn eq(&self, other: &Self) -> bool {
+        self.hidden == other.hidden && self.stages == other.stages
+    }
+}
+
+/// The next [`BoardNet`]'s id.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Why a network file cannot be used.
+#[derive(Debug, Error)]
+pub enum NetError {
+    /// Not JSON of the expected shape.
+    #[error("network file is not valid JSON of augur's board network")]
+    Json(#[source] serde_json::Error),
+    /// Wrong sizes, versions or values.
+    #[error("network file does not fit this build: {0}")]
+    Shape(String),
+    /// A check value the file carries is not what this build computes.
+    #[error(
+        "network file's check {index} of stage {stage}: the file says {expected}, this build computes {got}"
+    )]
+    Check {
+        /// The stage.
+        stage: usize,
+        /// The check's index in the stage.
+        index: usize,
+        /// The value in the file.
+        expected: f64,
+        /// The value computed.
+        got: f32,
+    },
+}
+
+#[derive(Deserialize)]
+struct FileCheck {
+    input: Vec<f32>,
+    value: f64,
+}
+
+#[derive(Deserialize)]
+struct FileStage {
+    linear: Vec<f64>,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    #[serde(default)]
+    checks: Vec<FileCheck>,
+}
+
+#[derive(Deserialize)]
+struct NetFile {
+    format: u32,
+    players: usize,
+    inputs: usize,
+    hidden: usize,
+    stages: Vec<FileStage>,
+}
+
+impl BoardNet {
+    /// Parses and checks a network file (written by `scripts/fit-mlp-obs.py --save`): the
+    /// sizes, finite values, and the check values it carries (the trainer's own values of
+    /// a few held-out observations), which this build must reproduce to within 1e-3.
+    pub fn parse(text: &str) -> Result<Self, NetError> {
+        let f: NetFile = serde_json::from_str(text).map_err(NetError::Json)?;
+        let shape = |m: String| Err(NetError::Shape(m));
+        if f.format != NET_FORMAT {
+            return shape(format!("format {}, expected {NET_FORMAT}", f.format));
+        }
+        if f.players != 2 || f.inputs != observation_len(2) || f.inputs != INPUTS {
+            return shape(format!(
+                "{} players and {} inputs, expected 2 players and {INPUTS} inputs",
+                f.players, f.inputs
+            ));
+        }
+        if !(1..=MAX_HIDDEN).contains(&f.hidden) {
+            return shape(format!(
+                "{} hidden units, expected 1 to {MAX_HIDDEN}",
+                f.hidden
+            ));
+        }
+        if f.stages.len() != NUM_STAGES {
+            return shape(format!("{} stages, expected {NUM_STAGES}", f.stages.len()));
+        }
+        let h = f.hidden;
+        let mut stages = Vec::with_capacity(NUM_STAGES);
+        for (b, st) in f.stages.iter().enumerate() {
+            if st.linear.len() != NUM_FEATURES
+                || st.w1.len() != INPUTS * h
+                || st.b1.len() != h
+                || st.w2.len() != h
+            {
+                return shape(format!(
+                    "stage {b}: expected {NUM_FEATURES} linear weights, {} first-layer weights, {h} biases and {h} output weights",
+                    INPUTS * h
+                ));
+            }
+            let finite = st.linear.iter().all(|x| x.is_finite())
+                && st
+                    .w1
+                    .iter()
+                    .chain(&st.b1)
+                    .chain(&st.w2)
+                    .all(|x| x.is_finite());
+            if !finite {
+                return shape(format!("stage {b}: a weight is not a finite number"));
+            }
+            let mut linear = [0.0; NUM_FEATURES];
+            for (l, &x) in linear.iter_mut().zip(&st.linear) {
+                *l = x as f32;
+            }
+            let pad = |v: &[f32]| {
+                let mut u = [0.0; MAX_HIDDEN];
+                u[..v.len()].copy_from_slice(v);
+                u
+            };
+            stages.push(StageNet {
+                linear,
+                w1: st.w1.chunks(h).map(pad).collect(),
+                b1: pad(&st.b1),
+                w2: pad(&st.w2),
+            });
+        }
+        let net = BoardNet {
+            hidden: h,
+            stages,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        };
+        for (b, st) in f.stages.iter().enumerate() {
+            for (i, c) in st.checks.iter().enumerate() {
+                if c.input.len() != INPUTS {
+                    return shape(format!(
+                        "stage {b}: check {i} has {} inputs, expected {INPUTS}",
+                        c.input.len()
+                    ));
+                }
+                let got = net.value(b, &c.input);
+                // Written so that a NaN is refused too.
+                let close = (f64::from(got) - c.value).abs() <= 1e-3;
+                if !close {
+                    return Err(NetError::Check {
+                        stage: b,
+                        index: i,
+                        expected: c.value,
+                        got,
+                    });
+                }
+            }
+        }
+        Ok(net)
+    }
+
+    /// The hidden units per stage.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The linear weights of stage `stage` (clamped to the last).
+    pub fn linear(&self, stage: usize) -> &[f32; NUM_FEATURES] {
+        &self.stages[stage.min(NUM_STAGES - 1)].linear
+    }
+
+    /// `V` of stage `stage` (clamped to the last) at observation `x` (length [`INPUTS`]),
+    /// in logits.
+    pub fn value(&self, stage: usize, x: &[f32]) -> f32 {
+        let st = &self.stages[stage.min(NUM_STAGES - 1)];
+        let mut pre = st.b1;
+        add_columns(&mut pre, &st.w1, x);
+        output(&pre, &st.w2)
+    }
+
+    /// `V` of stage `stage` for both seats of two-player state `s`: the same as
+    /// [`BoardNet::value`] on each seat's observation, up to the order of the additions,
+    /// read from the state directly.
+    pub fn state_values(&self, stage: usize, s: &AzulState) -> [f32; 2] {
+        debug_assert_eq!(s.num_players(), 2);
+        let st = &self.stages[stage.min(NUM_STAGES - 1)];
+        // The non-zero inputs the seats share, then each seat's own, as (input, value).
+        let mut common = Inputs::default();
+        for (f, t) in s.factories().iter().enumerate() {
+            common.tiles(5 * f, *t);
+        }
+        let centre = 5 * s.factories().len();
+        common.tiles(centre, s.centre());
+        if s.token_in_centre() {
+            common.push(centre + NUM_COLOURS, 1.0);
+        }
+        common.tiles(centre + 6, s.bag());
+        common.tiles(centre + 11, s.lid());
+        common.push(INPUTS - 1, s.round() as f32);
+        let mut pre = st.b1;
+        common.add_to(&mut pre, &st.w1);
+        let turn = match s.turn() {
+            Turn::Player(p) => Some(p.index()),
+            _ => None,
+        };
+        let [b0, b1] = [0, 1].map(|p| self.board_sums(stage, st, &s.boards()[p]));
+        // Seat 0 sees board 0 first and board 1 second, seat 1 the other way round.
+        let value = |seat: usize, first: &Units, second: &Units| {
+            let mut seat_pre = pre;
+            for ((p, &f), &g) in seat_pre.iter_mut().zip(first).zip(second) {
+                *p += f + g;
+            }
+            if let Some(p) = turn {
+                let col = &st.w1[SHARED + 2 * BOARD_LEN + (p + 2 - seat) % 2];
+                for (p, &w) in seat_pre.iter_mut().zip(col) {
+                    *p += w;
+                }
+            }
+            output(&seat_pre, &st.w2)
+        };
+        [value(0, &b0[0], &b1[1]), value(1, &b1[0], &b0[1])]
+    }
+
+    /// Board `b`'s columns summed, as the first board of an observation and as the second:
+    /// from this thread's cache when the same board was summed lately, each sum always
+    /// computed the same way (from zero, in input order), so the cache changes no value.
+    fn board_sums(&self, stage: usize, st: &StageNet, b: &Board) -> [Units; 2] {
+        let stage = stage.min(NUM_STAGES - 1) as u8;
+        let slot = (board_hash(b) ^ self.id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(stage))
+            as usize
+            % CACHE_SLOTS;
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let entry = &mut cache[slot];
+            if let Some(e) = entry
+                && e.net == self.id
+                && e.stage == stage
+                && e.board == *b
+            {
+                return e.sums;
+            }
+            let mut own = Inputs::default();
+            own.board(0, b);
+            let mut sums = [[0.0; MAX_HIDDEN]; 2];
+            for (k, sum) in sums.iter_mut().enumerate() {
+                own.add_to(
+                    sum,
+                    &st.w1[SHARED + k * BOARD_LEN..SHARED + (k + 1) * BOARD_LEN],
+                );
+            }
+            *entry = Some(CachedBoard {
+                net: self.id,
+                stage,
+                board: *b,
+                sums,
+            });
+            sums
+        })
+    }
+}
+
+/// Slots of the per-thread cache of board sums.
+const CACHE_SLOTS: usize = 2048;
+
+/// One board's sums in the cache, with what they were computed for.
+#[derive(Clone, Copy)]
+struct CachedBoard {
+    net: u64,
+    stage: u8,
+    board: Board,
+    sums: [Units; 2],
+}
+
+thread_local! {
+    static CACHE: RefCell<Vec<Option<CachedBoard>>> = RefCell::new(vec![None; CACHE_SLOTS]);
+}
+
+/// A hash of everything on a board.
+#[inline]
+fn board_hash(b: &Board) -> u64 {
+    let mut lines = 0u64;
+    for r in 0..5 {
+        lines = lines << 8 | u64::from(b.line_count[r]) << 4 | u64::from(b.line_colour[r]);
+    }
+    let mut floor = 0u64;
+    for &k in &b.floor.0 {
+        floor = floor << 4 | u64::from(k);
+    }
+    let x =
+        u64::from(b.wall) | (b.score as u16 as u64) << 25 | u64::from(b.token) << 41 | floor << 42;
+    let h = (x ^ lines.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ h >> 29
+}
+
+/// A list of non-zero inputs, `(index, value)`, on the stack (an observation has
+/// [`INPUTS`] inputs, so it never overflows).
+struct Inputs {
+    at: [u8; INPUTS],
+    x: [f32; INPUTS],
+    len: usize,
+}
+
+impl Default for Inputs {
+    fn default() -> Self {
+        Inputs {
+            at: [0; INPUTS],
+            x: [0.0; INPUTS],
+            len: 0,
+        }
+    }
+}
+
+impl Inputs {
+    #[inline]
+    fn push(&mut self, at: usize, x: f32) {
+        self.at[self.len] = at as u8;
+        self.x[self.len] = x;
+        self.len += 1;
+    }
+
+    /// The non-zero counts of `t` (inputs `at..at + 5`).
+    #[inline]
+    fn tiles(&mut self, at: usize, t: Tiles) {
+        for (c, &k) in t.0.iter().enumerate() {
+            if k != 0 {
+                self.push(at + c, f32::from(k));
+            }
+        }
+    }
+
+    /// Board `b`'s inputs, starting at `at` (the layout of
+    /// [`crate::observation::write_observation`]).
+    #[inline]
+    fn board(&mut self, at: usize, b: &Board) {
+        for r in 0..5 {
+            if let Some((c, k)) = b.pattern_line(r) {
+                self.push(at + 5 * r + c.index(), f32::from(k));
+            }
+        }
+        let mut wall = b.wall();
+        while wall != 0 {
+            self.push(at + 25 + wall.trailing_zeros() as usize, 1.0);
+            wall &= wall - 1;
+        }
+        self.tiles(at + 50, b.floor());
+        if b.has_token() {
+            self.push(at + 55, 1.0);
+        }
+        if b.score() != 0 {
+            self.push(at + 56, b.score() as f32);
+        }
+    }
+
+    /// Adds `x * w1[at]` of every input to `pre`: with AVX2 where the processor has it
+    /// (eight units an instruction instead of four). Each unit's sum is the same
+    /// additions in the same order either way (no fused multiply-add), so the values, and
+    /// the games, are the same bit for bit on every x86-64 machine.
+    #[inline]
+    fn add_to(&self, pre: &mut Units, w1: &[Units]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2, checked just above.
+            unsafe { self.add_to_avx2(pre, w1) };
+            return;
+        }
+        self.add_to_any(pre, w1);
+    }
+
+    /// [`Inputs::add_to`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn add_to_avx2(&self, pre: &mut Units, w1: &[Units]) {
+        self.add_to_any(pre, w1);
+    }
+
+    /// [`Inputs::add_to`] for any processor, the sums held in registers.
+    #[inline(always)]
+    fn add_to_any(&self, pre: &mut Units, w1: &[Units]) {
+        let mut acc = *pre;
+        for (&at, &x) in self.at[..self.len].iter().zip(&self.x[..self.len]) {
+            let col = &w1[usize::from(at)];
+            for j in 0..MAX_HIDDEN {
+                acc[j] += x * col[j];
+            }
+        }
+        *pre = acc;
+    }
+}
+
+/// Adds `x[i] * w1[i]` to `pre` for every non-zero `x[i]`.
+#[inline]
+fn add_columns(pre: &mut Units, w1: &[Units], x: &[f32]) {
+    for (col, &xi) in w1.iter().zip(x) {
+        if xi != 0.0 {
+            for (p, &w) in pre.iter_mut().zip(col) {
+                *p += xi * w;
+            }
+        }
+    }
+}
+
+/// `w2 . max(0, pre)`.
+#[inline]
+fn output(pre: &Units, w2: &Units) -> f32 {
+    let mut v = 0.0;
+    for (&p, &w) in pre.iter().zip(w2) {
+        v += p.max(0.0) * w;
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of `hidden` units whose stage `b` has every weight given by `f(b, kind, i)`.
+    fn file(hidden: usize, checks: &str) -> String {
+        let stage = |b: usize| {
+            let w1: Vec<String> = (0..INPUTS * hidden)
+                .map(|i| {
+                    // Input 0 drives unit 0 up, inputs 1 and 41 (the first of the boards)
+                    // drive unit 1 down; the rest 0.
+                    let (input, unit) = (i / hidden, i % hidden);
+                    match (input, unit) {
+                        (0, 0) => "1.0".to_string(),
+                        (1 | 41, 1) => "-2.0".to_string(),
+                        _ => "0".to_string(),
+                    }
+                })
+                .collect();
+            let b1 = vec!["0.5"; hidden].join(",");
+            let w2: Vec<String> = (0..hidden).map(|u| format!("{}", u + 1 + b)).collect();
+            format!(
+                r#"{{"linear":[{}],"w1":[{}],"b1":[{b1}],"w2":[{}],"checks":[{}]}}"#,
+                vec!["0.25"; NUM_FEATURES].join(","),
+                w1.join(","),
+                w2.join(","),
+                if b == 0 { checks } else { "" }
+            )
+        };
+        let stages: Vec<String> = (0..NUM_STAGES).map(stage).collect();
+        format!(
+            r#"{{"format":1,"players":2,"inputs":{INPUTS},"hidden":{hidden},"stages":[{}]}}"#,
+            stages.join(",")
+        )
+    }
+
+    fn input(a: f32, b: f32) -> Vec<f32> {
+        let mut x = vec![0.0; INPUTS];
+        x[0] = a;
+        x[1] = b;
+        x
+    }
+
+    #[test]
+    fn worked_value() {
+        // Two units, stage 0: pre = (0.5 + x0, 0.5 - 2 x1), w2 = (1, 2).
+        let net = BoardNet::parse(&file(2, "")).unwrap();
+        assert_eq!(net.hidden(), 2);
+        assert_eq!(net.linear(0)[16], 0.25);
+        // x = (3, 0): relu(3.5) * 1 + relu(0.5) * 2 = 4.5.
+        assert_eq!(net.value(0, &input(3.0, 0.0)), 4.5);
+        // x = (0, 1): relu(0.5) * 1 + relu(-1.5) * 2 = 0.5 (the second unit is off).
+        assert_eq!(net.value(0, &input(0.0, 1.0)), 0.5);
+        // Stage 2 has w2 = (3, 4): x = (1, 0): 1.5 * 3 + 0.5 * 4 = 6.5; stages past the
+        // last are the last's (w2 = (5, 6) at stage 4).
+        assert_eq!(net.value(2, &input(1.0, 0.0)), 6.5);
+        assert_eq!(
+            net.value(9, &input(1.0, 0.0)),
+            net.value(4, &input(1.0, 0.0))
+        );
+        assert_eq!(net.value(4, &input(1.0, 0.0)), 1.5 * 5.0 + 0.5 * 6.0);
+        // Input 41 (the first of the boards) drives unit 1 down too: relu(3.5) + 0.
+        let mut x = input(3.0, 0.0);
+        x[41] = 1.0;
+        assert_eq!(net.value(0, &x), 3.5);
+    }
+
+    #[test]
+    fn state_values_are_the_observations_values_cache_or_not() {
+        use crate::observation::write_observation;
+        use tessera_core::{PlayerId, rng::seeded};
+        let (_, text) = crate::augur::SHIPPED_NETS[0];
+        let net = BoardNet::parse(text).unwrap();
+        let mut rng = seeded(3);
+        let mut s = AzulState::new(2, PlayerId(0));
+        let mut states = Vec::new();
+        while s.turn() != Turn::Terminal {
+            if s.turn() == Turn::Chance {
+                let d = s.sample_chance(&mut rng);
+                s.apply_chance(&d).unwrap();
+            } else {
+                s.apply(s.random_action(&mut rng).unwrap());
+            }
+            states.push(s.clone());
+        }
+        // Cold: each state in a thread of its own, so nothing is cached.
+        let cold: Vec<[f32; 2]> = states
+            .iter()
+            .map(|s| {
+                let (net, s) = (net.clone(), s.clone());
+                std::thread::spawn(move || net.state_values(crate::augur::stage(&s), &s))
+                    .join()
+                    .unwrap()
+            })
+            .collect();
+        let mut obs = vec![0.0; INPUTS];
+        for _ in 0..2 {
+            for (s, c) in states.iter().zip(&cold) {
+                let stage = crate::augur::stage(s);
+                assert_eq!(net.state_values(stage, s), *c, "warm against cold");
+                for (seat, &have) in c.iter().enumerate() {
+                    write_observation(s, PlayerId(seat as u8), &mut obs);
+                    let want = net.value(stage, &obs);
+                    assert!((want - have).abs() < 1e-4, "{want} against {have}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checks_in_the_file_must_reproduce() {
+        let x: Vec<String> = input(3.0, 0.0).iter().map(|v| v.to_string()).collect();
+        let good = format!(r#"{{"input":[{}],"value":4.5}}"#, x.join(","));
+        assert!(BoardNet::parse(&file(2, &good)).is_ok());
+        let bad = format!(r#"{{"input":[{}],"value":4.6}}"#, x.join(","));
+        let err = BoardNet::parse(&file(2, &bad)).unwrap_err();
+        assert!(
+            matches!(err, NetError::Check { stage: 0, index: 0, got, .. } if got == 4.5),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        let msg = |text: &str| BoardNet::parse(text).unwrap_err().to_string();
+        assert!(msg("not json").contains("not valid JSON"));
+        assert!(msg(&file(2, "").replace("\"hidden\":2", "\"hidden\":3")).contains("stage 0"));
+        assert!(msg(&file(2, "").replace("\"players\":2", "\"players\":3")).contains("2 players"));
+        assert!(msg(&file(2, "").replace("\"format\":1", "\"format\":2")).contains("format 2"));
+        let big = file(MAX_HIDDEN + 1, "");
+        assert!(BoardNet::parse(&file(MAX_HIDDEN, "")).is_ok());
+        assert!(msg(&big).contains("hidden units"));
+        let nan = file(2, "").replacen("0.25", "1e999", 1);
+        assert!(msg(&nan).contains("not valid JSON") || msg(&nan).contains("finite"));
+    }
+}
