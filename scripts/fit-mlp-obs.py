@@ -42,34 +42,59 @@ import numpy as np
 from logistic_fit import fit_logistic, log_loss, sigmoid
 
 
+def seats_of_pairs(n):
+    """Seats (p, q) of each pair index of `tessera train`'s rows at `n` players."""
+    return [(p, q) for p in range(n) for q in range(p + 1, n)]
+
+
 def load(rows_file, obs_file):
-    """The rows (n x 22) and the two seats' observations (n x 2 x L) of one slice, checked
-    to describe the same positions."""
-    rows = np.fromfile(rows_file, dtype=np.float64, sep=" ")
-    rows = rows.reshape(-1, 22)
+    """The rows (m x 22) of one slice, its observations (one line per position and seat,
+    the header columns dropped: P*n x L) and, per row, the lines of its pair's two seats;
+    checked to describe the same positions."""
+    rows = np.fromfile(rows_file, dtype=np.float64, sep=" ").reshape(-1, 22)
     obs = np.fromfile(obs_file, dtype=np.float32, sep=" ")
-    width = len(obs) // (2 * len(rows))
-    if width * 2 * len(rows) != len(obs):
-        raise SystemExit(f"{obs_file}: not two observation lines of equal length per row of {rows_file}")
-    obs = obs.reshape(len(rows), 2, width)
-    for seat in (0, 1):
-        same = (obs[:, seat, 0] == rows[:, 0]) & (obs[:, seat, 1] == rows[:, 1])
+    # One observation line per seat: 5 header numbers and 68n + 22 observation numbers.
+    n = next((k for k in (2, 3, 4) if len(obs) % (68 * k + 27) == 0 and len(obs) // (68 * k + 27) % k == 0), 0)
+    if not n:
+        raise SystemExit(f"{obs_file}: not observation lines of 2, 3 or 4 players")
+    obs = obs.reshape(-1, n, 68 * n + 27)
+    for seat in range(n):
+        same = (obs[:, seat, 0] == obs[:, 0, 0]) & (obs[:, seat, 1] == obs[:, 0, 1])
         if not (same.all() and (obs[:, seat, 2] == seat).all()):
-            raise SystemExit(f"{obs_file} and {rows_file} describe different positions")
-    if not np.allclose(obs[:, 0, 4], rows[:, 4]):
-        raise SystemExit(f"{obs_file}: seat 0's share differs from the rows' label")
-    return rows, obs[:, :, 5:]
+            raise SystemExit(f"{obs_file}: not one line per seat of each position, seats in order")
+    key = obs[:, 0, 0].astype(np.int64) * 1_000_000 + obs[:, 0, 1].astype(np.int64)
+    if (np.diff(key) <= 0).any():
+        raise SystemExit(f"{obs_file}: positions not in game and ply order")
+    row_key = rows[:, 0].astype(np.int64) * 1_000_000 + rows[:, 1].astype(np.int64)
+    pos = np.minimum(np.searchsorted(key, row_key), len(key) - 1)
+    if not (key[pos] == row_key).all():
+        raise SystemExit(f"{obs_file} and {rows_file} describe different positions")
+    pairs = np.array(seats_of_pairs(n))
+    pair = rows[:, 2].astype(np.int64)
+    if pair.max() >= len(pairs):
+        raise SystemExit(f"{rows_file}: pair index beyond {n} players' pairs")
+    sp, sq = obs[pos, pairs[pair, 0], 4], obs[pos, pairs[pair, 1], 4]
+    if not np.allclose(sp / (sp + sq), rows[:, 4], atol=1e-4):
+        raise SystemExit(f"{obs_file}: the seats' shares differ from the rows' labels")
+    ip, iq = pos * n + pairs[pair, 0], pos * n + pairs[pair, 1]
+    return rows, np.ascontiguousarray(obs[:, :, 5:].reshape(-1, 68 * n + 22)), ip, iq, n
 
 
-def fit_network(x, o, y, checks, w, hidden, epochs, seed, decay, lr):
-    """Log loss on each of `checks` (a list of `(x, o, y)`) after each epoch, for
-    `sigmoid(x . w + V(o0) - V(o1))` with the logistic weights `w` trained on too."""
+def fit_network(x, ip, iq, y, obs, checks, w, hidden, epochs, seed, decay, lr):
+    """Log loss on each of `checks` (a list of `(x, ip, iq, y)`) after each epoch, for
+    `sigmoid(x . w + V(obs[ip]) - V(obs[iq]))` with the logistic weights `w` trained on
+    too; and the network at the best epoch on `checks[0]`, exported."""
     rng = np.random.default_rng(seed)
-    flat = o.reshape(-1, o.shape[2])
+    seen = np.unique(np.concatenate([ip, iq]))
+    flat = obs[seen]
     mu, sd = flat.mean(0), flat.std(0) + 1e-3
-    o = (o - mu) / sd
-    checks = [(cx, (co - mu) / sd, cy) for cx, co, cy in checks]
-    d = o.shape[2]
+    # Standardise only the lines this stage uses; indices remapped into them.
+    used = np.unique(np.concatenate([seen] + [np.concatenate([a, b]) for _, a, b, _ in checks]))
+    o = (obs[used] - mu) / sd
+    remap = lambda i: np.searchsorted(used, i)  # noqa: E731
+    ip, iq = remap(ip), remap(iq)
+    checks = [(cx, remap(a), remap(b), cy) for cx, a, b, cy in checks]
+    d = o.shape[1]
     params = [
         (rng.normal(0, 1 / np.sqrt(d), (d, hidden))).astype(np.float32),  # w1
         np.zeros(hidden, np.float32),  # b1
@@ -84,23 +109,24 @@ def fit_network(x, o, y, checks, w, hidden, epochs, seed, decay, lr):
         pre = ob @ params[0] + params[1]
         return pre, np.maximum(pre, 0)
 
-    def predict(xx, oo):
-        _, h0 = value(oo[:, 0])
-        _, h1 = value(oo[:, 1])
+    def predict(xx, a, b):
+        _, h0 = value(o[a])
+        _, h1 = value(o[b])
         return sigmoid(xx @ params[3] + (h0 - h1) @ params[2])
 
     for _ in range(epochs):
         order = rng.permutation(len(y))
         for s in range(0, len(y), 512):
             j = order[s : s + 512]
-            xb, ob, yb = x[j], o[j], y[j]
-            pre0, h0 = value(ob[:, 0])
-            pre1, h1 = value(ob[:, 1])
+            xb, yb = x[j], y[j]
+            ob0, ob1 = o[ip[j]], o[iq[j]]
+            pre0, h0 = value(ob0)
+            pre1, h1 = value(ob1)
             dz = (sigmoid(xb @ params[3] + (h0 - h1) @ params[2]) - yb) / len(j)
             dh0 = np.outer(dz, params[2]) * (pre0 > 0)
             dh1 = -np.outer(dz, params[2]) * (pre1 > 0)
             grads = [
-                ob[:, 0].T @ dh0 + ob[:, 1].T @ dh1 + decay * params[0],
+                ob0.T @ dh0 + ob1.T @ dh1 + decay * params[0],
                 dh0.sum(0) + dh1.sum(0),
                 (h0 - h1).T @ dz,
                 xb.T @ dz + 1e-4 * params[3],
@@ -110,10 +136,10 @@ def fit_network(x, o, y, checks, w, hidden, epochs, seed, decay, lr):
                 m[i] = 0.9 * m[i] + 0.1 * g
                 v[i] = 0.999 * v[i] + 0.001 * g * g
                 q -= (lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)).astype(q.dtype)
-        losses.append([log_loss(predict(cx, co), cy) for cx, co, cy in checks])
+        losses.append([log_loss(predict(cx, a, b), cy) for cx, a, b, cy in checks])
         if losses[-1][0] < best[0]:
             best = (losses[-1][0], [q.copy() for q in params])
-    return losses, export(best[1], mu, sd, checks[-1][1])
+    return losses, export(best[1], mu, sd, o[checks[-1][1]])
 
 
 def export(params, mu, sd, held_obs):
@@ -127,7 +153,7 @@ def export(params, mu, sd, held_obs):
     b1f = b1.astype(np.float64) - (mu.astype(np.float64) / sd.astype(np.float64)) @ w1
     checks = []
     for i in range(0, len(held_obs), max(1, len(held_obs) // 3))[:3]:
-        z = held_obs[i, 0].astype(np.float64)  # standardised
+        z = held_obs[i].astype(np.float64)  # standardised
         value = float(np.maximum(z @ w1 + b1, 0) @ w2)
         raw = z * sd.astype(np.float64) + mu.astype(np.float64)
         checks.append({"input": [round(float(v)) for v in raw], "value": value})
@@ -142,7 +168,7 @@ def export(params, mu, sd, held_obs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rows", help="comma-separated row files (two players, 17 features)")
+    ap.add_argument("rows", help="comma-separated row files (one table size, 17 features)")
     ap.add_argument("obs", help="comma-separated observation files, one per row file")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--epochs", type=int, default=10)
@@ -161,17 +187,23 @@ def main():
     args = ap.parse_args()
     pairs = list(zip(args.rows.split(","), args.obs.split(","), strict=True))
     parts = [load(r, o) for r, o in pairs]
+    n = parts[0][4]
+    if any(p[4] != n for p in parts):
+        raise SystemExit("observation files of different table sizes")
     rows = np.concatenate([p[0] for p in parts])
+    offsets = np.cumsum([0] + [len(p[1]) for p in parts])
+    ip = np.concatenate([p[2] + k for p, k in zip(parts, offsets)])
+    iq = np.concatenate([p[3] + k for p, k in zip(parts, offsets)])
     obs = np.concatenate([p[1] for p in parts])
-    if obs.shape[2] != 158:
-        raise SystemExit(f"{obs.shape[2]} numbers an observation: two-player observations (158) expected")
+    del parts
     if args.boards_only:
-        obs = np.ascontiguousarray(obs[:, :, 41:])  # two players: 5 factories x 5, centre 6, bag and lid 10
+        # The table: 2n + 1 factories of 5, centre 6, bag and lid 10.
+        obs = np.ascontiguousarray(obs[:, 5 * (2 * n + 1) + 16 :])
     game, stage, label, x = rows[:, 0].astype(np.int64), rows[:, 3].astype(int), rows[:, 4], rows[:, 5:]
     held, check = game % 10 == 9, game % 10 == 8
     nets = []
     print(
-        f"{len(rows)} positions, {obs.shape[2]} numbers an observation, hidden {args.hidden}, "
+        f"{len(rows)} rows, {n} players, {obs.shape[1]} numbers an observation, hidden {args.hidden}, "
         f"{args.epochs} epochs, decay {args.decay}, lr {args.lr}"
     )
     for s in sorted(set(stage.tolist())):
@@ -182,8 +214,8 @@ def main():
         w14 = fit_logistic(x[fit][:, :14], label[fit])
         lin14 = log_loss(sigmoid(x[test][:, :14] @ w14), label[test])
         losses, net = fit_network(
-            x[train], obs[train], label[train],
-            [(x[val], obs[val], label[val]), (x[test], obs[test], label[test])],
+            x[train], ip[train], iq[train], label[train], obs,
+            [(x[val], ip[val], iq[val], label[val]), (x[test], ip[test], iq[test], label[test])],
             fit_logistic(x[train], label[train]), args.hidden, args.epochs, args.seed,
             args.decay, args.lr,
         )
@@ -203,8 +235,8 @@ def main():
             raise SystemExit("--save writes networks on the whole observation: leave out --boards-only")
         doc = {
             "format": 1,
-            "players": 2,
-            "inputs": obs.shape[2],
+            "players": n,
+            "inputs": obs.shape[1],
             "hidden": args.hidden,
             "stages": nets,
             "training": {

@@ -367,15 +367,26 @@ pub const VERSIONS: [(&str, [&str; 3]); 5] = [
     ("v6", ["v5", "v3-3p", "v6-4p"]),
 ];
 
+// The board networks' sizes are augur's.
+const _: () = assert!(
+    crate::board_net::NUM_FEATURES == NUM_FEATURES && crate::board_net::NUM_STAGES == NUM_STAGES
+);
+
 /// The shipped board networks, by name (`crates/azul/weights/augur-NAME.json`; see
 /// [`crate::board_net`]).
-pub const SHIPPED_NETS: [(&str, &str); 1] = [("net1", include_str!("../weights/augur-net1.json"))];
+pub const SHIPPED_NETS: [(&str, &str); 2] = [
+    ("net1", include_str!("../weights/augur-net1.json")),
+    ("net2-3p", include_str!("../weights/augur-net2-3p.json")),
+];
 
-/// The shipped versions with a board network at two players: the name, the version whose
-/// files serve three and four players, and the network. `v7` is `v5` with the board
-/// network `net1` (and its own linear weights) at two players, both fitted on 80,000
-/// two-player self-play games of `v5` (`scripts/fit-mlp-obs.py`).
-pub const NET_VERSIONS: [(&str, &str, &str); 1] = [("v7", "v5", "net1")];
+/// The shipped versions with board networks: the name, the version whose files serve the
+/// table sizes without a network, and the networks. `v7` is `v5` with the board network
+/// `net1` (and its own linear weights) at two players, both fitted on 80,000 two-player
+/// self-play games of `v5` (`scripts/fit-mlp-obs.py`); `v8` is `v7` with the network
+/// `net2-3p` at three players, fitted the same way on 25,000 three-player self-play games
+/// of `v5` (pair rows).
+pub const NET_VERSIONS: [(&str, &str, &[&str]); 2] =
+    [("v7", "v5", &["net1"]), ("v8", "v5", &["net1", "net2-3p"])];
 
 /// The default version.
 pub const DEFAULT_VERSION: &str = "v5";
@@ -417,8 +428,8 @@ pub struct AugurEval {
     w: [StageWeights; 3],
     /// Per table size: whether any weight of a feature beyond the base ones is non-zero.
     table: [bool; 3],
-    /// The board network used at two players instead of `w[0]` (see [`crate::board_net`]).
-    net: Option<Arc<BoardNet>>,
+    /// Per table size: the board network used instead of `w` (see [`crate::board_net`]).
+    nets: [Option<Arc<BoardNet>>; 3],
 }
 
 impl AugurEval {
@@ -435,20 +446,21 @@ impl AugurEval {
         AugurEval {
             w,
             table,
-            net: None,
+            nets: [None, None, None],
         }
     }
 
-    /// This evaluator with board network `net` at two players (its linear weights and its
-    /// `V`, in place of the two-player weights).
+    /// This evaluator with board network `net` at the table size it was fitted for (its
+    /// linear weights and its `V`, in place of that size's weights).
     pub fn with_net(mut self, net: BoardNet) -> Self {
-        self.net = Some(Arc::new(net));
+        let t = net.players().clamp(2, 4) - 2;
+        self.nets[t] = Some(Arc::new(net));
         self
     }
 
-    /// The board network used at two players, if any.
-    pub fn net(&self) -> Option<&BoardNet> {
-        self.net.as_deref()
+    /// The board network used at a table of `players`, if any.
+    pub fn net(&self, players: usize) -> Option<&BoardNet> {
+        self.nets[players.clamp(2, 4) - 2].as_deref()
     }
 
     /// The evaluator of a file per table size: `files[0]` for 2 players, `[1]` for 3, `[2]`
@@ -468,9 +480,13 @@ impl AugurEval {
     /// The evaluator with shipped version `name` ([`VERSIONS`]), or `None` if there is no
     /// such version (or one of its files is broken, which a test rules out).
     pub fn version(name: &str) -> Option<Self> {
-        if let Some((_, base, net)) = NET_VERSIONS.iter().find(|(n, _, _)| *n == name) {
-            let (_, text) = SHIPPED_NETS.iter().find(|(n, _)| n == net)?;
-            return Some(Self::version(base)?.with_net(BoardNet::parse(text).ok()?));
+        if let Some((_, base, nets)) = NET_VERSIONS.iter().find(|(n, _, _)| *n == name) {
+            let mut eval = Self::version(base)?;
+            for net in nets.iter() {
+                let (_, text) = SHIPPED_NETS.iter().find(|(n, _)| n == net)?;
+                eval = eval.with_net(BoardNet::parse(text).ok()?);
+            }
+            return Some(eval);
         }
         let (_, files) = VERSIONS.iter().find(|(n, _)| *n == name)?;
         let mut parsed = Vec::with_capacity(3);
@@ -512,8 +528,8 @@ impl AugurEval {
         // Each board's projection once: the stage and the features both read it.
         let proj = PerPlayer::from_fn(n, |p| s.board(p).projection());
         let st = stage_of_walls(proj.iter().map(|(_, &(wall, _))| wall));
-        if n == 2
-            && let Some(net) = &self.net
+        if let Some(net) = &self.nets[n.clamp(2, 4) - 2]
+            && net.players() == n
         {
             let table = table_tiles(s);
             let w = net.linear(st);
@@ -789,7 +805,8 @@ mod tests {
         use crate::board_net::INPUTS;
         use crate::observation::write_observation;
         let v7 = AugurEval::version("v7").unwrap();
-        let net = v7.net().unwrap();
+        let net = v7.net(2).unwrap();
+        assert!(v7.net(3).is_none() && v7.net(4).is_none());
         let v5 = AugurEval::version("v5").unwrap();
         let mut checked = 0;
         for s in playout(11).iter().filter(|s| s.phase() != Phase::Over) {

@@ -1,26 +1,30 @@
 //! augur's board network: a small network on the whole table that corrects the linear
-//! evaluator at two players.
+//! evaluator, one network per table size.
 //!
 //! At two players augur's linear evaluator says `P(player 0 wins) = sigmoid(w_b . (f(p0) -
-//! f(p1)))` over the 17 features ([`crate::augur`]). The board network adds a value `V_b` of
+//! f(p1)))` over the 17 features (`crate::augur`). The board network adds a value `V_b` of
 //! each seat's observation ([`crate::observation`], the observer's board first):
 //! `P(p0 wins) = sigmoid(w_b . (f(p0) - f(p1)) + V_b(obs_0) - V_b(obs_1))`, so each player's
 //! value becomes `v[p] = w_b . f(p) + V_b(obs_p)` and the search's log-odds `v[0] - v[1]`
 //! are the model's. `V_b` is one hidden ReLU layer, `V(x) = w2 . max(0, W1 x + b1)`, one per
 //! stage `b`, trained together with `w_b` by `scripts/fit-mlp-obs.py` on self-play rows and
 //! observations (`tessera train azul-augur --data ROWS --observations OBS`), with the
-//! inputs' standardisation folded into `W1` and `b1` so the raw observation goes in.
+//! inputs' standardisation folded into `W1` and `b1` so the raw observation goes in. At
+//! three and four players the same values `v[p]` form augur's conditional logit, and the
+//! network is fitted on the pair rows (`sigmoid(v[p] - v[q])` for each pair with a winner)
+//! the same way.
 //!
 //! The observation is mostly zeros (empty lines, free wall cells, empty floors), so the
-//! first layer adds up only the columns of the non-zero inputs: about 60 of 158, into a
+//! first layer adds up only the columns of the non-zero inputs (about 60 of 158 at two
+//! players), into a
 //! hidden layer of at most [`MAX_HIDDEN`] units held on the stack (no allocation per
 //! evaluation; the units are padded to [`MAX_HIDDEN`] with zero weights so each column is
-//! one fixed-size array the compiler turns into vector instructions). The two seats'
+//! one fixed-size array the compiler turns into vector instructions). The seats'
 //! observations share the table (factories, centre, bag, lid) and the round, so
-//! [`BoardNet::state_values`] adds those columns once for both, straight from the state
-//! (no observation is written), visiting only what is there (the wall's tiles by
-//! their bits, the lines that hold tiles), with no observation written and no test of each
-//! input for zero.
+//! [`BoardNet::state_values`] adds those columns once for all seats, straight from the
+//! state (no observation is written), visiting only what is there (the wall's tiles by
+//! their bits, the lines that hold tiles), with no test of each input for zero; and each
+//! board's columns are cached per thread (a board changes only on its owner's moves).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,21 +34,29 @@ use thiserror::Error;
 
 use tessera_core::{Game, Turn};
 
-use crate::augur::{NUM_FEATURES, NUM_STAGES};
 use crate::observation::{BOARD_LEN, observation_len};
 use crate::state::{AzulState, Board};
 use crate::{NUM_COLOURS, Tiles};
 
+/// The linear weights per stage: augur's features (`augur::NUM_FEATURES`, checked equal
+/// where augur uses the network).
+pub const NUM_FEATURES: usize = 17;
+
+/// The stages (`augur::NUM_STAGES`, checked equal likewise).
+pub const NUM_STAGES: usize = 5;
+
 /// The most hidden units a network may have.
 pub const MAX_HIDDEN: usize = 32;
 
-/// The observation length at two players, the network's input.
+/// The observation length at two players, the two-player network's input.
 pub const INPUTS: usize = 158;
 
-/// The inputs at the start of a two-player observation that are the same from both seats
-/// (factories, centre, bag and lid: [`crate::observation::write_observation`]); the last
-/// input, the round, is shared too.
-const SHARED: usize = 41;
+/// The inputs at the start of an observation at `n` players that are the same from every
+/// seat (factories, centre, bag and lid: [`crate::observation::write_observation`]); the
+/// last input, the round, is shared too.
+fn shared(n: usize) -> usize {
+    5 * (2 * n + 1) + 16
+}
 
 type Units = [f32; MAX_HIDDEN];
 
@@ -65,6 +77,8 @@ struct StageNet {
 /// (see the module docs).
 #[derive(Clone, Debug)]
 pub struct BoardNet {
+    players: usize,
+    inputs: usize,
     hidden: usize,
     stages: Vec<StageNet>,
     /// Distinct per parsed file, so the cache of board sums never mixes networks.
@@ -74,7 +88,7 @@ pub struct BoardNet {
 /// Equal when the weights are (the cache's id aside).
 impl PartialEq for BoardNet {
     fn eq(&self, other: &Self) -> bool {
-        self.hidden == other.hidden && self.stages == other.stages
+        self.players == other.players && self.hidden == other.hidden && self.stages == other.stages
     }
 }
 
@@ -141,12 +155,15 @@ impl BoardNet {
         if f.format != NET_FORMAT {
             return shape(format!("format {}, expected {NET_FORMAT}", f.format));
         }
-        if f.players != 2 || f.inputs != observation_len(2) || f.inputs != INPUTS {
+        if !(2..=4).contains(&f.players) || f.inputs != observation_len(f.players) {
             return shape(format!(
-                "{} players and {} inputs, expected 2 players and {INPUTS} inputs",
-                f.players, f.inputs
+                "{} players and {} inputs, expected 2 to 4 players and the observation's length at that table ({})",
+                f.players,
+                f.inputs,
+                observation_len(f.players.clamp(2, 4))
             ));
         }
+        let inputs = f.inputs;
         if !(1..=MAX_HIDDEN).contains(&f.hidden) {
             return shape(format!(
                 "{} hidden units, expected 1 to {MAX_HIDDEN}",
@@ -160,13 +177,13 @@ impl BoardNet {
         let mut stages = Vec::with_capacity(NUM_STAGES);
         for (b, st) in f.stages.iter().enumerate() {
             if st.linear.len() != NUM_FEATURES
-                || st.w1.len() != INPUTS * h
+                || st.w1.len() != inputs * h
                 || st.b1.len() != h
                 || st.w2.len() != h
             {
                 return shape(format!(
                     "stage {b}: expected {NUM_FEATURES} linear weights, {} first-layer weights, {h} biases and {h} output weights",
-                    INPUTS * h
+                    inputs * h
                 ));
             }
             let finite = st.linear.iter().all(|x| x.is_finite())
@@ -196,15 +213,17 @@ impl BoardNet {
             });
         }
         let net = BoardNet {
+            players: f.players,
+            inputs,
             hidden: h,
             stages,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         };
         for (b, st) in f.stages.iter().enumerate() {
             for (i, c) in st.checks.iter().enumerate() {
-                if c.input.len() != INPUTS {
+                if c.input.len() != inputs {
                     return shape(format!(
-                        "stage {b}: check {i} has {} inputs, expected {INPUTS}",
+                        "stage {b}: check {i} has {} inputs, expected {inputs}",
                         c.input.len()
                     ));
                 }
@@ -224,6 +243,11 @@ impl BoardNet {
         Ok(net)
     }
 
+    /// The table size the network was fitted for.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
     /// The hidden units per stage.
     pub fn hidden(&self) -> usize {
         self.hidden
@@ -234,8 +258,8 @@ impl BoardNet {
         &self.stages[stage.min(NUM_STAGES - 1)].linear
     }
 
-    /// `V` of stage `stage` (clamped to the last) at observation `x` (length [`INPUTS`]),
-    /// in logits.
+    /// `V` of stage `stage` (clamped to the last) at observation `x` (the observation's
+    /// length at [`BoardNet::players`]; extra inputs are ignored), in logits.
     pub fn value(&self, stage: usize, x: &[f32]) -> f32 {
         let st = &self.stages[stage.min(NUM_STAGES - 1)];
         let mut pre = st.b1;
@@ -243,14 +267,17 @@ impl BoardNet {
         output(&pre, &st.w2)
     }
 
-    /// `V` of stage `stage` for both seats of two-player state `s`: the same as
+    /// `V` of stage `stage` for every seat of state `s` (a table of
+    /// [`BoardNet::players`]; entries past the table's seats are 0): the same as
     /// [`BoardNet::value`] on each seat's observation, up to the order of the additions,
     /// read from the state directly.
-    pub fn state_values(&self, stage: usize, s: &AzulState) -> [f32; 2] {
-        debug_assert_eq!(s.num_players(), 2);
+    pub fn state_values(&self, stage: usize, s: &AzulState) -> [f32; 4] {
+        let n = self.players;
+        debug_assert_eq!(s.num_players(), n);
         let st = &self.stages[stage.min(NUM_STAGES - 1)];
-        // The non-zero inputs the seats share, then each seat's own, as (input, value).
-        let mut common = Inputs::default();
+        let shared = shared(n);
+        // The non-zero inputs every seat shares, as (input, value).
+        let mut common = Inputs::<COMMON_LEN>::default();
         for (f, t) in s.factories().iter().enumerate() {
             common.tiles(5 * f, *t);
         }
@@ -261,35 +288,38 @@ impl BoardNet {
         }
         common.tiles(centre + 6, s.bag());
         common.tiles(centre + 11, s.lid());
-        common.push(INPUTS - 1, s.round() as f32);
+        common.push(self.inputs - 1, s.round() as f32);
         let mut pre = st.b1;
         common.add_to(&mut pre, &st.w1);
         let turn = match s.turn() {
             Turn::Player(p) => Some(p.index()),
             _ => None,
         };
-        let [b0, b1] = [0, 1].map(|p| self.board_sums(stage, st, &s.boards()[p]));
-        // Seat 0 sees board 0 first and board 1 second, seat 1 the other way round.
-        let value = |seat: usize, first: &Units, second: &Units| {
-            let mut seat_pre = pre;
-            for ((p, &f), &g) in seat_pre.iter_mut().zip(first).zip(second) {
-                *p += f + g;
-            }
+        // Seat `seat` sees its own board first, then the others clockwise: board `p` is
+        // its `(p - seat) mod n`-th.
+        let mut pres = [pre; 4];
+        for (p, b) in s.boards().iter().enumerate().take(n) {
+            self.add_board(stage, st, b, p, &mut pres);
+        }
+        let mut out = [0.0; 4];
+        for (seat, (v, seat_pre)) in out.iter_mut().zip(pres.iter_mut()).enumerate().take(n) {
             if let Some(p) = turn {
-                let col = &st.w1[SHARED + 2 * BOARD_LEN + (p + 2 - seat) % 2];
-                for (p, &w) in seat_pre.iter_mut().zip(col) {
-                    *p += w;
+                let col = &st.w1[shared + n * BOARD_LEN + (p + n - seat) % n];
+                for (x, &w) in seat_pre.iter_mut().zip(col) {
+                    *x += w;
                 }
             }
-            output(&seat_pre, &st.w2)
-        };
-        [value(0, &b0[0], &b1[1]), value(1, &b1[0], &b0[1])]
+            *v = output(seat_pre, &st.w2);
+        }
+        out
     }
 
-    /// Board `b`'s columns summed, as the first board of an observation and as the second:
-    /// from this thread's cache when the same board was summed lately, each sum always
-    /// computed the same way (from zero, in input order), so the cache changes no value.
-    fn board_sums(&self, stage: usize, st: &StageNet, b: &Board) -> [Units; 2] {
+    /// Adds board `p`'s columns (`b`) to every seat's sums `pres`, at the board's place in
+    /// that seat's observation. Each board's sums (one per place) come from this thread's
+    /// cache when the same board was summed lately; they are always computed the same way
+    /// (from zero, in input order), so the cache changes no value.
+    fn add_board(&self, stage: usize, st: &StageNet, b: &Board, p: usize, pres: &mut [Units; 4]) {
+        let n = self.players;
         let stage = stage.min(NUM_STAGES - 1) as u8;
         let slot = (board_hash(b) ^ self.id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(stage))
             as usize
@@ -297,30 +327,32 @@ impl BoardNet {
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             let entry = &mut cache[slot];
-            if let Some(e) = entry
-                && e.net == self.id
-                && e.stage == stage
-                && e.board == *b
-            {
-                return e.sums;
+            let hit = entry
+                .as_ref()
+                .is_some_and(|e| e.net == self.id && e.stage == stage && e.board == *b);
+            if !hit {
+                let mut own = Inputs::<BOARD_LEN>::default();
+                own.board(0, b);
+                let mut sums = [[0.0; MAX_HIDDEN]; 4];
+                let at = shared(n);
+                for (k, sum) in sums.iter_mut().enumerate().take(n) {
+                    own.add_to(sum, &st.w1[at + k * BOARD_LEN..at + (k + 1) * BOARD_LEN]);
+                }
+                *entry = Some(CachedBoard {
+                    net: self.id,
+                    stage,
+                    board: *b,
+                    sums,
+                });
             }
-            let mut own = Inputs::default();
-            own.board(0, b);
-            let mut sums = [[0.0; MAX_HIDDEN]; 2];
-            for (k, sum) in sums.iter_mut().enumerate() {
-                own.add_to(
-                    sum,
-                    &st.w1[SHARED + k * BOARD_LEN..SHARED + (k + 1) * BOARD_LEN],
-                );
+            if let Some(e) = entry {
+                for (k, sum) in e.sums.iter().enumerate().take(n) {
+                    for (x, &y) in pres[(p + n - k) % n].iter_mut().zip(sum) {
+                        *x += y;
+                    }
+                }
             }
-            *entry = Some(CachedBoard {
-                net: self.id,
-                stage,
-                board: *b,
-                sums,
-            });
-            sums
-        })
+        });
     }
 }
 
@@ -333,7 +365,7 @@ struct CachedBoard {
     net: u64,
     stage: u8,
     board: Board,
-    sums: [Units; 2],
+    sums: [Units; 4],
 }
 
 thread_local! {
@@ -357,28 +389,31 @@ fn board_hash(b: &Board) -> u64 {
     h ^ h >> 29
 }
 
-/// A list of non-zero inputs, `(index, value)`, on the stack (an observation has
-/// [`INPUTS`] inputs, so it never overflows).
-struct Inputs {
-    at: [u8; INPUTS],
-    x: [f32; INPUTS],
+/// A list of at most `N` non-zero inputs, `(index, value)`, on the stack: a board has
+/// [`BOARD_LEN`] inputs, the shared part of an observation at most [`COMMON_LEN`].
+struct Inputs<const N: usize> {
+    at: [u16; N],
+    x: [f32; N],
     len: usize,
 }
 
-impl Default for Inputs {
+/// The most inputs every seat shares: four players' 9 factories, centre, bag, lid, round.
+const COMMON_LEN: usize = 5 * 9 + 6 + 10 + 1;
+
+impl<const N: usize> Default for Inputs<N> {
     fn default() -> Self {
         Inputs {
-            at: [0; INPUTS],
-            x: [0.0; INPUTS],
+            at: [0; N],
+            x: [0.0; N],
             len: 0,
         }
     }
 }
 
-impl Inputs {
+impl<const N: usize> Inputs<N> {
     #[inline]
     fn push(&mut self, at: usize, x: f32) {
-        self.at[self.len] = at as u8;
+        self.at[self.len] = at as u16;
         self.x[self.len] = x;
         self.len += 1;
     }
@@ -545,8 +580,7 @@ mod tests {
     fn state_values_are_the_observations_values_cache_or_not() {
         use crate::observation::write_observation;
         use tessera_core::{PlayerId, rng::seeded};
-        let (_, text) = crate::augur::SHIPPED_NETS[0];
-        let net = BoardNet::parse(text).unwrap();
+        let net = random_net(2, 7);
         let mut rng = seeded(3);
         let mut s = AzulState::new(2, PlayerId(0));
         let mut states = Vec::new();
@@ -560,11 +594,11 @@ mod tests {
             states.push(s.clone());
         }
         // Cold: each state in a thread of its own, so nothing is cached.
-        let cold: Vec<[f32; 2]> = states
+        let cold: Vec<[f32; 4]> = states
             .iter()
             .map(|s| {
                 let (net, s) = (net.clone(), s.clone());
-                std::thread::spawn(move || net.state_values(crate::augur::stage(&s), &s))
+                std::thread::spawn(move || net.state_values(stage_of(&s), &s))
                     .join()
                     .unwrap()
             })
@@ -572,14 +606,85 @@ mod tests {
         let mut obs = vec![0.0; INPUTS];
         for _ in 0..2 {
             for (s, c) in states.iter().zip(&cold) {
-                let stage = crate::augur::stage(s);
+                let stage = stage_of(s);
                 assert_eq!(net.state_values(stage, s), *c, "warm against cold");
-                for (seat, &have) in c.iter().enumerate() {
+                for (seat, &have) in c.iter().enumerate().take(2) {
                     write_observation(s, PlayerId(seat as u8), &mut obs);
                     let want = net.value(stage, &obs);
                     assert!((want - have).abs() < 1e-4, "{want} against {have}");
                 }
             }
+        }
+    }
+
+    /// A stage for a test position (any will do: each stage has its own weights).
+    fn stage_of(s: &AzulState) -> usize {
+        s.round() as usize % NUM_STAGES
+    }
+
+    /// A network for `n` players with every weight drawn from a seeded generator.
+    fn random_net(n: usize, seed: u64) -> BoardNet {
+        use rand::Rng;
+        let mut rng = tessera_core::rng::seeded(seed);
+        let inputs = observation_len(n);
+        let mut draw = |k: usize, scale: f32| -> String {
+            (0..k)
+                .map(|_| format!("{}", rng.random_range(-scale..scale)))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let stages: Vec<String> = (0..NUM_STAGES)
+            .map(|_| {
+                format!(
+                    r#"{{"linear":[{}],"w1":[{}],"b1":[{}],"w2":[{}]}}"#,
+                    draw(NUM_FEATURES, 0.1),
+                    draw(inputs * MAX_HIDDEN, 0.3),
+                    draw(MAX_HIDDEN, 0.5),
+                    draw(MAX_HIDDEN, 0.5)
+                )
+            })
+            .collect();
+        BoardNet::parse(&format!(
+            r#"{{"format":1,"players":{n},"inputs":{inputs},"hidden":{MAX_HIDDEN},"stages":[{}]}}"#,
+            stages.join(",")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn every_table_size_reads_the_state_as_its_observation() {
+        use crate::observation::write_observation;
+        use tessera_core::{PlayerId, rng::seeded};
+        for n in 2..=4 {
+            let net = random_net(n, n as u64);
+            let mut rng = seeded(10 + n as u64);
+            let mut s = AzulState::new(n, PlayerId(0));
+            let mut obs = vec![0.0; observation_len(n)];
+            let mut checked = 0;
+            while s.turn() != Turn::Terminal {
+                if s.turn() == Turn::Chance {
+                    let d = s.sample_chance(&mut rng);
+                    s.apply_chance(&d).unwrap();
+                } else {
+                    s.apply(s.random_action(&mut rng).unwrap());
+                }
+                let stage = stage_of(&s);
+                let got = net.state_values(stage, &s);
+                for (seat, &have) in got.iter().enumerate() {
+                    if seat < n {
+                        write_observation(&s, PlayerId(seat as u8), &mut obs);
+                        let want = net.value(stage, &obs);
+                        assert!(
+                            (want - have).abs() < 1e-3,
+                            "{n} players, seat {seat}: {want} against {have}"
+                        );
+                    } else {
+                        assert_eq!(have, 0.0);
+                    }
+                }
+                checked += 1;
+            }
+            assert!(checked > 40, "{n}: {checked}");
         }
     }
 
@@ -601,7 +706,14 @@ mod tests {
         let msg = |text: &str| BoardNet::parse(text).unwrap_err().to_string();
         assert!(msg("not json").contains("not valid JSON"));
         assert!(msg(&file(2, "").replace("\"hidden\":2", "\"hidden\":3")).contains("stage 0"));
-        assert!(msg(&file(2, "").replace("\"players\":2", "\"players\":3")).contains("2 players"));
+        // A two-player network's inputs named as three players': the length is wrong.
+        let three = msg(&file(2, "").replace("\"players\":2", "\"players\":3"));
+        assert!(
+            three.contains("3 players and 158 inputs") && three.contains("(226)"),
+            "{three}"
+        );
+        let five = msg(&file(2, "").replace("\"players\":2", "\"players\":5"));
+        assert!(five.contains("2 to 4 players"), "{five}");
         assert!(msg(&file(2, "").replace("\"format\":1", "\"format\":2")).contains("format 2"));
         let big = file(MAX_HIDDEN + 1, "");
         assert!(BoardNet::parse(&file(MAX_HIDDEN, "")).is_ok());
