@@ -16,7 +16,8 @@
 //! v3 file at three and v2 at four; `v6` is `v5` with the v6 file at four. Each file records
 //! the command that regenerates it. `v7` is `v5` with a board network at two players
 //! ([`crate::board_net`], `augur-net1.json`: its own 17-feature weights plus a small network
-//! on the whole table; [`NET_VERSIONS`]).
+//! on the whole table; [`NET_VERSIONS`]); `v8` is `v6` with that network at two players
+//! and another at three (`augur-net2-3p.json`).
 //!
 //! Values are logits in thousandths. A finished game is exact: the winner gets
 //! [`WIN_VALUE`] (20 logits, far above any learned value) plus 10 per point, the others
@@ -382,11 +383,11 @@ pub const SHIPPED_NETS: [(&str, &str); 2] = [
 /// The shipped versions with board networks: the name, the version whose files serve the
 /// table sizes without a network, and the networks. `v7` is `v5` with the board network
 /// `net1` (and its own linear weights) at two players, both fitted on 80,000 two-player
-/// self-play games of `v5` (`scripts/fit-mlp-obs.py`); `v8` is `v7` with the network
-/// `net2-3p` at three players, fitted the same way on 25,000 three-player self-play games
-/// of `v5` (pair rows).
+/// self-play games of `v5` (`scripts/fit-mlp-obs.py`); `v8` is `v6` with both networks:
+/// `net1` at two players, `net2-3p` at three (fitted the same way on 25,000 three-player
+/// self-play games of `v5`, pair rows), and v6's file at four.
 pub const NET_VERSIONS: [(&str, &str, &[&str]); 2] =
-    [("v7", "v5", &["net1"]), ("v8", "v5", &["net1", "net2-3p"])];
+    [("v7", "v5", &["net1"]), ("v8", "v6", &["net1", "net2-3p"])];
 
 /// The default version.
 pub const DEFAULT_VERSION: &str = "v5";
@@ -798,6 +799,43 @@ mod tests {
             out.push(s.clone());
         }
         out
+    }
+
+    #[test]
+    fn v8_adds_the_three_player_network_at_three_players() {
+        use crate::observation::{observation_len, write_observation};
+        let v8 = AugurEval::version("v8").unwrap();
+        let net = v8.net(3).unwrap();
+        assert_eq!(net.players(), 3);
+        assert_eq!(v8.net(2), AugurEval::version("v7").unwrap().net(2));
+        let mut obs = vec![0.0f32; observation_len(3)];
+        let mut checked = 0;
+        for s in playout_n(3, 13).iter().filter(|s| s.phase() != Phase::Over) {
+            let pos = position(s).unwrap();
+            let got = v8.values(s);
+            for p in PlayerId::all(3) {
+                let lin: f64 = net
+                    .linear(pos.stage)
+                    .iter()
+                    .zip(&pos.features[p])
+                    .map(|(&w, &x)| f64::from(w) * f64::from(x))
+                    .sum();
+                write_observation(s, p, &mut obs);
+                let want = 1000.0 * (lin + f64::from(net.value(pos.stage, &obs)));
+                assert!(
+                    (f64::from(got[p]) - want).abs() <= 1.0,
+                    "{p:?}: {} against {want}",
+                    got[p]
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 40, "{checked}");
+        // Four players are v6's.
+        let v6 = AugurEval::version("v6").unwrap();
+        for s in playout_n(4, 14).iter().step_by(7) {
+            assert_eq!(v8.values(s), v6.values(s));
+        }
     }
 
     #[test]
