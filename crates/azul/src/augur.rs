@@ -803,25 +803,14 @@ mod tests {
 
     #[test]
     fn v8_adds_the_three_player_network_at_three_players() {
-        use crate::observation::{observation_len, write_observation};
         let v8 = AugurEval::version("v8").unwrap();
         let net = v8.net(3).unwrap();
         assert_eq!(net.players(), 3);
         assert_eq!(v8.net(2), AugurEval::version("v7").unwrap().net(2));
-        let mut obs = vec![0.0f32; observation_len(3)];
         let mut checked = 0;
         for s in playout_n(3, 13).iter().filter(|s| s.phase() != Phase::Over) {
-            let pos = position(s).unwrap();
             let got = v8.values(s);
-            for p in PlayerId::all(3) {
-                let lin: f64 = net
-                    .linear(pos.stage)
-                    .iter()
-                    .zip(&pos.features[p])
-                    .map(|(&w, &x)| f64::from(w) * f64::from(x))
-                    .sum();
-                write_observation(s, p, &mut obs);
-                let want = 1000.0 * (lin + f64::from(net.value(pos.stage, &obs)));
+            for (p, want) in PlayerId::all(3).zip(net_values(net, s)) {
                 assert!(
                     (f64::from(got[p]) - want).abs() <= 1.0,
                     "{p:?}: {} against {want}",
@@ -838,33 +827,36 @@ mod tests {
         }
     }
 
+    /// Independently of `AugurEval::values`: each player's value from the stage of
+    /// `position`, the features' dot product with the network's linear weights in f64,
+    /// plus `V` of the player's observation, in thousandths.
+    fn net_values(net: &BoardNet, s: &AzulState) -> Vec<f64> {
+        use crate::observation::{observation_len, write_observation};
+        let pos = position(s).unwrap();
+        let mut obs = vec![0.0f32; observation_len(s.num_players())];
+        PlayerId::all(s.num_players())
+            .map(|p| {
+                let lin: f64 = net
+                    .linear(pos.stage)
+                    .iter()
+                    .zip(&pos.features[p])
+                    .map(|(&w, &x)| f64::from(w) * f64::from(x))
+                    .sum();
+                write_observation(s, p, &mut obs);
+                1000.0 * (lin + f64::from(net.value(pos.stage, &obs)))
+            })
+            .collect()
+    }
+
     #[test]
     fn the_board_network_version_adds_its_value_at_two_players_only() {
-        use crate::board_net::INPUTS;
-        use crate::observation::write_observation;
         let v7 = AugurEval::version("v7").unwrap();
         let net = v7.net(2).unwrap();
         assert!(v7.net(3).is_none() && v7.net(4).is_none());
         let v5 = AugurEval::version("v5").unwrap();
         let mut checked = 0;
         for s in playout(11).iter().filter(|s| s.phase() != Phase::Over) {
-            // Independently: the stage from `position`, the features' dot product with the
-            // network's linear weights in f64, plus V of each seat's observation.
-            let pos = position(s).unwrap();
-            let mut obs = vec![0.0f32; INPUTS];
-            let want: Vec<f64> = [PlayerId(0), PlayerId(1)]
-                .iter()
-                .map(|&p| {
-                    let lin: f64 = net
-                        .linear(pos.stage)
-                        .iter()
-                        .zip(&pos.features[p])
-                        .map(|(&w, &x)| f64::from(w) * f64::from(x))
-                        .sum();
-                    write_observation(s, p, &mut obs);
-                    1000.0 * (lin + f64::from(net.value(pos.stage, &obs)))
-                })
-                .collect();
+            let want = net_values(net, s);
             let got = v7.values(s);
             for (p, w) in want.iter().enumerate() {
                 assert!(

@@ -579,20 +579,9 @@ mod tests {
     #[test]
     fn state_values_are_the_observations_values_cache_or_not() {
         use crate::observation::write_observation;
-        use tessera_core::{PlayerId, rng::seeded};
+        use tessera_core::PlayerId;
         let net = random_net(2, 7);
-        let mut rng = seeded(3);
-        let mut s = AzulState::new(2, PlayerId(0));
-        let mut states = Vec::new();
-        while s.turn() != Turn::Terminal {
-            if s.turn() == Turn::Chance {
-                let d = s.sample_chance(&mut rng);
-                s.apply_chance(&d).unwrap();
-            } else {
-                s.apply(s.random_action(&mut rng).unwrap());
-            }
-            states.push(s.clone());
-        }
+        let states = random_game(2, 3);
         // Cold: each state in a thread of its own, so nothing is cached.
         let cold: Vec<[f32; 4]> = states
             .iter()
@@ -615,6 +604,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every state of a seeded game between random players at a table of `n`.
+    fn random_game(n: usize, seed: u64) -> Vec<AzulState> {
+        use tessera_core::{PlayerId, rng::seeded};
+        let mut rng = seeded(seed);
+        let mut s = AzulState::new(n, PlayerId(0));
+        let mut states = Vec::new();
+        while s.turn() != Turn::Terminal {
+            if s.turn() == Turn::Chance {
+                let d = s.sample_chance(&mut rng);
+                s.apply_chance(&d).unwrap();
+            } else {
+                s.apply(s.random_action(&mut rng).unwrap());
+            }
+            states.push(s.clone());
+        }
+        states
     }
 
     /// A stage for a test position (any will do: each stage has its own weights).
@@ -654,20 +661,12 @@ mod tests {
     #[test]
     fn every_table_size_reads_the_state_as_its_observation() {
         use crate::observation::write_observation;
-        use tessera_core::{PlayerId, rng::seeded};
+        use tessera_core::PlayerId;
         for n in 2..=4 {
             let net = random_net(n, n as u64);
-            let mut rng = seeded(10 + n as u64);
-            let mut s = AzulState::new(n, PlayerId(0));
             let mut obs = vec![0.0; observation_len(n)];
             let mut checked = 0;
-            while s.turn() != Turn::Terminal {
-                if s.turn() == Turn::Chance {
-                    let d = s.sample_chance(&mut rng);
-                    s.apply_chance(&d).unwrap();
-                } else {
-                    s.apply(s.random_action(&mut rng).unwrap());
-                }
+            for s in random_game(n, 10 + n as u64) {
                 let stage = stage_of(&s);
                 let got = net.state_values(stage, &s);
                 for (seat, &have) in got.iter().enumerate() {
