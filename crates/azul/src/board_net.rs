@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Deserialize;
 use thiserror::Error;
 
+use tessera_core::rng::mix64;
 use tessera_core::{Game, Turn};
 
 use crate::observation::{BOARD_LEN, observation_len};
@@ -47,9 +48,6 @@ pub const NUM_STAGES: usize = 5;
 
 /// The most hidden units a network may have.
 pub const MAX_HIDDEN: usize = 32;
-
-/// The observation length at two players, the two-player network's input.
-pub const INPUTS: usize = 158;
 
 /// The inputs at the start of an observation at `n` players that are the same from every
 /// seat (factories, centre, bag and lid: [`crate::observation::write_observation`]); the
@@ -321,9 +319,7 @@ impl BoardNet {
     fn add_board(&self, stage: usize, st: &StageNet, b: &Board, p: usize, pres: &mut [Units; 4]) {
         let n = self.players;
         let stage = stage.min(NUM_STAGES - 1) as u8;
-        let slot = (board_hash(b) ^ self.id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(stage))
-            as usize
-            % CACHE_SLOTS;
+        let slot = mix64(board_hash(b) ^ self.id << 8 ^ u64::from(stage)) as usize % CACHE_SLOTS;
         CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             let entry = &mut cache[slot];
@@ -385,8 +381,7 @@ fn board_hash(b: &Board) -> u64 {
     }
     let x =
         u64::from(b.wall) | (b.score as u16 as u64) << 25 | u64::from(b.token) << 41 | floor << 42;
-    let h = (x ^ lines.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h ^ h >> 29
+    mix64(mix64(x) ^ lines)
 }
 
 /// A list of at most `N` non-zero inputs, `(index, value)`, on the stack: a board has
@@ -512,6 +507,9 @@ fn output(pre: &Units, w2: &Units) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The two-player network's inputs.
+    const INPUTS: usize = observation_len(2);
 
     /// A file of `hidden` units whose stage `b` has every weight given by `f(b, kind, i)`.
     fn file(hidden: usize, checks: &str) -> String {

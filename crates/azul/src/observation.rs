@@ -9,7 +9,7 @@ use tessera_core::{Game, PlayerId, Turn};
 pub const BOARD_LEN: usize = 25 + 25 + 6 + 1;
 
 /// Length of the observation vector for `players` players.
-pub fn observation_len(players: usize) -> usize {
+pub const fn observation_len(players: usize) -> usize {
     5 * num_factories(players) + 6 + 10 + BOARD_LEN * players + players + 1
 }
 
