@@ -21,6 +21,8 @@
 //! assert!(fit.accuracy > 0.95);
 //! ```
 
+pub mod net;
+
 /// Rows of features with a label in [0, 1] each.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dataset {
