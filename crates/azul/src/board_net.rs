@@ -7,9 +7,10 @@
 //! `P(p0 wins) = sigmoid(w_b . (f(p0) - f(p1)) + V_b(obs_0) - V_b(obs_1))`, so each player's
 //! value becomes `v[p] = w_b . f(p) + V_b(obs_p)` and the search's log-odds `v[0] - v[1]`
 //! are the model's. `V_b` is one hidden ReLU layer, `V(x) = w2 . max(0, W1 x + b1)`, one per
-//! stage `b`, trained together with `w_b` by `scripts/fit-mlp-obs.py` on self-play rows and
-//! observations (`tessera train azul-augur --data ROWS --observations OBS`), with the
-//! inputs' standardisation folded into `W1` and `b1` so the raw observation goes in. At
+//! stage `b`, trained together with `w_b` by `tessera train azul-board-net` (or, for the
+//! first two shipped networks, `scripts/fit-mlp-obs.py`) on self-play rows and observations
+//! (`tessera train azul-augur --data ROWS --observations OBS`), with the inputs'
+//! standardisation folded into `W1` and `b1` so the raw observation goes in. At
 //! three and four players the same values `v[p]` form augur's conditional logit, and the
 //! network is fitted on the pair rows (`sigmoid(v[p] - v[q])` for each pair with a winner)
 //! the same way.
@@ -29,7 +30,7 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use tessera_core::rng::mix64;
@@ -118,33 +119,75 @@ pub enum NetError {
     },
 }
 
-#[derive(Deserialize)]
-struct FileCheck {
-    input: Vec<f32>,
-    value: f64,
+/// A check value in a network file: an observation and the trainer's own `V` of it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct FileCheck {
+    /// The raw observation.
+    pub input: Vec<f32>,
+    /// The trainer's value of it.
+    pub value: f64,
 }
 
-#[derive(Deserialize)]
-struct FileStage {
-    linear: Vec<f64>,
-    w1: Vec<f32>,
-    b1: Vec<f32>,
-    w2: Vec<f32>,
+/// A stage's held-out log loss as the trainer measured it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
+pub struct FileHeldOut {
+    /// The logistic fit on the 14 base features.
+    pub linear14: f64,
+    /// The logistic fit on the 17 features.
+    pub linear17: f64,
+    /// The 17 features with the network.
+    pub network: f64,
+}
+
+/// One stage of a network file.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct FileStage {
+    /// The linear weights of the features.
+    pub linear: Vec<f64>,
+    /// The first layer on the raw observation, input-major (`inputs x hidden`).
+    pub w1: Vec<f32>,
+    /// The first layer's biases.
+    pub b1: Vec<f32>,
+    /// The output weights.
+    pub w2: Vec<f32>,
+    /// Check values, which [`BoardNet::parse`] recomputes.
     #[serde(default)]
-    checks: Vec<FileCheck>,
+    pub checks: Vec<FileCheck>,
+    /// The trainer's held-out figures (not read by the engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heldout: Option<FileHeldOut>,
 }
 
-#[derive(Deserialize)]
-struct NetFile {
-    format: u32,
-    players: usize,
-    inputs: usize,
-    hidden: usize,
-    stages: Vec<FileStage>,
+/// A network file as trainers write it (`tessera train azul-board-net`,
+/// `scripts/fit-mlp-obs.py --save`) and [`BoardNet::parse`] reads it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct NetFile {
+    /// [`NET_FORMAT`].
+    pub format: u32,
+    /// The table size.
+    pub players: usize,
+    /// Inputs: the observation's length at that table.
+    pub inputs: usize,
+    /// Hidden units.
+    pub hidden: usize,
+    /// One per stage.
+    pub stages: Vec<FileStage>,
+    /// How the file was made (not read by the engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training: Option<serde_json::Value>,
+}
+
+impl NetFile {
+    /// The file's text (one line of JSON).
+    pub fn to_json(&self) -> String {
+        // A tree of numbers, strings and vectors always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
 }
 
 impl BoardNet {
-    /// Parses and checks a network file (written by `scripts/fit-mlp-obs.py --save`): the
+    /// Parses and checks a network file (written by `tessera train azul-board-net` or
+    /// `scripts/fit-mlp-obs.py --save`): the
     /// sizes, finite values, and the check values it carries (the trainer's own values of
     /// a few held-out observations), which this build must reproduce to within 1e-3.
     pub fn parse(text: &str) -> Result<Self, NetError> {
