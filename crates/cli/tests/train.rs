@@ -354,3 +354,179 @@ fn observations_are_written_per_position_and_seat_beside_the_rows() {
     assert!(!success);
     assert!(err.contains("--observations"), "{err}");
 }
+
+/// Self-play with observations in `slices` slices: the rows and observation files' paths.
+fn self_play_with_observations(
+    dir: &std::path::Path,
+    players: &str,
+    games: &str,
+    slices: u32,
+) -> (Vec<String>, Vec<String>) {
+    let (mut rows, mut obs) = (Vec::new(), Vec::new());
+    for k in 1..=slices {
+        let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+        let (r, o) = (p(&format!("rows-{k}.txt")), p(&format!("obs-{k}.txt")));
+        let shard = format!("{k}/{slices}");
+        ok(&[
+            "train",
+            "azul-augur",
+            "--players",
+            players,
+            "--seed",
+            "11",
+            "--games",
+            games,
+            "--player",
+            "greedy",
+            "--features",
+            "17",
+            "--shard",
+            &shard,
+            "--data",
+            &r,
+            "--observations",
+            &o,
+        ]);
+        rows.push(r);
+        obs.push(o);
+    }
+    (rows, obs)
+}
+
+#[test]
+fn the_board_network_is_fitted_from_sliced_self_play_and_loads() {
+    use tessera_azul::board_net::{BoardNet, NetFile};
+    let dir = tempfile::tempdir().unwrap();
+    let (rows, obs) = self_play_with_observations(dir.path(), "2", "20", 2);
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let fit = |rows: &str, obs: &str, file: &str| {
+        run_tessera(
+            &[
+                "train",
+                "azul-board-net",
+                "--fit",
+                rows,
+                "--observations",
+                obs,
+                "--hidden",
+                "4",
+                "--epochs",
+                "2",
+                "--lr",
+                "0.01",
+                "--out",
+                &out(file),
+            ],
+            "",
+        )
+    };
+    let (success, report, err) = fit(&rows.join(","), &obs.join(","), "net.json");
+    assert!(success, "{report}{err}");
+    assert!(report.contains("network written"), "{report}");
+    // One line per stage with the held-out figures.
+    assert_eq!(
+        report
+            .lines()
+            .filter(|l| l.split(" | ").count() == 7)
+            .count(),
+        1 + NUM_STAGES,
+        "{report}"
+    );
+    let text = std::fs::read_to_string(out("net.json")).unwrap();
+    // It loads (so the engine reproduces the trainer's check values) ...
+    let net = BoardNet::parse(&text).unwrap();
+    assert_eq!((net.players(), net.hidden()), (2, 4));
+    let file: NetFile = serde_json::from_str(&text).unwrap();
+    for st in &file.stages {
+        assert_eq!(st.checks.len(), 3);
+        let h = st.heldout.unwrap();
+        assert!(h.network > 0.0 && h.linear17 > 0.0 && h.linear14 > 0.0);
+        // The fit moved the network off V = 0.
+        assert!(st.w2.iter().any(|&w| w != 0.0));
+    }
+    let command = file.training.as_ref().unwrap()["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        command.contains("azul-board-net") && command.contains("--hidden 4 --epochs 2"),
+        "{command}"
+    );
+    // ... a file whose checks this build does not reproduce is refused ...
+    let mut broken = file.clone();
+    broken.stages[2].checks[0].value += 0.5;
+    assert!(BoardNet::parse(&broken.to_json()).is_err());
+    // ... and the same files and seed give the same network, byte for byte.
+    let (success, _, err) = fit(&rows.join(","), &obs.join(","), "again.json");
+    assert!(success, "{err}");
+    assert_eq!(text, std::fs::read_to_string(out("again.json")).unwrap());
+
+    // Rows with the other slice's observations: refused, naming the files.
+    let swapped = format!("{},{}", obs[1], obs[0]);
+    let (success, _, err) = fit(&rows.join(","), &swapped, "bad.json");
+    assert!(!success);
+    assert!(err.contains("observations file of the same"), "{err}");
+    assert!(!dir.path().join("bad.json").exists());
+    // One file short, or one given twice.
+    let (success, _, err) = fit(&rows.join(","), &obs[0], "bad.json");
+    assert!(
+        !success && err.contains("2 row files and 1 observation files"),
+        "{err}"
+    );
+    let (success, _, err) = fit(
+        &format!("{},{}", rows[0], rows[0]),
+        &obs.join(","),
+        "bad.json",
+    );
+    assert!(!success && err.contains("given twice"), "{err}");
+    // Without observations.
+    let (success, _, err) = run_tessera(
+        &[
+            "train",
+            "azul-board-net",
+            "--fit",
+            &rows[0],
+            "--out",
+            &out("bad.json"),
+        ],
+        "",
+    );
+    assert!(!success && err.contains("--observations"), "{err}");
+}
+
+#[test]
+fn the_board_network_fits_three_player_tables_and_refuses_the_wrong_table_size() {
+    use tessera_azul::board_net::BoardNet;
+    let dir = tempfile::tempdir().unwrap();
+    let (rows, obs) = self_play_with_observations(dir.path(), "3", "20", 1);
+    let out = dir.path().join("net3.json").to_string_lossy().into_owned();
+    let args = |players: &'static str| {
+        vec![
+            "train".to_owned(),
+            "azul-board-net".into(),
+            "--players".into(),
+            players.into(),
+            "--fit".into(),
+            rows[0].clone(),
+            "--observations".into(),
+            obs[0].clone(),
+            "--hidden".into(),
+            "2".into(),
+            "--epochs".into(),
+            "1".into(),
+            "--out".into(),
+            out.clone(),
+        ]
+    };
+    let a = args("3");
+    ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let net = BoardNet::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(net.players(), 3);
+    let a = args("2");
+    let (success, _, err) = run_tessera(&a.iter().map(String::as_str).collect::<Vec<_>>(), "");
+    assert!(!success);
+    assert!(
+        err.contains("expected 158") && err.contains("--players"),
+        "{err}"
+    );
+}

@@ -16,4 +16,5 @@ pub mod serve;
 pub mod solve_tiles;
 pub mod tournament;
 pub mod train;
+pub mod train_net;
 pub mod values;

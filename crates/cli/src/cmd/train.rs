@@ -12,9 +12,12 @@
 //!    weights fitted on every row.
 //!
 //! Without `--fit`, with `--out` and the whole run (`--shard 1/1`), both steps run at once.
+//!
+//! `tessera train azul-board-net --fit ROWS --observations OBS --out NET.json` fits augur's
+//! board network on a self-play run's rows and observations ([`super::train_net`]).
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -31,18 +34,23 @@ use tessera_house::games::ArenaGame;
 use tessera_house::spec::AgentSpec;
 use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
 
+use super::train_net::read_rows;
+
 /// Arguments of `tessera train`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   tessera train azul-augur --seed 1 --games 2000 --data rows.txt --out crates/azul/weights/augur-v1.json
   tessera train azul-augur --seed 1 --games 2000 --shard 2/4 --data rows-2.txt
   tessera train azul-augur --fit rows-1.txt,rows-2.txt,rows-3.txt,rows-4.txt --seed 1 --games 2000 --out augur.json
-  tessera train azul-augur --players 3 --seed 3 --games 3000 --player augur:nodes=2000 --data rows3p.txt --out augur-3p.json")]
+  tessera train azul-augur --players 3 --seed 3 --games 3000 --player augur:nodes=2000 --data rows3p.txt --out augur-3p.json
+  tessera train azul-augur --seed 31 --games 8000 --player augur:nodes=2000 --features 17 --shard 1/2 --data rows-1.txt --observations obs-1.txt
+  tessera train azul-board-net --fit rows-1.txt,rows-2.txt --observations obs-1.txt,obs-2.txt --out net.json")]
 pub struct Args {
     /// What to train.
     #[arg(value_enum)]
     pub model: Model,
-    /// Master seed of the self-play games.
+    /// Master seed of the self-play games (azul-board-net: of the network's first weights
+    /// and of the order of its training rows).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Players at the self-play table (2-4). With more than two, each position gives a row
@@ -69,9 +77,10 @@ pub struct Args {
     /// With --data: also write, for the same positions, one line per position and seat:
     /// `GAME PLY SEAT STAGE SHARE` and the seat's observation vector (every number on the
     /// table, its own board first; layout in docs/python.md), for learning a value of the
-    /// whole board outside this command (scripts/fit-mlp-obs.py).
-    #[arg(long)]
-    pub observations: Option<PathBuf>,
+    /// whole board (azul-board-net). With azul-board-net: the comma-separated observation
+    /// files to read, one per --fit rows file, in the same order.
+    #[arg(long, value_delimiter = ',')]
+    pub observations: Option<Vec<PathBuf>>,
     /// Fit from these comma-separated row files instead of playing.
     #[arg(long, value_delimiter = ',')]
     pub fit: Option<Vec<PathBuf>>,
@@ -86,9 +95,23 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
     /// Fit the first K features: 14 (the base features, as every file before 2026-11-25)
-    /// up to 17 (with the three features of the tiles on the table).
+    /// up to 17 (with the three features of the tiles on the table). azul-board-net fits
+    /// all 17 beside its network.
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u8).range(14..=17))]
     pub features: u8,
+    /// azul-board-net: hidden units of the network.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=tessera_azul::board_net::MAX_HIDDEN as i64))]
+    pub hidden: u16,
+    /// azul-board-net: passes over the training rows (the best on the epoch-choosing
+    /// games is kept).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub epochs: u16,
+    /// azul-board-net: L2 on the network's first layer.
+    #[arg(long, default_value_t = 1e-3)]
+    pub decay: f64,
+    /// azul-board-net: Adam's step size.
+    #[arg(long, default_value_t = 5e-4)]
+    pub lr: f64,
 }
 
 // The --features range above is written out: it must be the base features to all of them.
@@ -99,11 +122,16 @@ const _: () = assert!(BASE_FEATURES == 14 && tessera_azul::augur::NUM_FEATURES =
 pub enum Model {
     /// Azul's augur: a logistic evaluation fitted on self-play positions.
     AzulAugur,
+    /// augur's board network: a network on the whole observation beside the 17 features'
+    /// weights, fitted on a self-play run's rows and observations (`augur:weights=v7`'s kind).
+    AzulBoardNet,
 }
 
 /// Runs `tessera train`.
 pub fn run(a: Args) -> Result<()> {
-    let Model::AzulAugur = a.model;
+    if a.model == Model::AzulBoardNet {
+        return board_net(&a);
+    }
     if !(0.0..=1.0).contains(&a.epsilon) {
         bail!("--epsilon {}: expected a probability in 0-1", a.epsilon);
     }
@@ -112,7 +140,9 @@ pub fn run(a: Args) -> Result<()> {
     }
     if let Some(list) = &a.fit {
         if a.observations.is_some() {
-            bail!("--observations is written while playing: give it with --data, not --fit");
+            bail!(
+                "--observations is written while playing: give it with --data, not --fit (azul-board-net reads it)"
+            );
         }
         let out = a
             .out
@@ -179,10 +209,14 @@ fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>>
     let file = std::fs::File::create(path)
         .with_context(|| format!("cannot create the rows file {}", path.display()))?;
     let mut w = BufWriter::new(file);
-    let mut obs_out = match &a.observations {
-        Some(p) => Some(BufWriter::new(std::fs::File::create(p).with_context(
+    let mut obs_out = match a.observations.as_deref() {
+        Some([p]) => Some(BufWriter::new(std::fs::File::create(p).with_context(
             || format!("cannot create the observations file {}", p.display()),
         )?)),
+        Some(list) => bail!(
+            "--observations: {} files; self-play writes one, beside its --data",
+            list.len()
+        ),
         None => None,
     };
     let mut obs = vec![0.0f32; observation_len(a.players)];
@@ -291,22 +325,6 @@ fn seat_spec(seat: usize, game: u64, players: usize) -> usize {
     (seat + players - shift) % players
 }
 
-fn read_rows(path: &PathBuf) -> Result<Vec<TrainingRow>> {
-    let file = std::fs::File::open(path)
-        .with_context(|| format!("cannot open the rows file {}", path.display()))?;
-    let mut rows = Vec::new();
-    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        rows.push(
-            TrainingRow::parse(&line).with_context(|| format!("{}:{}", path.display(), i + 1))?,
-        );
-    }
-    Ok(rows)
-}
-
 fn datasets(rows: &[TrainingRow], k: usize, keep: impl Fn(&TrainingRow) -> bool) -> Vec<Dataset> {
     let mut sets: Vec<Dataset> = (0..NUM_STAGES).map(|_| Dataset::new(k)).collect();
     let mut x = vec![0.0f64; k];
@@ -319,7 +337,9 @@ fn datasets(rows: &[TrainingRow], k: usize, keep: impl Fn(&TrainingRow) -> bool)
     sets
 }
 
-fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<()> {
+/// Sorts the rows by game, position and pair, drops exact repeats (a slice given twice) and
+/// refuses rows of different runs under one key or of more players than `players`.
+fn prepare_rows(mut rows: Vec<TrainingRow>, players: usize) -> Result<Vec<TrainingRow>> {
     if rows.is_empty() {
         bail!("no training rows");
     }
@@ -340,15 +360,56 @@ fn fit_and_write(a: &Args, mut rows: Vec<TrainingRow>, out: &PathBuf) -> Result<
     rows.dedup_by_key(|r| (r.game, r.ply, r.pair));
     // A table of n players has n(n-1)/2 pairs: a higher pair index means the rows came from
     // more players than --players says (the weights file would record the wrong table).
-    let pairs = a.players * (a.players - 1) / 2;
+    let pairs = players * (players - 1) / 2;
     if let Some(r) = rows.iter().find(|r| usize::from(r.pair) >= pairs) {
         bail!(
             "row of game {} has pair {}: the rows come from more than {} players; pass the --players of the self-play run",
             r.game,
             r.pair,
-            a.players
+            players
         );
     }
+    Ok(rows)
+}
+
+/// `tessera train azul-board-net`.
+fn board_net(a: &Args) -> Result<()> {
+    let (Some(rows), Some(obs), Some(out)) = (&a.fit, &a.observations, &a.out) else {
+        bail!(
+            "azul-board-net fits from a self-play run: give --fit ROWS,.. --observations OBS,.. --out NET.json (written by `tessera train azul-augur --data ROWS --observations OBS`)"
+        );
+    };
+    if a.data.is_some() || a.compare.is_some() || a.shard != Shard::ALL {
+        bail!("azul-board-net only fits: --data, --compare and --shard belong to azul-augur");
+    }
+    for (name, x) in [("--l2", a.l2), ("--decay", a.decay)] {
+        if !(x >= 0.0 && x.is_finite()) {
+            bail!("{name} {x}: expected a number >= 0");
+        }
+    }
+    if !(a.lr > 0.0 && a.lr.is_finite()) {
+        bail!("--lr {}: expected a step size > 0", a.lr);
+    }
+    super::train_net::fit_net(&super::train_net::NetSettings {
+        players: a.players,
+        rows,
+        observations: obs,
+        config: tessera_search::learn::net::NetConfig {
+            hidden: usize::from(a.hidden),
+            epochs: usize::from(a.epochs),
+            seed: a.seed,
+            decay: a.decay,
+            linear_l2: a.l2,
+            lr: a.lr,
+            batch: 512,
+        },
+        l2: a.l2,
+        out,
+    })
+}
+
+fn fit_and_write(a: &Args, rows: Vec<TrainingRow>, out: &PathBuf) -> Result<()> {
+    let rows = prepare_rows(rows, a.players)?;
     let compare = match &a.compare {
         Some(path) => {
             let text = std::fs::read_to_string(path)
