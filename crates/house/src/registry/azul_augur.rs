@@ -93,7 +93,7 @@ const PARAMS: [ParamDoc; 8] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v5" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server), used at every table size",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four), v9 (v8 with both networks fitted again on the same self-play by `tessera train azul-board-net`); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server), used at every table size",
     },
 ];
 
@@ -465,7 +465,7 @@ mod tests {
             "augur:samples=-1",
             "augur:extend=65",
             "augur:extend=two",
-            "augur:weights=v9",
+            "augur:weights=v10",
             "augur:plausible=1001",
             "augur:replies=-2",
             "augur:plausible=four",
