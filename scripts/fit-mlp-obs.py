@@ -32,6 +32,12 @@ shipped `crates/azul/weights/augur-net1.json` (`augur:weights=v7`) was made so; 
 
 Row files and observation files are paired in the order given (slice K's rows with slice
 K's observations). Needs numpy.
+
+`tessera train azul-board-net` fits the same model on the same split with the same settings
+in Rust (it fitted `augur:weights=v9`'s networks, `augur-net3.json` and `augur-net4-3p.json`);
+this script is kept as an independent implementation to check it against: on the same files
+the two give the same held-out log loss per stage to within about 0.002 (docs/players.md,
+"v9").
 """
 
 import argparse
