@@ -3,6 +3,7 @@ gives the same stored games as a local run, and an SPRT decided across the clust
 the local run's decision. Ray comes with the ``test`` extra; this file never skips.
 (tests/test_ray_cluster.py runs a cluster of two node processes started with ``ray start``.)"""
 
+import json
 import os
 import shutil
 import sqlite3
@@ -217,3 +218,31 @@ def test_train_reports_a_bad_call_clearly(tmp_path):
         tessera.train(out=tmp_path / "w.json", executor="dask", tessera_cli=tessera_cli())
     with pytest.raises(RuntimeError, match="invalid value 'azul-x' for '<MODEL>'"):
         tessera.train("azul-x", out=tmp_path / "w.json", games=2, tessera_cli=tessera_cli())
+
+
+def test_fit_board_net_fits_augurs_network_on_trained_self_play(tmp_path):
+    """Self-play with observations, then the board network fitted on it from Python: a
+    network file of the table's size, the same bytes on a second fit, clear errors."""
+    cli = tessera_cli()
+    run = tessera.train(out=tmp_path / "w.json", data=tmp_path / "d", observations=True,
+                        seed=11, games=20, player="greedy", features=17, tessera_cli=cli)
+    settings = dict(hidden=4, epochs=2, lr=0.01, tessera_cli=cli)
+    fit = tessera.fit_board_net(run["rows"], run["observations"], out=tmp_path / "net.json",
+                                **settings)
+    net = json.loads((tmp_path / "net.json").read_text())
+    assert (net["players"], net["inputs"], net["hidden"], len(net["stages"])) == (2, 158, 4, 5)
+    assert all(len(st["w1"]) == 158 * 4 and len(st["checks"]) == 3 for st in net["stages"])
+    assert "network written" in fit["report"] and "held-out log loss" in fit["report"]
+    assert fit["command"].startswith("tessera train azul-board-net --players 2")
+    tessera.fit_board_net(run["rows"], run["observations"], out=tmp_path / "again.json",
+                          **settings)
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "net.json").read_bytes()
+    with pytest.raises(ValueError, match="one observations file per rows file"):
+        tessera.fit_board_net(run["rows"], [], out=tmp_path / "x.json", tessera_cli=cli)
+    with pytest.raises(ValueError, match="hidden 0"):
+        tessera.fit_board_net(run["rows"], run["observations"], out=tmp_path / "x.json",
+                              hidden=0, tessera_cli=cli)
+    # Two-player observations read as three players': the command's error, passed on.
+    with pytest.raises(RuntimeError, match="expected 226"):
+        tessera.fit_board_net(run["rows"], run["observations"], out=tmp_path / "x.json",
+                              players=3, tessera_cli=cli)

@@ -2,7 +2,8 @@
 a generic ``Game`` with moves in notation or as ids), exact Azul and Qwirkle engines with fixed action ids and numpy
 observations (``AzulGame``, ``QwirkleGame``), Match the Tiles (``MatchTiles``), our agents
 (``Agent``), tournaments through the arena (``tournament``, locally or on Ray, with an
-SPRT: ``sprt``), ``tessera train`` with its self-play on Ray (``train``), the batch API
+SPRT: ``sprt``), ``tessera train`` with its self-play on Ray (``train``) and augur's board network
+(``fit_board_net``), the batch API
 (``tessera.batch``), PettingZoo environments in ``tessera.envs`` (``azul_v0``,
 ``qwirkle_v0``, ``azul_vector``), the Gymnasium environments ``tessera/MatchTiles-v0`` and
 ``tessera/AzulVsAgent-v0`` (Azul against one of our agents) and the OpenSpiel games
@@ -16,11 +17,11 @@ import sqlite3
 
 from ._tessera import Agent, AzulGame, Game, MatchTiles, QwirkleGame, __version__, make
 from ._tessera import _agents, _check_seed, _games, _sprt, _tournament
-from ._train import train
+from ._train import fit_board_net, train
 
 __all__ = [
-    "Agent", "AzulGame", "Game", "MatchTiles", "QwirkleGame", "agents", "games", "make", "sprt",
-    "tournament", "train", "__version__",
+    "Agent", "AzulGame", "Game", "MatchTiles", "QwirkleGame", "agents", "fit_board_net", "games",
+    "make", "sprt", "tournament", "train", "__version__",
 ]
 
 

@@ -154,3 +154,48 @@ def train(
         "report": report,
         "command": " ".join(["tessera", "train", *common, "--out", out]),
     }
+
+
+def fit_board_net(
+    rows: list[str | os.PathLike],
+    observations: list[str | os.PathLike],
+    *,
+    out: str | os.PathLike,
+    players: int = 2,
+    hidden: int = 32,
+    epochs: int = 3,
+    seed: int = 1,
+    decay: float = 1e-3,
+    lr: float = 5e-4,
+    l2: float = 1e-4,
+    tessera_cli: str | os.PathLike | None = None,
+) -> dict:
+    """Fits augur's board network as ``tessera train azul-board-net`` does (docs/players.md,
+    "v9"): a network on each seat's whole observation beside the 17 features' weights.
+
+    ``rows`` and ``observations`` are the files of a self-play run, file ``k`` of one with
+    file ``k`` of the other: the ``"rows"`` and ``"observations"`` that ``train(...,
+    data=..., features=17, observations=True)`` returns, locally or on Ray. Writes the
+    network file ``out`` (it loads as augur's board network: the command checks that the
+    engine reproduces the file's check values) and returns ``{"out", "report": the held-out
+    log loss per stage, "command"}``. The same files in the same order with the same
+    settings give the same file, byte for byte."""
+    rows, observations = list(rows), list(observations)
+    if not rows or len(rows) != len(observations):
+        raise ValueError(
+            f"{len(rows)} rows files and {len(observations)} observations files: "
+            "expected one observations file per rows file, at least one"
+        )
+    for name, value, least in (("players", players, 2), ("hidden", hidden, 1),
+                               ("epochs", epochs, 1), ("seed", seed, 0)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < least:
+            raise ValueError(f"{name} {value!r}: expected an integer >= {least}")
+    cli = _cli(tessera_cli)
+    out = os.fspath(out)
+    args = ["azul-board-net", "--players", str(players),
+            "--fit", ",".join(os.fspath(r) for r in rows),
+            "--observations", ",".join(os.fspath(o) for o in observations),
+            "--hidden", str(hidden), "--epochs", str(epochs), "--seed", str(seed),
+            "--decay", repr(float(decay)), "--lr", repr(float(lr)), "--l2", repr(float(l2))]
+    report = _run([cli, "train", *args, "--out", out])
+    return {"out": out, "report": report, "command": " ".join(["tessera", "train", *args, "--out", out])}
