@@ -970,7 +970,7 @@ mod tests {
             Some(AugurEval::shipped())
         );
         assert_ne!(AugurEval::version("v1"), AugurEval::version("v2"));
-        assert!(AugurEval::version("v9").is_none());
+        assert!(AugurEval::version("v10").is_none());
         assert!(
             AugurEval::version("v3-3p").is_none(),
             "a file, not a version"
