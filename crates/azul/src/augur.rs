@@ -788,27 +788,8 @@ pub fn result_shares(s: &AzulState) -> Option<Vec<f64>> {
 mod tests {
     use super::*;
 
-    use tessera_core::{Turn, rng::seeded};
-
     fn playout(seed: u64) -> Vec<AzulState> {
-        playout_n(2, seed)
-    }
-
-    fn playout_n(players: usize, seed: u64) -> Vec<AzulState> {
-        let mut rng = seeded(seed);
-        let mut s = AzulState::new(players, PlayerId(0));
-        let mut out = Vec::new();
-        while s.turn() != Turn::Terminal {
-            if s.turn() == Turn::Chance {
-                let d = s.sample_chance(&mut rng);
-                s.apply_chance(&d).unwrap();
-            } else {
-                let a = s.random_action(&mut rng).unwrap();
-                s.apply(a);
-            }
-            out.push(s.clone());
-        }
-        out
+        crate::state::random_playout(2, seed)
     }
 
     #[test]
@@ -818,7 +799,10 @@ mod tests {
         assert_eq!(net.players(), 3);
         assert_eq!(v8.net(2), AugurEval::version("v7").unwrap().net(2));
         let mut checked = 0;
-        for s in playout_n(3, 13).iter().filter(|s| s.phase() != Phase::Over) {
+        for s in crate::state::random_playout(3, 13)
+            .iter()
+            .filter(|s| s.phase() != Phase::Over)
+        {
             let got = v8.values(s);
             for (p, want) in PlayerId::all(3).zip(net_values(net, s)) {
                 assert!(
@@ -832,7 +816,7 @@ mod tests {
         assert!(checked > 40, "{checked}");
         // Four players are v6's.
         let v6 = AugurEval::version("v6").unwrap();
-        for s in playout_n(4, 14).iter().step_by(7) {
+        for s in crate::state::random_playout(4, 14).iter().step_by(7) {
             assert_eq!(v8.values(s), v6.values(s));
         }
     }
@@ -848,12 +832,13 @@ mod tests {
             assert_eq!(net.players(), n);
             assert_ne!(Some(net), v8.net(n), "{n} players");
             let mut checked = 0;
-            for s in playout_n(n, 20 + n as u64)
+            for s in crate::state::random_playout(n, 20 + n as u64)
                 .iter()
                 .filter(|s| s.phase() != Phase::Over)
             {
+                let values = v9.values(s);
                 for (p, want) in PlayerId::all(n).zip(net_values(net, s)) {
-                    let got = v9.values(s)[p];
+                    let got = values[p];
                     assert!(
                         (f64::from(got) - want).abs() <= 1.0,
                         "{p:?}: {got} against {want}"
@@ -864,7 +849,7 @@ mod tests {
             assert!(checked > 40, "{checked}");
         }
         let v6 = AugurEval::version("v6").unwrap();
-        for s in playout_n(4, 24).iter().step_by(7) {
+        for s in crate::state::random_playout(4, 24).iter().step_by(7) {
             assert_eq!(v9.values(s), v6.values(s));
         }
         // Both files are `tessera train`'s, and say how to make them again.
@@ -922,7 +907,7 @@ mod tests {
         let last = playout(11).pop().unwrap();
         assert_eq!(v7.values(&last), v5.values(&last));
         for n in [3, 4] {
-            for s in playout_n(n, 12).iter().step_by(7) {
+            for s in crate::state::random_playout(n, 12).iter().step_by(7) {
                 assert_eq!(v7.values(s), v5.values(s));
             }
         }
@@ -990,7 +975,7 @@ mod tests {
         let eval = AugurEval::by_players([&files[0], &files[1], &files[2]]);
         for (players, file) in [(2, &files[0]), (3, &files[1]), (4, &files[2])] {
             let one = AugurEval::new(file);
-            for s in playout_n(players, 4).iter().step_by(5) {
+            for s in crate::state::random_playout(players, 4).iter().step_by(5) {
                 if s.phase() != Phase::Over {
                     assert_eq!(eval.values(s), one.values(s), "{players} players");
                 }
@@ -1002,7 +987,7 @@ mod tests {
     fn log_odds_are_the_logit_of_the_win_probability() {
         let eval = AugurEval::shipped();
         for players in [2, 3, 4] {
-            for s in playout_n(players, 11).iter().step_by(9) {
+            for s in crate::state::random_playout(players, 11).iter().step_by(9) {
                 if s.phase() == Phase::Over {
                     continue;
                 }
@@ -1049,7 +1034,7 @@ mod tests {
         assert_eq!(got, [(0, 1.0), (1, 0.5), (2, 1.0), (3, 0.0), (5, 1.0)]);
         // Whole three- and four-player games: rows round-trip and match the features.
         for players in [3, 4] {
-            let states = playout_n(players, 9);
+            let states = crate::state::random_playout(players, 9);
             let shares = result_shares(states.last().unwrap()).unwrap();
             assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             let s = &states[states.len() / 2];

@@ -622,7 +622,7 @@ mod tests {
         use crate::observation::write_observation;
         use tessera_core::PlayerId;
         let net = random_net(2, 7);
-        let states = random_game(2, 3);
+        let states = crate::state::random_playout(2, 3);
         // Cold: each state in a thread of its own, so nothing is cached.
         let cold: Vec<[f32; 4]> = states
             .iter()
@@ -645,24 +645,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Every state of a seeded game between random players at a table of `n`.
-    fn random_game(n: usize, seed: u64) -> Vec<AzulState> {
-        use tessera_core::{PlayerId, rng::seeded};
-        let mut rng = seeded(seed);
-        let mut s = AzulState::new(n, PlayerId(0));
-        let mut states = Vec::new();
-        while s.turn() != Turn::Terminal {
-            if s.turn() == Turn::Chance {
-                let d = s.sample_chance(&mut rng);
-                s.apply_chance(&d).unwrap();
-            } else {
-                s.apply(s.random_action(&mut rng).unwrap());
-            }
-            states.push(s.clone());
-        }
-        states
     }
 
     /// A stage for a test position (any will do: each stage has its own weights).
@@ -707,7 +689,7 @@ mod tests {
             let net = random_net(n, n as u64);
             let mut obs = vec![0.0; observation_len(n)];
             let mut checked = 0;
-            for s in random_game(n, 10 + n as u64) {
+            for s in crate::state::random_playout(n, 10 + n as u64) {
                 let stage = stage_of(&s);
                 let got = net.state_values(stage, &s);
                 for (seat, &have) in got.iter().enumerate() {

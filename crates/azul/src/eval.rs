@@ -204,23 +204,10 @@ pub fn state_key(s: &AzulState) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_core::{PlayerId, Turn, rng::seeded};
+    use tessera_core::{PlayerId, Turn};
 
     fn playout(seed: u64) -> Vec<AzulState> {
-        let mut rng = seeded(seed);
-        let mut s = AzulState::new(2, PlayerId(0));
-        let mut out = Vec::new();
-        while s.turn() != Turn::Terminal {
-            if s.turn() == Turn::Chance {
-                let d = s.sample_chance(&mut rng);
-                s.apply_chance(&d).unwrap();
-            } else {
-                let a = s.random_action(&mut rng).unwrap();
-                s.apply(a);
-            }
-            out.push(s.clone());
-        }
-        out
+        crate::state::random_playout(2, seed)
     }
 
     #[test]

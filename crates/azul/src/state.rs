@@ -1356,3 +1356,23 @@ pub fn validate(s: &AzulState) -> Result<(), StateParseError> {
     }
     Ok(())
 }
+
+/// Every state of a seeded game of uniformly random moves at a table of `players` (seat 0
+/// first), after each deal and move: the positions the evaluators' tests walk.
+#[cfg(test)]
+pub(crate) fn random_playout(players: usize, seed: u64) -> Vec<AzulState> {
+    let mut rng = tessera_core::rng::seeded(seed);
+    let mut s = AzulState::new(players, PlayerId(0));
+    let mut out = Vec::new();
+    while s.turn() != Turn::Terminal {
+        if s.turn() == Turn::Chance {
+            let d = s.sample_chance(&mut rng);
+            s.apply_chance(&d).unwrap();
+        } else {
+            let a = s.random_action(&mut rng).unwrap();
+            s.apply(a);
+        }
+        out.push(s.clone());
+    }
+    out
+}

@@ -232,7 +232,8 @@ pub fn fit_net(s: &NetSettings) -> Result<()> {
     let seats = pair_seats(s.players);
     let mut splits: Vec<Split> = (0..NUM_STAGES).map(|_| Split::new()).collect();
     let mut x = [0.0f64; NUM_FEATURES];
-    let mut games = std::collections::HashSet::new();
+    // Games counted per file (its rows are sorted by game).
+    let mut games = 0usize;
     for (rows_path, obs_path) in s.rows.iter().zip(s.observations) {
         let first = read_observations(obs_path, s.players, &mut store)?;
         let mut rows = read_rows(rows_path)?;
@@ -249,6 +250,11 @@ pub fn fit_net(s: &NetSettings) -> Result<()> {
                 w[0].pair
             );
         }
+        games += rows
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| i == 0 || rows[i - 1].game != r.game)
+            .count();
         for r in &rows {
             let missing = || {
                 format!(
@@ -283,7 +289,6 @@ pub fn fit_net(s: &NetSettings) -> Result<()> {
                     r.label
                 );
             }
-            games.insert((rows_path, r.game));
             for (xi, d) in x.iter_mut().zip(r.diff) {
                 *xi = f64::from(d);
             }
@@ -309,8 +314,7 @@ pub fn fit_net(s: &NetSettings) -> Result<()> {
         }
     }
     eprintln!(
-        "{} games, {} observation lines read in {:.0} s",
-        games.len(),
+        "{games} games, {} observation lines read in {:.0} s",
         store.obs.len(),
         start.elapsed().as_secs_f64()
     );

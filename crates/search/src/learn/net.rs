@@ -58,10 +58,11 @@ impl Observations {
     /// Adds a line and returns its index. `line` must have `dim` numbers (extra ones are
     /// ignored, missing ones are 0).
     pub fn push(&mut self, line: &[u16]) -> usize {
+        let index = self.len();
         for i in 0..self.dim {
             self.data.push(line.get(i).copied().unwrap_or(0));
         }
-        self.len() - 1
+        index
     }
 
     /// Line `i`.
