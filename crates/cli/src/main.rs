@@ -42,7 +42,7 @@ enum Command {
     Solve(SolveGame),
     /// Serve the browser UI and JSON API.
     Serve(cmd::serve::Args),
-    /// Regenerate learned weights from self-play (azul-augur).
+    /// Regenerate learned weights from self-play (azul-augur) and fit augur's board network (azul-board-net).
     Train(cmd::train::Args),
     /// Speak the engine protocol on stdin/stdout (docs/protocol.md), for any game.
     Engine(cmd::engine::Args),

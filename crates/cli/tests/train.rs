@@ -492,6 +492,45 @@ fn the_board_network_is_fitted_from_sliced_self_play_and_loads() {
         "",
     );
     assert!(!success && err.contains("--observations"), "{err}");
+    // A self-play flag is refused by name, not silently ignored (and the other way round).
+    for flag in [
+        "--games",
+        "--player",
+        "--epsilon",
+        "--features",
+        "--data",
+        "--shard",
+    ] {
+        let (success, _, err) = run_tessera(
+            &[
+                "train",
+                "azul-board-net",
+                "--fit",
+                &rows[0],
+                "--observations",
+                &obs[0],
+                "--out",
+                &out("bad.json"),
+                flag,
+                "1",
+            ],
+            "",
+        );
+        assert!(
+            !success && err.contains(&format!("unexpected argument '{flag}'")),
+            "{flag}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    for flag in ["--hidden", "--epochs", "--decay", "--lr"] {
+        let (success, _, err) =
+            run_tessera(&["train", "azul-augur", "--data", "x.txt", flag, "1"], "");
+        assert!(
+            !success && err.contains(&format!("unexpected argument '{flag}'")),
+            "{flag}: {err}"
+        );
+    }
+    assert!(!dir.path().join("bad.json").exists());
 }
 
 #[test]

@@ -36,21 +36,39 @@ use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
 
 use super::train_net::read_rows;
 
-/// Arguments of `tessera train`.
+/// Arguments of `tessera train`: what to train, each with its own flags (a flag of the other
+/// model is refused by name, not ignored).
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:
+pub struct Args {
+    /// What to train.
+    #[command(subcommand)]
+    pub model: Model,
+}
+
+/// The models `tessera train` fits.
+#[derive(clap::Subcommand, Debug)]
+pub enum Model {
+    /// Azul's augur: a logistic evaluation fitted on self-play positions.
+    #[command(after_help = "Examples:
   tessera train azul-augur --seed 1 --games 2000 --data rows.txt --out crates/azul/weights/augur-v1.json
   tessera train azul-augur --seed 1 --games 2000 --shard 2/4 --data rows-2.txt
   tessera train azul-augur --fit rows-1.txt,rows-2.txt,rows-3.txt,rows-4.txt --seed 1 --games 2000 --out augur.json
   tessera train azul-augur --players 3 --seed 3 --games 3000 --player augur:nodes=2000 --data rows3p.txt --out augur-3p.json
-  tessera train azul-augur --seed 31 --games 8000 --player augur:nodes=2000 --features 17 --shard 1/2 --data rows-1.txt --observations obs-1.txt
-  tessera train azul-board-net --fit rows-1.txt,rows-2.txt --observations obs-1.txt,obs-2.txt --out net.json")]
-pub struct Args {
-    /// What to train.
-    #[arg(value_enum)]
-    pub model: Model,
-    /// Master seed of the self-play games (azul-board-net: of the network's first weights
-    /// and of the order of its training rows).
+  tessera train azul-augur --seed 31 --games 8000 --player augur:nodes=2000 --features 17 --shard 1/2 --data rows-1.txt --observations obs-1.txt")]
+    AzulAugur(AugurArgs),
+    /// augur's board network: a network on the whole observation beside the 17 features'
+    /// weights, fitted on a self-play run's rows and observations (`augur:weights=v7`'s kind).
+    #[command(
+        after_help = "Example (rows and observations from `tessera train azul-augur --features 17 --data rows-K.txt --observations obs-K.txt`):
+  tessera train azul-board-net --fit rows-1.txt,rows-2.txt --observations obs-1.txt,obs-2.txt --out net.json"
+    )]
+    AzulBoardNet(NetArgs),
+}
+
+/// `tessera train azul-augur`.
+#[derive(clap::Args, Debug)]
+pub struct AugurArgs {
+    /// Master seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Players at the self-play table (2-4). With more than two, each position gives a row
@@ -77,8 +95,7 @@ pub struct Args {
     /// With --data: also write, for the same positions, one line per position and seat:
     /// `GAME PLY SEAT STAGE SHARE` and the seat's observation vector (every number on the
     /// table, its own board first; layout in docs/python.md), for learning a value of the
-    /// whole board (azul-board-net). With azul-board-net: the comma-separated observation
-    /// files to read, one per --fit rows file, in the same order.
+    /// whole board (`tessera train azul-board-net`).
     #[arg(long, value_delimiter = ',')]
     pub observations: Option<Vec<PathBuf>>,
     /// Fit from these comma-separated row files instead of playing.
@@ -95,43 +112,60 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
     /// Fit the first K features: 14 (the base features, as every file before 2026-11-25)
-    /// up to 17 (with the three features of the tiles on the table). azul-board-net fits
-    /// all 17 beside its network.
+    /// up to 17 (with the three features of the tiles on the table).
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u8).range(14..=17))]
     pub features: u8,
-    /// azul-board-net: hidden units of the network.
+}
+
+/// `tessera train azul-board-net`.
+#[derive(clap::Args, Debug)]
+pub struct NetArgs {
+    /// The self-play run's comma-separated row files (`azul-augur --data`).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub fit: Vec<PathBuf>,
+    /// The run's comma-separated observation files (`azul-augur --observations`), one per
+    /// --fit file, in the same order.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub observations: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Players at the self-play table of the rows (2-4).
+    #[arg(long, default_value_t = 2, value_parser = super::values::players_of(&AzulState::INFO))]
+    pub players: usize,
+    /// Seed of the network's first weights and of the order of its training rows.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Hidden units of the network.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=tessera_azul::board_net::MAX_HIDDEN as i64))]
     pub hidden: u16,
-    /// azul-board-net: passes over the training rows (the best on the epoch-choosing
-    /// games is kept).
+    /// Passes over the training rows (the best on the epoch-choosing games is kept).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub epochs: u16,
-    /// azul-board-net: L2 on the network's first layer.
+    /// L2 on the network's first layer.
     #[arg(long, default_value_t = 1e-3)]
     pub decay: f64,
-    /// azul-board-net: Adam's step size.
+    /// Adam's step size.
     #[arg(long, default_value_t = 5e-4)]
     pub lr: f64,
+    /// L2 of the 17 features' logistic fit (the network's linear part starts there).
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f64,
 }
 
 // The --features range above is written out: it must be the base features to all of them.
 const _: () = assert!(BASE_FEATURES == 14 && tessera_azul::augur::NUM_FEATURES == 17);
 
-/// The models `tessera train` fits.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
-    /// Azul's augur: a logistic evaluation fitted on self-play positions.
-    AzulAugur,
-    /// augur's board network: a network on the whole observation beside the 17 features'
-    /// weights, fitted on a self-play run's rows and observations (`augur:weights=v7`'s kind).
-    AzulBoardNet,
-}
-
 /// Runs `tessera train`.
 pub fn run(a: Args) -> Result<()> {
-    if a.model == Model::AzulBoardNet {
-        return board_net(&a);
+    match a.model {
+        Model::AzulAugur(a) => augur(a),
+        Model::AzulBoardNet(a) => board_net(&a),
     }
+}
+
+/// `tessera train azul-augur`.
+fn augur(a: AugurArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&a.epsilon) {
         bail!("--epsilon {}: expected a probability in 0-1", a.epsilon);
     }
@@ -184,7 +218,7 @@ impl Observer<AzulState> for States {
 /// deals from the chance stream, each seat thinking with its own generator within its
 /// plan's budget. `--epsilon` is the seat's chance of a blunder ([`Blundering`], from the
 /// seat's generator). One agent per spec, reset between games (as tournament workers do).
-fn self_play(a: &Args, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>> {
+fn self_play(a: &AugurArgs, shard: Shard, path: &PathBuf) -> Result<Vec<TrainingRow>> {
     let registry = tessera_house::registry::azul::registry();
     let specs = seat_specs(&a.player, a.players)?;
     let plans = specs
@@ -373,15 +407,7 @@ fn prepare_rows(mut rows: Vec<TrainingRow>, players: usize) -> Result<Vec<Traini
 }
 
 /// `tessera train azul-board-net`.
-fn board_net(a: &Args) -> Result<()> {
-    let (Some(rows), Some(obs), Some(out)) = (&a.fit, &a.observations, &a.out) else {
-        bail!(
-            "azul-board-net fits from a self-play run: give --fit ROWS,.. --observations OBS,.. --out NET.json (written by `tessera train azul-augur --data ROWS --observations OBS`)"
-        );
-    };
-    if a.data.is_some() || a.compare.is_some() || a.shard != Shard::ALL {
-        bail!("azul-board-net only fits: --data, --compare and --shard belong to azul-augur");
-    }
+fn board_net(a: &NetArgs) -> Result<()> {
     for (name, x) in [("--l2", a.l2), ("--decay", a.decay)] {
         if !(x >= 0.0 && x.is_finite()) {
             bail!("{name} {x}: expected a number >= 0");
@@ -392,8 +418,8 @@ fn board_net(a: &Args) -> Result<()> {
     }
     super::train_net::fit_net(&super::train_net::NetSettings {
         players: a.players,
-        rows,
-        observations: obs,
+        rows: &a.fit,
+        observations: &a.observations,
         config: tessera_search::learn::net::NetConfig {
             hidden: usize::from(a.hidden),
             epochs: usize::from(a.epochs),
@@ -404,11 +430,11 @@ fn board_net(a: &Args) -> Result<()> {
             batch: 512,
         },
         l2: a.l2,
-        out,
+        out: &a.out,
     })
 }
 
-fn fit_and_write(a: &Args, rows: Vec<TrainingRow>, out: &PathBuf) -> Result<()> {
+fn fit_and_write(a: &AugurArgs, rows: Vec<TrainingRow>, out: &PathBuf) -> Result<()> {
     let rows = prepare_rows(rows, a.players)?;
     let compare = match &a.compare {
         Some(path) => {
@@ -557,7 +583,10 @@ mod tests {
             "--player",
             text,
         ])?;
-        Ok(T::from_arg_matches(&m)?.a.player)
+        match T::from_arg_matches(&m)?.a.model {
+            Model::AzulAugur(a) => Ok(a.player),
+            Model::AzulBoardNet(_) => panic!("azul-augur was asked for"),
+        }
     }
 
     #[test]
