@@ -66,7 +66,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 8] = [
+const PARAMS: [ParamDoc; 10] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -89,6 +89,16 @@ const PARAMS: [ParamDoc; 8] = [
         name: "plausible",
         kind: ParamKind::Value { default: "4" },
         doc: "K > 0: opponent modelling, each opponent considers only its K best moves by its own static value (one evaluation per move), the worst of them for augur assumed (0: all); unless given, 4 at three and four players and 0 at two",
+    },
+    ParamDoc {
+        name: "lmr",
+        kind: ParamKind::Value { default: "0" },
+        doc: "K > 0: late-move reductions, below the root the moves after the K best of an earlier visit are searched a ply shallower with a null window first, and fully only if that says they may matter (0, the default: every move to full depth)",
+    },
+    ParamDoc {
+        name: "lmr_deep",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with lmr: moves from this rank on are reduced by two plies instead of one (0, the default: never)",
     },
     ParamDoc {
         name: "weights",
@@ -183,6 +193,29 @@ fn width(spec: &AgentSpec, key: &str, default: u32) -> Result<(u32, u32), SpecEr
         })
 }
 
+/// Late-move reductions ([`SearchConfig::lmr`], [`SearchConfig::lmr_deep`]; 0 = off).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reductions {
+    /// Moves searched to full depth at a node before the reduced ones.
+    pub lmr: u32,
+    /// The rank from which moves are reduced by two plies (0 = never).
+    pub lmr_deep: u32,
+}
+
+/// A move count (`lmr`, `lmr_deep`), 0-1000, 0 when not given.
+fn count(spec: &AgentSpec, key: &str) -> Result<u32, SpecError> {
+    let k = spec.u64(key, 0)?;
+    u32::try_from(k)
+        .ok()
+        .filter(|&k| k <= 1000)
+        .ok_or_else(|| SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: k.to_string(),
+            expected: "0-1000".into(),
+        })
+}
+
 /// How `augur` treats the round's end (no `Default`: the registry's default, `extend=3` at
 /// two players only, is set where a spec is read).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -201,6 +234,7 @@ pub fn augur_player(
     eval: AugurEval,
     past: PastRound,
     narrow: Narrow,
+    reductions: Reductions,
 ) -> SearchAgent<AzulState, AugurEvaluator> {
     let PastRound {
         samples,
@@ -212,6 +246,8 @@ pub fn augur_player(
     config.use_partial = true;
     config.chance_samples = if samples > 0 { samples } else { extend.max(1) };
     config.extend_chance = samples == 0 && extend > 0;
+    config.lmr = reductions.lmr;
+    config.lmr_deep = reductions.lmr_deep;
     let eval = AugurEvaluator {
         eval,
         past_round: samples > 0,
@@ -240,8 +276,12 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 replies: width(spec, "replies", DEFAULT_REPLIES)?,
                 plausible: width(spec, "plausible", DEFAULT_PLAUSIBLE)?,
             };
+            let reductions = Reductions {
+                lmr: count(spec, "lmr")?,
+                lmr_deep: count(spec, "lmr_deep")?,
+            };
             Ok(Recipe::new(move || {
-                Box::new(augur_player(&name, eval.clone(), past, narrow))
+                Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
             }))
         },
     }]
@@ -454,6 +494,40 @@ mod tests {
     }
 
     #[test]
+    fn late_move_reductions_reach_deeper_on_the_same_nodes_and_stay_reproducible() {
+        let all = positions();
+        let sample: Vec<_> = all
+            .iter()
+            .filter(|s| s.num_legal_actions() >= 8)
+            .step_by(5)
+            .take(8)
+            .collect();
+        assert!(sample.len() >= 6);
+        let (mut plain_depth, mut lmr_depth) = (0, 0);
+        for s in &sample {
+            let mut plain = seat("augur:nodes=60000");
+            let mut lmr = seat("augur:nodes=60000:lmr=3:lmr_deep=8");
+            plain.choose(s, &mut seeded(3));
+            let m = lmr.choose(s, &mut seeded(3));
+            s.check_action(m).unwrap();
+            plain_depth += plain.last_info().unwrap().depth;
+            lmr_depth += lmr.last_info().unwrap().depth;
+            let again = seat("augur:nodes=60000:lmr=3:lmr_deep=8").choose(s, &mut seeded(3));
+            assert_eq!(m, again, "same position and budget: same move");
+        }
+        assert!(
+            lmr_depth > plain_depth,
+            "lmr {lmr_depth} plies in all against {plain_depth}"
+        );
+        // lmr=0 is the plain search.
+        let s = sample[0];
+        assert_eq!(
+            search("augur:nodes=20000:lmr=0", s),
+            search("augur:nodes=20000", s)
+        );
+    }
+
+    #[test]
     fn augur_refuses_bad_parameters() {
         let reg = registry();
         for bad in [
@@ -469,6 +543,9 @@ mod tests {
             "augur:plausible=1001",
             "augur:replies=-2",
             "augur:plausible=four",
+            "augur:lmr=1001",
+            "augur:lmr=-1",
+            "augur:lmr_deep=many",
         ] {
             assert!(reg.build(bad).is_err(), "{bad}");
         }

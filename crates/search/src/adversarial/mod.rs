@@ -209,7 +209,23 @@ pub struct SearchConfig {
     /// player assumes the worst. 0 (the default) searches every move.
     #[serde(default)]
     pub plausible: u32,
+    /// Late-move reductions (presort only, 0 = off, the default): below the root, at a node
+    /// with at least [`LMR_MIN_DEPTH`] plies left whose children an earlier visit has ranked,
+    /// the children after the first `lmr` are searched first with a null window one ply
+    /// shallower (two plies from child [`SearchConfig::lmr_deep`] on, if set), and again at
+    /// full depth with the node's window only if that shallower search says the move may
+    /// change the node's value. Such a search is no longer exact minimax to the iteration's
+    /// depth: it spends the nodes saved on the unlikely moves on depth for the likely ones.
+    #[serde(default)]
+    pub lmr: u32,
+    /// With [`SearchConfig::lmr`]: children from this index on are reduced by two plies
+    /// (0 = never).
+    #[serde(default)]
+    pub lmr_deep: u32,
 }
+
+/// Plies left below which [`SearchConfig::lmr`] reduces nothing.
+pub const LMR_MIN_DEPTH: u32 = 3;
 
 impl SearchConfig {
     /// Defaults for an algorithm: paranoid, no table, one chance sample, clock every 64 nodes.
@@ -225,6 +241,8 @@ impl SearchConfig {
             extend_chance: false,
             replies: 0,
             plausible: 0,
+            lmr: 0,
+            lmr_deep: 0,
         }
     }
 }
@@ -703,6 +721,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             Some(t) if !maximize && self.replies > 0 => (self.replies, self.tree.ranked(t)),
             _ => (0, 0),
         };
+        // Late-move reductions: only where an earlier visit ranked the children, so that a
+        // late child is one that did worse (or was never reached) before.
+        let reducible = self.config.lmr > 0
+            && prune
+            && depth >= LMR_MIN_DEPTH
+            && tnode.is_some_and(|t| tchildren.is_some() && self.tree.ranked(t) > 0);
         let mut best = if maximize { -INF } else { INF };
         let mut best_i = 0usize;
         let (mut a, mut b) = (alpha, beta);
@@ -721,7 +745,32 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 None => (buf[i], None),
             };
             let child = self.child_state(state, action);
-            let v = self.alphabeta(&child, depth - 1, ply + 1, a, b, child_t);
+            let reduce = if reducible && i as u32 >= self.config.lmr {
+                if self.config.lmr_deep > 0
+                    && i as u32 >= self.config.lmr_deep
+                    && depth > LMR_MIN_DEPTH
+                {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
+            let v = if reduce > 0 {
+                // A null window at the bound the move must pass, one or two plies shallower;
+                // the full search only if it passes.
+                let (na, nb) = if maximize { (a, a + 1) } else { (b - 1, b) };
+                let v = self.alphabeta(&child, depth - 1 - reduce, ply + 1, na, nb, child_t);
+                let passes = if maximize { v > a } else { v < b };
+                if passes && !self.aborted {
+                    self.alphabeta(&child, depth - 1, ply + 1, a, b, child_t)
+                } else {
+                    v
+                }
+            } else {
+                self.alphabeta(&child, depth - 1, ply + 1, a, b, child_t)
+            };
             self.pool.push(child);
             if self.aborted {
                 if tchildren.is_none() {

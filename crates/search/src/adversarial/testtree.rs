@@ -55,6 +55,11 @@ impl TreeGame {
         }
     }
 
+    /// Plies left to the tree's depth (0: a leaf of the tree).
+    pub fn depth_left(&self) -> u8 {
+        self.depth_left
+    }
+
     /// Number of children of this node.
     pub fn branching(&self) -> u8 {
         if self.depth_left == 0 {
