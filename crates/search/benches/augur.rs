@@ -1,7 +1,8 @@
 //! `augur` against `strong`: the same search (presort + table) with the learned win-chance
 //! evaluator or `StrongEval`, from the first turn of three seeded two-player games to depth 3,
 //! plus the evaluators alone on positions of a seeded game; `augur_v7` is augur with the
-//! board network (`weights=v7`). Throughput = nodes visited
+//! board network (`weights=v7`); `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at
+//! three seats with v9 (its three-player network) and v5. Throughput = nodes visited
 //! (search) or positions evaluated (evaluators).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
@@ -38,8 +39,12 @@ impl Evaluator<AzulState> for Augur {
 }
 
 fn first_turn(seed: u64) -> AzulState {
+    first_turn_of(2, seed)
+}
+
+fn first_turn_of(players: usize, seed: u64) -> AzulState {
     let seeds = GameSeeds { seed };
-    let mut s = AzulState::new_random(2, &mut seeds.setup_rng());
+    let mut s = AzulState::new_random(players, &mut seeds.setup_rng());
     let d = s.sample_chance(&mut seeds.chance_rng());
     s.apply_chance(&d).expect("sampled deal");
     s
@@ -108,6 +113,29 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // Three seats: v9 (its three-player network) against v5 (the 14-feature v3 weights
+    // there), from the first turn of three seeded three-player games.
+    let three: Vec<AzulState> = (1..=3).map(|seed| first_turn_of(3, seed)).collect();
+    for (name, version) in [("augur_v9_3p_d3", "v9"), ("augur_v5_3p_d3", "v5")] {
+        let eval = || AugurEval::version(version).expect("a shipped version");
+        let nodes: u64 = three
+            .iter()
+            .map(|p| {
+                Searcher::new(Augur(eval()), config())
+                    .search_depth(p, 3)
+                    .nodes
+            })
+            .sum();
+        g.throughput(Throughput::Elements(nodes));
+        g.bench_function(name, |b| {
+            let mut s = Searcher::new(Augur(eval()), config());
+            b.iter(|| {
+                for p in &three {
+                    black_box(s.search_depth(black_box(p), 3));
+                }
+            })
+        });
+    }
     let nodes: u64 = positions
         .iter()
         .map(|p| {

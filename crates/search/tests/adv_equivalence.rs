@@ -101,6 +101,22 @@ fn configs() -> Vec<(&'static str, SearchConfig)> {
     let mut c = SearchConfig::new(Algorithm::Presort);
     c.tree_cap = 40;
     out.push(("presort+cap", c));
+    // Killer moves change only the order of the moves, never a value.
+    let n = out.len();
+    for i in 1..n {
+        let (name, mut c) = out[i].clone();
+        c.killers = true;
+        out.push((
+            match name {
+                "alphabeta" => "alphabeta+killers",
+                "presort" => "presort+killers",
+                "alphabeta+tt" => "alphabeta+tt+killers",
+                "presort+tt" => "presort+tt+killers",
+                _ => "presort+cap+killers",
+            },
+            c,
+        ));
+    }
     out
 }
 

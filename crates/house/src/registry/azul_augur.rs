@@ -66,7 +66,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 10] = [
+const PARAMS: [ParamDoc; 11] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -99,6 +99,11 @@ const PARAMS: [ParamDoc; 10] = [
         name: "lmr_deep",
         kind: ParamKind::Value { default: "0" },
         doc: "with lmr: moves from this rank on are reduced by two plies instead of one (0, the default: never)",
+    },
+    ParamDoc {
+        name: "killers",
+        kind: ParamKind::Flag,
+        doc: "order the moves of a node searched for the first time: the transposition table's move, then the two latest moves that cut off a sibling at the same depth (only the order changes, not the values)",
     },
     ParamDoc {
         name: "weights",
@@ -193,13 +198,16 @@ fn width(spec: &AgentSpec, key: &str, default: u32) -> Result<(u32, u32), SpecEr
         })
 }
 
-/// Late-move reductions ([`SearchConfig::lmr`], [`SearchConfig::lmr_deep`]; 0 = off).
+/// Late-move reductions ([`SearchConfig::lmr`], [`SearchConfig::lmr_deep`]; 0 = off) and
+/// move ordering at new nodes ([`SearchConfig::killers`]): how the search spends its nodes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reductions {
     /// Moves searched to full depth at a node before the reduced ones.
     pub lmr: u32,
     /// The rank from which moves are reduced by two plies (0 = never).
     pub lmr_deep: u32,
+    /// Killer moves and the table's move first at new nodes ([`SearchConfig::killers`]).
+    pub killers: bool,
 }
 
 /// A move count (`lmr`, `lmr_deep`), 0-1000, 0 when not given.
@@ -248,6 +256,7 @@ pub fn augur_player(
     config.extend_chance = samples == 0 && extend > 0;
     config.lmr = reductions.lmr;
     config.lmr_deep = reductions.lmr_deep;
+    config.killers = reductions.killers;
     let eval = AugurEvaluator {
         eval,
         past_round: samples > 0,
@@ -279,6 +288,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
             let reductions = Reductions {
                 lmr: count(spec, "lmr")?,
                 lmr_deep: count(spec, "lmr_deep")?,
+                killers: spec.flag("killers")?,
             };
             Ok(Recipe::new(move || {
                 Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))

@@ -222,6 +222,13 @@ pub struct SearchConfig {
     /// (0 = never).
     #[serde(default)]
     pub lmr_deep: u32,
+    /// Move ordering where no earlier visit has ordered a node's children (a node searched
+    /// for the first time): the transposition table's move first, then the two latest moves
+    /// that cut off a sibling search at the same ply (killer moves). Only the order changes,
+    /// so the value of every search stays exactly minimax's; fewer nodes are visited when
+    /// the killers refute again. Off by default.
+    #[serde(default)]
+    pub killers: bool,
 }
 
 /// Plies left below which [`SearchConfig::lmr`] reduces nothing.
@@ -243,6 +250,7 @@ impl SearchConfig {
             plausible: 0,
             lmr: 0,
             lmr_deep: 0,
+            killers: false,
         }
     }
 }
@@ -324,6 +332,19 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     scored: Vec<(Value, u32, G::Action)>,
     replies: u32,
     plausible: u32,
+    killer_moves: Vec<[Option<G::Action>; 2]>,
+}
+
+/// Moves `action`, if it is in `buf[from..]`, to `buf[from]` (the others keep their order);
+/// true if it was there.
+fn promote<A: PartialEq>(buf: &mut [A], from: usize, action: &A) -> bool {
+    match buf.iter().skip(from).position(|a| a == action) {
+        Some(k) => {
+            buf[from..=from + k].rotate_right(1);
+            true
+        }
+        None => false,
+    }
 }
 
 /// The utility of `p`: its value minus the best value among the others.
@@ -366,6 +387,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             scored: Vec::new(),
             replies: 0,
             plausible: 0,
+            killer_moves: Vec::new(),
         }
     }
 
@@ -409,6 +431,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.extending = false;
         self.chance_level = 0;
         self.tree.clear();
+        for k in &mut self.killer_moves {
+            *k = [None, None];
+        }
         if let Some(tt) = &mut self.tt {
             tt.new_search();
         }
@@ -671,6 +696,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 if !maximize {
                     self.keep_plausible(state, mover, &mut buf);
                 }
+                self.order_fresh(&mut buf, ply, tt_move);
                 self.tree.expand(t, &buf, self.config.tree_cap);
                 self.bufs[ply] = buf;
             }
@@ -698,7 +724,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 if !maximize {
                     self.keep_plausible(state, mover, &mut buf);
                 }
-                if let Some(m) = tt_move
+                if self.config.killers {
+                    self.order_fresh(&mut buf, ply, tt_move);
+                } else if let Some(m) = tt_move
                     && let Some(pos) = buf.iter().position(|&a| a == m)
                 {
                     buf[..=pos].rotate_right(1);
@@ -799,6 +827,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     b = b.min(v);
                 }
                 if a >= b {
+                    if self.config.killers {
+                        self.remember_killer(ply, action);
+                    }
                     break;
                 }
             }
@@ -828,6 +859,39 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt.store(k, depth, best, bound, Some(best_action), cut_here);
         }
         best
+    }
+
+    /// [`SearchConfig::killers`]: orders the children of a node searched for the first time,
+    /// the table's move first, then the ply's killer moves (nothing without the setting).
+    fn order_fresh(&mut self, buf: &mut [G::Action], ply: usize, tt_move: Option<G::Action>) {
+        if !self.config.killers {
+            return;
+        }
+        let mut next = 0;
+        if let Some(m) = tt_move
+            && promote(buf, 0, &m)
+        {
+            next = 1;
+        }
+        if let Some(&killers) = self.killer_moves.get(ply) {
+            for k in killers.into_iter().flatten() {
+                if next < buf.len() && promote(buf, next, &k) {
+                    next += 1;
+                }
+            }
+        }
+    }
+
+    /// Records a move that cut off a search at `ply` as that ply's latest killer.
+    fn remember_killer(&mut self, ply: usize, action: G::Action) {
+        while self.killer_moves.len() <= ply {
+            self.killer_moves.push([None, None]);
+        }
+        let k = &mut self.killer_moves[ply];
+        if k[0] != Some(action) {
+            k[1] = k[0];
+            k[0] = Some(action);
+        }
     }
 
     /// Opponent modelling ([`SearchConfig::plausible`]): keeps in `buf` only the mover's
