@@ -83,33 +83,43 @@ fn pruned_variants_equal_minimax_on_azul() {
             let r = Searcher::new(BlogKeyed, c.clone()).search_depth(&s, 3);
             assert_eq!(r.value, want.value, "{alg:?}+tt on {s}");
             c.killers = true;
-            let r = Searcher::new(BlogKeyed, c).search_depth(&s, 3);
+            let r = Searcher::new(BlogKeyed, c.clone()).search_depth(&s, 3);
             assert_eq!(r.value, want.value, "{alg:?}+tt+killers on {s}");
+            c.history = true;
+            let r = Searcher::new(BlogKeyed, c).search_depth(&s, 3);
+            assert_eq!(r.value, want.value, "{alg:?}+tt+history on {s}");
         }
     }
     assert!(n >= 10, "{n} positions");
 }
 
 #[test]
-fn killer_moves_keep_the_value_and_save_nodes_at_the_round_start() {
+fn killer_moves_and_history_keep_the_value_and_save_nodes_at_the_round_start() {
     // The first turn of a game has the most moves: there the order of the new nodes' moves
     // decides how many are searched.
-    let (mut plain_nodes, mut killer_nodes) = (0u64, 0u64);
+    let (mut plain_nodes, mut killer_nodes, mut history_nodes) = (0u64, 0u64, 0u64);
     for seed in 0..3u64 {
         let s = start(seed, 2);
         let mut c = SearchConfig::new(Algorithm::Presort);
         c.tt_log2 = 16;
         let plain = Searcher::new(Strong(StrongEval::default()), c.clone()).search_depth(&s, 5);
         c.killers = true;
-        let killers = Searcher::new(Strong(StrongEval::default()), c).search_depth(&s, 5);
+        let killers = Searcher::new(Strong(StrongEval::default()), c.clone()).search_depth(&s, 5);
         assert_eq!(killers.value, plain.value, "seed {seed}");
+        c.history = true;
+        let history = Searcher::new(Strong(StrongEval::default()), c).search_depth(&s, 5);
+        assert_eq!(history.value, plain.value, "seed {seed}");
         plain_nodes += plain.nodes;
         killer_nodes += killers.nodes;
+        history_nodes += history.nodes;
     }
     assert!(
         killer_nodes * 3 < plain_nodes * 2,
         "{killer_nodes} nodes with killers against {plain_nodes}"
     );
+    // The history order need not save more (with this evaluator on these positions it
+    // does not: 665,861 nodes against 662,050); it must keep the value, and it reorders.
+    assert_ne!(history_nodes, killer_nodes);
 }
 
 #[test]

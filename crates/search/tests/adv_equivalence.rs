@@ -101,7 +101,7 @@ fn configs() -> Vec<(&'static str, SearchConfig)> {
     let mut c = SearchConfig::new(Algorithm::Presort);
     c.tree_cap = 40;
     out.push(("presort+cap", c));
-    // Killer moves change only the order of the moves, never a value.
+    // Killer moves and the history order change only the order of the moves, never a value.
     let n = out.len();
     for i in 1..n {
         let (name, mut c) = out[i].clone();
@@ -113,6 +113,17 @@ fn configs() -> Vec<(&'static str, SearchConfig)> {
                 "alphabeta+tt" => "alphabeta+tt+killers",
                 "presort+tt" => "presort+tt+killers",
                 _ => "presort+cap+killers",
+            },
+            c.clone(),
+        ));
+        c.history = true;
+        out.push((
+            match name {
+                "alphabeta" => "alphabeta+history",
+                "presort" => "presort+history",
+                "alphabeta+tt" => "alphabeta+tt+history",
+                "presort+tt" => "presort+tt+history",
+                _ => "presort+cap+history",
             },
             c,
         ));

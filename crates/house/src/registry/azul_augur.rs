@@ -66,7 +66,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 11] = [
+const PARAMS: [ParamDoc; 12] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -104,6 +104,11 @@ const PARAMS: [ParamDoc; 11] = [
         name: "killers",
         kind: ParamKind::Flag,
         doc: "order the moves of a node searched for the first time: the transposition table's move, then the two latest moves that cut off a sibling at the same depth (only the order changes, not the values)",
+    },
+    ParamDoc {
+        name: "history",
+        kind: ParamKind::Flag,
+        doc: "killers, and the other moves of a new node in the order of how often (weighted by depth) they cut off a search before (only the order changes)",
     },
     ParamDoc {
         name: "weights",
@@ -208,6 +213,8 @@ pub struct Reductions {
     pub lmr_deep: u32,
     /// Killer moves and the table's move first at new nodes ([`SearchConfig::killers`]).
     pub killers: bool,
+    /// History ordering after the killers ([`SearchConfig::history`]).
+    pub history: bool,
 }
 
 /// A move count (`lmr`, `lmr_deep`), 0-1000, 0 when not given.
@@ -256,7 +263,8 @@ pub fn augur_player(
     config.extend_chance = samples == 0 && extend > 0;
     config.lmr = reductions.lmr;
     config.lmr_deep = reductions.lmr_deep;
-    config.killers = reductions.killers;
+    config.killers = reductions.killers || reductions.history;
+    config.history = reductions.history;
     let eval = AugurEvaluator {
         eval,
         past_round: samples > 0,
@@ -289,6 +297,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
                 lmr: count(spec, "lmr")?,
                 lmr_deep: count(spec, "lmr_deep")?,
                 killers: spec.flag("killers")?,
+                history: spec.flag("history")?,
             };
             Ok(Recipe::new(move || {
                 Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))

@@ -229,7 +229,16 @@ pub struct SearchConfig {
     /// the killers refute again. Off by default.
     #[serde(default)]
     pub killers: bool,
+    /// With [`SearchConfig::killers`]: the other moves of a node searched for the first time
+    /// come in the order of their history scores (each cutoff adds the square of the plies
+    /// left to its move's score, kept apart for the root player's moves and the others').
+    /// Only the order changes. Off by default.
+    #[serde(default)]
+    pub history: bool,
 }
+
+/// Slots of the history table per side (a power of two; moves share a slot by hash).
+const HISTORY_SLOTS: usize = 4096;
 
 /// Plies left below which [`SearchConfig::lmr`] reduces nothing.
 pub const LMR_MIN_DEPTH: u32 = 3;
@@ -251,6 +260,7 @@ impl SearchConfig {
             lmr: 0,
             lmr_deep: 0,
             killers: false,
+            history: false,
         }
     }
 }
@@ -333,6 +343,50 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     replies: u32,
     plausible: u32,
     killer_moves: Vec<[Option<G::Action>; 2]>,
+    history_table: Vec<u32>,
+}
+
+/// The history table's slot of `action` for the root player's moves (`maximize`) or the
+/// others'.
+fn history_slot<A: std::hash::Hash>(action: &A, maximize: bool) -> usize {
+    use std::hash::Hasher;
+    let mut h = SlotHasher(0);
+    action.hash(&mut h);
+    // The high bits of a multiplicative hash are the well-mixed ones.
+    ((h.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (HISTORY_SLOTS - 1))
+        + if maximize { 0 } else { HISTORY_SLOTS }
+}
+
+/// A small, fast, deterministic hasher for the history table's slots (a move is a few bytes;
+/// collisions only merge two moves' scores, never change a value).
+struct SlotHasher(u64);
+
+impl std::hash::Hasher for SlotHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517C_C1B7_2722_0A95);
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
 }
 
 /// Moves `action`, if it is in `buf[from..]`, to `buf[from]` (the others keep their order);
@@ -388,6 +442,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             replies: 0,
             plausible: 0,
             killer_moves: Vec::new(),
+            history_table: Vec::new(),
         }
     }
 
@@ -433,6 +488,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.tree.clear();
         for k in &mut self.killer_moves {
             *k = [None, None];
+        }
+        if self.config.history {
+            self.history_table.clear();
+            self.history_table.resize(2 * HISTORY_SLOTS, 0);
         }
         if let Some(tt) = &mut self.tt {
             tt.new_search();
@@ -696,7 +755,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 if !maximize {
                     self.keep_plausible(state, mover, &mut buf);
                 }
-                self.order_fresh(&mut buf, ply, tt_move);
+                self.order_fresh(&mut buf, ply, tt_move, maximize);
                 self.tree.expand(t, &buf, self.config.tree_cap);
                 self.bufs[ply] = buf;
             }
@@ -725,7 +784,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     self.keep_plausible(state, mover, &mut buf);
                 }
                 if self.config.killers {
-                    self.order_fresh(&mut buf, ply, tt_move);
+                    self.order_fresh(&mut buf, ply, tt_move, maximize);
                 } else if let Some(m) = tt_move
                     && let Some(pos) = buf.iter().position(|&a| a == m)
                 {
@@ -829,6 +888,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 if a >= b {
                     if self.config.killers {
                         self.remember_killer(ply, action);
+                        if self.config.history {
+                            let slot = history_slot(&action, maximize);
+                            if let Some(h) = self.history_table.get_mut(slot) {
+                                *h = h.saturating_add(depth * depth);
+                            }
+                        }
                     }
                     break;
                 }
@@ -863,9 +928,29 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// [`SearchConfig::killers`]: orders the children of a node searched for the first time,
     /// the table's move first, then the ply's killer moves (nothing without the setting).
-    fn order_fresh(&mut self, buf: &mut [G::Action], ply: usize, tt_move: Option<G::Action>) {
+    fn order_fresh(
+        &mut self,
+        buf: &mut [G::Action],
+        ply: usize,
+        tt_move: Option<G::Action>,
+        maximize: bool,
+    ) {
         if !self.config.killers {
             return;
+        }
+        if self.config.history && !self.history_table.is_empty() {
+            // Highest history first; a stable order among equals (legal order).
+            let mut scored = std::mem::take(&mut self.scored);
+            scored.clear();
+            for (i, &a) in buf.iter().enumerate() {
+                let h = self.history_table[history_slot(&a, maximize)];
+                scored.push((h.min(i32::MAX as u32) as Value, i as u32, a));
+            }
+            scored.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+            for (b, &(_, _, a)) in buf.iter_mut().zip(scored.iter()) {
+                *b = a;
+            }
+            self.scored = scored;
         }
         let mut next = 0;
         if let Some(m) = tt_move
