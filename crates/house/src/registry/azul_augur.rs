@@ -547,6 +547,53 @@ mod tests {
     }
 
     #[test]
+    fn killers_and_history_keep_the_value_on_fewer_nodes() {
+        // The first turns of seeded games: the widest positions, where the order matters.
+        let firsts: Vec<_> = (0..3u64)
+            .map(|seed| {
+                let seeds = tessera_core::record::GameSeeds { seed };
+                let mut s = tessera_azul::AzulState::new_random(2, &mut seeds.setup_rng());
+                let deal = s.sample_chance(&mut seeds.chance_rng());
+                s.apply_chance(&deal).unwrap();
+                s
+            })
+            .collect();
+        let mut nodes = [0u64; 3];
+        for s in &firsts {
+            let mut values = Vec::new();
+            for (k, spec) in [
+                "augur:depth=4:weights=v9",
+                "augur:depth=4:weights=v9:killers",
+                "augur:depth=4:weights=v9:history",
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut a = seat(spec);
+                let m = a.choose(s, &mut seeded(3));
+                s.check_action(m).unwrap();
+                let info = a.last_info().unwrap();
+                assert_eq!(info.depth, 4, "{spec}");
+                nodes[k] += info.nodes;
+                values.push(info.value);
+            }
+            assert!(values.iter().all(|v| *v == values[0]), "{values:?}");
+        }
+        assert!(
+            nodes[1] < nodes[0],
+            "killers {} against plain {}",
+            nodes[1],
+            nodes[0]
+        );
+        assert!(
+            nodes[2] < nodes[0],
+            "history {} against plain {}",
+            nodes[2],
+            nodes[0]
+        );
+    }
+
+    #[test]
     fn augur_refuses_bad_parameters() {
         let reg = registry();
         for bad in [
@@ -565,6 +612,8 @@ mod tests {
             "augur:lmr=1001",
             "augur:lmr=-1",
             "augur:lmr_deep=many",
+            "augur:killers=yes",
+            "augur:history=1",
         ] {
             assert!(reg.build(bad).is_err(), "{bad}");
         }

@@ -37,6 +37,15 @@
 //! exhausts the tree; if the time or node limit allows more, the search then deepens on
 //! through them (for Azul: past the round's end) instead of stopping early.
 //!
+//! # Move order and reductions
+//! With presorting, a node an earlier iteration visited tries its children best first by
+//! their last values. A node searched for the first time has no such order; with
+//! [`SearchConfig::killers`] it tries the table's move first, then the ply's killer moves
+//! (the latest moves that cut off a sibling), and with [`SearchConfig::history`] the rest by
+//! how often they cut off before: only the order changes, never a value. With
+//! [`SearchConfig::lmr`] the late moves of ranked nodes are probed shallower first (late-move
+//! reductions; not exact).
+//!
 //! # Counters
 //! `nodes` counts every state the search visits, the root included; `leaves` counts
 //! evaluator calls. Transposition-table hits count as nodes, not leaves.
@@ -209,8 +218,9 @@ pub struct SearchConfig {
     /// player assumes the worst. 0 (the default) searches every move.
     #[serde(default)]
     pub plausible: u32,
-    /// Late-move reductions (presort only, 0 = off, the default): below the root, at a node
-    /// with at least [`LMR_MIN_DEPTH`] plies left whose children an earlier visit has ranked,
+    /// Late-move reductions (presort only, 0 = off, the default): at a node (the root
+    /// included) with at least [`LMR_MIN_DEPTH`] plies left whose children an earlier visit
+    /// has ranked,
     /// the children after the first `lmr` are searched first with a null window one ply
     /// shallower (two plies from child [`SearchConfig::lmr_deep`] on, if set), and again at
     /// full depth with the node's window only if that shallower search says the move may
