@@ -118,7 +118,7 @@ fn bad_values_are_usage_errors_naming_the_argument_and_the_form() {
         ),
         (
             &["train", "chess-augur"],
-            &["invalid value 'chess-augur' for '<MODEL>'", "azul-augur"],
+            &["unrecognized subcommand 'chess-augur'", "azul-augur"],
         ),
         (
             &["train", "azul-augur", "--shard", "0/4"],
