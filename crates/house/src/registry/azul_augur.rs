@@ -1,6 +1,8 @@
 //! Azul: `augur`, the search player that values positions by the chance of winning the game
 //! ([`tessera_azul::augur::AugurEval`], learned from self-play) instead of a round's score
 //! margin. The search is `strong`'s (presort + transposition table + partial last iteration).
+//! `oracle`, its successor, is the same player with the board networks' weights
+//! ([`ORACLE_VERSION`]) by default; every parameter means the same.
 //! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
 //! `tessera_search::adversarial`.
 
@@ -93,7 +95,7 @@ const PARAMS: [ParamDoc; 12] = [
     ParamDoc {
         name: "lmr",
         kind: ParamKind::Value { default: "0" },
-        doc: "K > 0: late-move reductions, below the root the moves after the K best of an earlier visit are searched a ply shallower with a null window first, and fully only if that says they may matter (0, the default: every move to full depth)",
+        doc: "K > 0: late-move reductions, at every node (the root included) the moves after the K best of an earlier visit are searched a ply shallower with a null window first, and fully only if that says they may matter (0, the default: every move to full depth)",
     },
     ParamDoc {
         name: "lmr_deep",
@@ -117,10 +119,28 @@ const PARAMS: [ParamDoc; 12] = [
     },
 ];
 
-/// The evaluator `weights=` names: a shipped version, or (from a [`Trust::Local`]
-/// specification only) a weights file, read and checked here, when the name is parsed.
-fn weights(spec: &AgentSpec, trust: Trust) -> Result<AugurEval, SpecError> {
-    let name = spec.value("weights")?.unwrap_or(DEFAULT_VERSION);
+/// The weights `oracle` uses unless `weights=` says otherwise: v9, the two- and
+/// three-player board networks fitted by `tessera train` (v6's weights at four seats).
+pub const ORACLE_VERSION: &str = "v9";
+
+/// `oracle`'s parameters: `augur`'s, with its own default weights.
+const ORACLE_PARAMS: [ParamDoc; 12] = {
+    let mut p = PARAMS;
+    p[11] = ParamDoc {
+        name: "weights",
+        kind: ParamKind::Value {
+            default: ORACLE_VERSION,
+        },
+        doc: "shipped weights, as augur's (v9, the default: board networks at two and three players fitted by `tessera train` on self-play, v6's weights at four); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server)",
+    };
+    p
+};
+
+/// The evaluator `weights=` names (`default` when it is not given): a shipped version, or
+/// (from a [`Trust::Local`] specification only) a weights file, read and checked here, when
+/// the name is parsed.
+fn weights(spec: &AgentSpec, trust: Trust, default: &str) -> Result<AugurEval, SpecError> {
+    let name = spec.value("weights")?.unwrap_or(default);
     let bad = |expected: String| SpecError::BadValue {
         agent: spec.name.clone(),
         key: "weights".into(),
@@ -274,36 +294,52 @@ pub fn augur_player(
     SearchAgent::new(name, eval, config)
 }
 
-/// The `augur` entry.
+/// The plan of `augur` or `oracle` (they differ only in the weights used by default).
+fn plan(
+    spec: &AgentSpec,
+    trust: Trust,
+    default_weights: &str,
+) -> Result<Recipe<AzulState>, SpecError> {
+    let name = spec.text.clone();
+    let eval = weights(spec, trust, default_weights)?;
+    let past = PastRound {
+        samples: refills(spec, "samples", 0)?,
+        extend: refills(spec, "extend", DEFAULT_EXTEND)?,
+        extend_two_only: spec.value("extend")?.is_none(),
+    };
+    let narrow = Narrow {
+        replies: width(spec, "replies", DEFAULT_REPLIES)?,
+        plausible: width(spec, "plausible", DEFAULT_PLAUSIBLE)?,
+    };
+    let reductions = Reductions {
+        lmr: count(spec, "lmr")?,
+        lmr_deep: count(spec, "lmr_deep")?,
+        killers: spec.flag("killers")?,
+        history: spec.flag("history")?,
+    };
+    Ok(Recipe::new(move || {
+        Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
+    }))
+}
+
+/// The `augur` and `oracle` entries.
 pub fn entries() -> Vec<AgentEntry<AzulState>> {
-    vec![AgentEntry {
-        name: "augur",
-        summary: "strong's search valuing positions by a learned chance of winning the game (self-play logistic regression)",
-        player_summary: "searches ahead and judges positions by its learned chance of winning",
-        params: &PARAMS,
-        plan: |spec, trust| {
-            let name = spec.text.clone();
-            let eval = weights(spec, trust)?;
-            let past = PastRound {
-                samples: refills(spec, "samples", 0)?,
-                extend: refills(spec, "extend", DEFAULT_EXTEND)?,
-                extend_two_only: spec.value("extend")?.is_none(),
-            };
-            let narrow = Narrow {
-                replies: width(spec, "replies", DEFAULT_REPLIES)?,
-                plausible: width(spec, "plausible", DEFAULT_PLAUSIBLE)?,
-            };
-            let reductions = Reductions {
-                lmr: count(spec, "lmr")?,
-                lmr_deep: count(spec, "lmr_deep")?,
-                killers: spec.flag("killers")?,
-                history: spec.flag("history")?,
-            };
-            Ok(Recipe::new(move || {
-                Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
-            }))
+    vec![
+        AgentEntry {
+            name: "augur",
+            summary: "strong's search valuing positions by a learned chance of winning the game (self-play logistic regression)",
+            player_summary: "searches ahead and judges positions by its learned chance of winning",
+            params: &PARAMS,
+            plan: |spec, trust| plan(spec, trust, DEFAULT_VERSION),
         },
-    }]
+        AgentEntry {
+            name: "oracle",
+            summary: "augur's successor: augur's search with small neural networks (fitted on self-play) judging the whole table at two and three players (augur:weights=v9)",
+            player_summary: "searches ahead and judges the whole table by what it learned from many games against itself",
+            params: &ORACLE_PARAMS,
+            plan: |spec, trust| plan(spec, trust, ORACLE_VERSION),
+        },
+    ]
 }
 
 #[cfg(test)]
@@ -396,6 +432,36 @@ mod tests {
             let y = seat("augur:nodes=3000:weights=v5").choose(s, &mut seeded(1));
             assert_eq!(x, y, "three players, position {i}");
         }
+    }
+
+    #[test]
+    fn oracle_is_augur_with_the_v9_weights() {
+        // Same search, same values: the same move on the same nodes at two and three seats,
+        // with its parameters passed on; and not v5's player (the moves differ somewhere).
+        let mut differ = 0;
+        for (n, step) in [(2, 5), (3, 9)] {
+            for (i, s) in positions_of(n).iter().enumerate().step_by(step) {
+                let mut o = seat("oracle:nodes=2000:killers");
+                let mut a = seat("augur:nodes=2000:killers:weights=v9");
+                let x = o.choose(s, &mut seeded(i as u64));
+                let y = a.choose(s, &mut seeded(i as u64));
+                assert_eq!(x, y, "{n} players, position {i}");
+                let (oi, ai) = (o.last_info().unwrap(), a.last_info().unwrap());
+                assert_eq!((oi.nodes, oi.depth), (ai.nodes, ai.depth), "position {i}");
+                differ +=
+                    usize::from(x != seat("augur:nodes=2000:killers").choose(s, &mut seeded(1)));
+            }
+        }
+        assert!(differ > 0, "oracle chose as v5 everywhere");
+        // Its own weights can still be named, and bad values are refused as augur's are.
+        let s = &positions()[0];
+        let x = seat("oracle:nodes=2000:weights=v5").choose(s, &mut seeded(2));
+        assert_eq!(x, seat("augur:nodes=2000").choose(s, &mut seeded(2)));
+        let err = registry()
+            .parse("oracle:weights=v10")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("weights") && err.contains("v9"), "{err}");
     }
 
     #[test]
