@@ -126,6 +126,8 @@ pub const ORACLE_VERSION: &str = "v9";
 /// `oracle`'s parameters: `augur`'s, with its own default weights.
 const ORACLE_PARAMS: [ParamDoc; 12] = {
     let mut p = PARAMS;
+    // The entry replaced must be `weights` (checked when compiling).
+    assert!(matches!(p[11].name.as_bytes(), b"weights"));
     p[11] = ParamDoc {
         name: "weights",
         kind: ParamKind::Value {
