@@ -28,6 +28,9 @@ enum Command {
     Agents(cmd::agents::Args),
     /// Merge tournament databases (for example the shards of one run).
     Merge(cmd::merge::Args),
+    /// Split the runs of a tournament database into shard files (to finish a stopped run on
+    /// several cores or machines; `tessera merge` joins them again).
+    Split(cmd::split::Args),
     /// Draw charts and tables from a tournament database.
     Report(cmd::report::Args),
     /// List the games stored in a tournament database.
@@ -143,6 +146,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Tournament(a) => cmd::tournament::run(a),
         Command::Agents(a) => cmd::agents::run(a),
         Command::Merge(a) => cmd::merge::run(a),
+        Command::Split(a) => cmd::split::run(a),
         Command::Report(a) => cmd::report::run(a),
         Command::Games(a) => cmd::games::run(a),
         Command::Export(a) => cmd::export::run(a),

@@ -161,6 +161,192 @@ fn shards_merge_into_the_whole_run() {
     assert!(svg.starts_with("<svg") && svg.contains("smart vs greedy, series 2"));
 }
 
+/// `(idx, scores, winners)` of every stored game, in index order.
+fn game_rows(db: &Path) -> Vec<(i64, String, String)> {
+    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap();
+    let mut st = c
+        .prepare("SELECT idx, scores, winners FROM games ORDER BY idx")
+        .unwrap();
+    st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// `(shard_index, shard_count, total)` of the file's only run.
+fn shard_of(db: &Path) -> (i64, i64, i64) {
+    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap();
+    c.query_row(
+        "SELECT shard_index, shard_count, total FROM runs",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_stopped_run_split_into_shards_finishes_as_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let play = |db: &Path, shard: &str, resume: bool| {
+        let mut args = vec![
+            "tournament",
+            "azul",
+            "--agents",
+            "smart,greedy,random",
+            "--games",
+            "6",
+            "--series",
+            "2",
+            "--seed",
+            "4",
+            "--quiet",
+            "--shard",
+            shard,
+            "--db",
+            db.to_str().unwrap(),
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        let o = run(&args);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    play(&p("whole.sqlite"), "1/1", false);
+    let whole = game_rows(&p("whole.sqlite"));
+    assert_eq!(whole.len(), 36);
+    // A run stopped after some games: the whole run's file with all but 17 games deleted
+    // (a stop keeps finished games in any order, since games run in parallel).
+    std::fs::copy(p("whole.sqlite"), p("stopped.sqlite")).unwrap();
+    {
+        let c = rusqlite::Connection::open(p("stopped.sqlite")).unwrap();
+        c.execute("DELETE FROM games WHERE idx % 3 = 1 OR idx > 25", [])
+            .unwrap();
+    }
+    let kept = game_rows(&p("stopped.sqlite"));
+    assert_eq!(kept.len(), 17);
+
+    let outs: Vec<_> = (1..=3).map(|k| p(&format!("s{k}.sqlite"))).collect();
+    let mut args = vec![
+        "split".to_string(),
+        "--from".to_string(),
+        p("stopped.sqlite").to_str().unwrap().to_string(),
+    ];
+    args.extend(outs.iter().map(|o| o.to_str().unwrap().to_string()));
+    let o = tessera().args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("(shard 3/3)"), "{}", text(&o));
+    // Every kept game went to exactly one shard, none was invented.
+    let mut split_rows: Vec<_> = outs.iter().flat_map(|o| game_rows(o)).collect();
+    split_rows.sort();
+    assert_eq!(split_rows, kept);
+    for (k, out) in outs.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        // Each shard file holds shard k/3 of the run, with the size a fresh shard has ...
+        play(&p(&format!("fresh{k}.sqlite")), &shard, false);
+        let fresh = game_rows(&p(&format!("fresh{k}.sqlite")));
+        assert_eq!(shard_of(out), (k as i64 + 1, 3, fresh.len() as i64));
+        // ... only games of that shard ...
+        assert!(game_rows(out).iter().all(|g| fresh.contains(g)), "{shard}");
+        // ... and resuming it plays exactly the rest of the shard.
+        play(out, &shard, true);
+        assert_eq!(game_rows(out), fresh, "{shard}");
+    }
+    let mut margs = vec![
+        "merge".to_string(),
+        "--out".to_string(),
+        p("m.sqlite").to_str().unwrap().to_string(),
+    ];
+    margs.extend(outs.iter().map(|o| o.to_str().unwrap().to_string()));
+    let o = tessera().args(&margs).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("36 of 36 stored (complete)"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(game_rows(&p("m.sqlite")), whole);
+
+    // Splitting again into the same files adds nothing and changes nothing.
+    let o = tessera().args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("0 games added"), "{}", text(&o));
+
+    // Bad requests: a clear error, no panic, the input untouched.
+    let before = std::fs::read(p("stopped.sqlite")).unwrap();
+    let stopped = p("stopped.sqlite");
+    let st = stopped.to_str().unwrap();
+    let one = p("one.sqlite");
+    let missing = p("missing.sqlite");
+    let (a_out, b_out) = (p("a.sqlite"), p("b.sqlite"));
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["split", "--from", st, one.to_str().unwrap()],
+            "at least two output files",
+        ),
+        (
+            vec!["split", "--from", st, st, one.to_str().unwrap()],
+            "both an input and the output",
+        ),
+        (
+            vec![
+                "split",
+                "--from",
+                st,
+                one.to_str().unwrap(),
+                one.to_str().unwrap(),
+            ],
+            "named twice",
+        ),
+        (
+            vec![
+                "split",
+                "--from",
+                missing.to_str().unwrap(),
+                a_out.to_str().unwrap(),
+                b_out.to_str().unwrap(),
+            ],
+            "missing.sqlite",
+        ),
+    ];
+    for (a, expected) in cases {
+        let o = run(&a);
+        assert!(!o.status.success(), "{a:?}");
+        assert!(text(&o).contains(expected), "{a:?}: {}", text(&o));
+        assert!(!text(&o).contains("panicked"), "{}", text(&o));
+    }
+    assert!(!one.exists() && !a_out.exists() && !b_out.exists());
+    assert_eq!(std::fs::read(p("stopped.sqlite")).unwrap(), before);
+    // A run with a sequential test decides from every pair in order: not split.
+    let sprt = p("sprt.sqlite");
+    let o = run(&[
+        "tournament",
+        "azul",
+        "--agents",
+        "smart,random",
+        "--games",
+        "20",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--quiet",
+        "--db",
+        sprt.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&[
+        "split",
+        "--from",
+        sprt.to_str().unwrap(),
+        one.to_str().unwrap(),
+        p("two.sqlite").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("sequential test"), "{}", text(&o));
+    assert!(!one.exists());
+}
+
 #[test]
 fn bad_input_gives_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

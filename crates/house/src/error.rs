@@ -150,6 +150,24 @@ pub enum MergeError {
         /// The input file.
         path: String,
     },
+    /// A split needs at least two outputs.
+    #[error(
+        "a split needs at least two output files (one per shard), got {0}; to copy a run whole use tessera merge"
+    )]
+    TooFewShards(usize),
+    /// The same output named twice.
+    #[error("{0} is named twice among the outputs")]
+    OutputTwice(String),
+    /// A run with a sequential test cannot be split.
+    #[error(
+        "{path}: run {run} has a sequential test (--sprt), which decides from every pair in order, so it cannot be split into shards"
+    )]
+    SequentialRun {
+        /// The input file.
+        path: String,
+        /// The run.
+        run: i64,
+    },
 }
 
 /// Anything that stops a tournament, a merge or a report.

@@ -14,6 +14,7 @@ pub mod play_tiles;
 pub mod report;
 pub mod serve;
 pub mod solve_tiles;
+pub mod split;
 pub mod tournament;
 pub mod train;
 pub mod train_net;
