@@ -101,8 +101,14 @@ pub const AZUL: &[Level] = &[
     Level {
         number: 9,
         name: "master",
-        summary: "the strongest: deep search valuing the chance to win the game (100,000 positions a move)",
+        summary: "deep search valuing the chance to win the game (100,000 positions a move)",
         spec: "augur:nodes=100000:extend=0:weights=v3",
+    },
+    Level {
+        number: 10,
+        name: "grandmaster",
+        summary: "the strongest: deep search valuing positions with a learned network (100,000 positions a move)",
+        spec: "oracle:nodes=100000:weights=v9",
     },
 ];
 

@@ -701,10 +701,18 @@ mod tests {
         assert_eq!(plan.budget().nodes, Some(20_000));
         assert_eq!(azul.default_level().unwrap().number, 5);
         assert_eq!(qwirkle.default_level().unwrap().number, 3);
-        let e = azul.check("level:10").err().unwrap();
+        // The top rung is oracle at a node budget (load-independent), placed by the 2026-11-27
+        // round robin in docs/players.md.
+        let top = azul.parse("level:grandmaster").unwrap();
+        assert_eq!(top.budget().nodes, Some(100_000));
+        assert_eq!(
+            azul.check("level:10").unwrap().0,
+            azul.check("oracle:nodes=100000:weights=v9").unwrap().0
+        );
+        let e = azul.check("level:11").err().unwrap();
         assert!(matches!(e, RegistryError::UnknownLevel { .. }));
         assert!(e.to_string().contains("1 beginner"), "{e}");
-        for bad in ["level", "level:3:time=1s", "level:grandmaster", "level:0"] {
+        for bad in ["level", "level:3:time=1s", "level:legend", "level:0"] {
             let e = azul.check(bad).err().unwrap().to_string();
             assert!(e.contains("expected level:N or level:NAME"), "{bad}: {e}");
         }
