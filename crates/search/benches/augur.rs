@@ -1,8 +1,9 @@
 //! `augur` against `strong`: the same search (presort + table) with the learned win-chance
 //! evaluator or `StrongEval`, from the first turn of three seeded two-player games to depth 3,
 //! plus the evaluators alone on positions of a seeded game; `augur_v7` is augur with the
-//! board network (`weights=v7`); `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at
-//! three seats with v9 (its three-player network) and v5. Throughput = nodes visited
+//! board network (`weights=v7`), `augur_v9_d3` with v9's (`oracle`'s two-seat network);
+//! `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at three seats with v9 (its
+//! three-player network) and v5. Throughput = nodes visited
 //! (search) or positions evaluated (evaluators).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
@@ -95,24 +96,28 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    let v7 = || AugurEval::version("v7").expect("shipped v7");
-    let nodes: u64 = positions
-        .iter()
-        .map(|p| {
-            Searcher::new(Augur(v7()), config())
-                .search_depth(p, 3)
-                .nodes
-        })
-        .sum();
-    g.throughput(Throughput::Elements(nodes));
-    g.bench_function("augur_v7_d3", |b| {
-        let mut s = Searcher::new(Augur(v7()), config());
-        b.iter(|| {
-            for p in &positions {
-                black_box(s.search_depth(black_box(p), 3));
-            }
-        })
-    });
+    // The board networks at two seats: v7 (fitted by the numpy script) and v9 (`oracle`'s,
+    // fitted by `tessera train`; the same shape).
+    for (name, version) in [("augur_v7_d3", "v7"), ("augur_v9_d3", "v9")] {
+        let eval = || AugurEval::version(version).expect("a shipped version");
+        let nodes: u64 = positions
+            .iter()
+            .map(|p| {
+                Searcher::new(Augur(eval()), config())
+                    .search_depth(p, 3)
+                    .nodes
+            })
+            .sum();
+        g.throughput(Throughput::Elements(nodes));
+        g.bench_function(name, |b| {
+            let mut s = Searcher::new(Augur(eval()), config());
+            b.iter(|| {
+                for p in &positions {
+                    black_box(s.search_depth(black_box(p), 3));
+                }
+            })
+        });
+    }
     // Three seats: v9 (its three-player network) against v5 (the 14-feature v3 weights
     // there), from the first turn of three seeded three-player games.
     let three: Vec<AzulState> = (1..=3).map(|seed| first_turn_of(3, seed)).collect();
@@ -166,7 +171,7 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    let augur_v7 = v7();
+    let augur_v7 = AugurEval::version("v7").expect("shipped v7");
     g.bench_function("augur_v7_values", |b| {
         b.iter(|| {
             for s in &states {

@@ -4,9 +4,9 @@
 //! (`tessera tournament azul --agents level:4,level:2`, `tessera play azul --opponent
 //! level:3`, the browser's setup).
 //!
-//! The specifications and their ratings come from the round robin documented in
-//! docs/players.md ("The difficulty ladder"); lower levels use node budgets or no search,
-//! so their strength does not depend on the machine.
+//! The specifications and their ratings come from the round robins documented in
+//! docs/players.md ("Difficulty levels and the ladder"); every level uses a node budget or
+//! no search, so its strength does not depend on the machine.
 
 use serde::Serialize;
 
