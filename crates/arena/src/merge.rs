@@ -58,17 +58,7 @@ pub fn merge(output: &Path, inputs: &[PathBuf]) -> Result<Vec<MergedRun>, ArenaE
                 out.save_agent_names(target.id, &run.params.names)?;
             }
             let added = absorb(&mut out, &target, src, &run, total, |_| true)?;
-            let now = out.run(target.id)?;
-            if now.complete() {
-                out.mark_finished(now.id)?;
-            }
-            match merged.iter_mut().find(|m| m.run.id == now.id) {
-                Some(m) => {
-                    m.added += added;
-                    m.run = now;
-                }
-                None => merged.push(MergedRun { run: now, added }),
-            }
+            settle(&out, target.id, added, &mut merged)?;
         }
     }
     Ok(merged)
@@ -129,6 +119,23 @@ fn absorb(
     out.insert_games(target.id, &batch)?;
     added += batch.len() as u64;
     Ok(added)
+}
+
+/// Marks run `id` of `out` finished if it is complete, and counts the `added` games under
+/// it in `report` (one entry per run, however many inputs fed it).
+fn settle(out: &Store, id: i64, added: u64, report: &mut Vec<MergedRun>) -> Result<(), ArenaError> {
+    let now = out.run(id)?;
+    if now.complete() {
+        out.mark_finished(now.id)?;
+    }
+    match report.iter_mut().find(|m| m.run.id == now.id) {
+        Some(m) => {
+            m.added += added;
+            m.run = now;
+        }
+        None => report.push(MergedRun { run: now, added }),
+    }
+    Ok(())
 }
 
 /// What one split did to one output file.
@@ -198,17 +205,7 @@ pub fn split(input: &Path, outputs: &[PathBuf]) -> Result<Vec<SplitShard>, Arena
                 out.save_agent_names(target.id, &params.names)?;
             }
             let added = absorb(&mut out, &target, &src, run, total, in_shard)?;
-            let now = out.run(target.id)?;
-            if now.complete() {
-                out.mark_finished(now.id)?;
-            }
-            match done.iter_mut().find(|m| m.run.id == now.id) {
-                Some(m) => {
-                    m.added += added;
-                    m.run = now;
-                }
-                None => done.push(MergedRun { run: now, added }),
-            }
+            settle(&out, target.id, added, &mut done)?;
         }
         result.push(SplitShard {
             path: path.clone(),

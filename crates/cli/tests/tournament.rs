@@ -16,11 +16,17 @@ fn run(args: &[&str]) -> Output {
     tessera().args(args).output().expect("tessera runs")
 }
 
-fn stored_games(db: &Path) -> i64 {
-    // A second process (this test) reads while the run writes: WAL mode allows it.
+/// The results file opened read-only, as a second process (this test) reading while a run
+/// writes: WAL mode allows it.
+fn read_only(db: &Path) -> rusqlite::Connection {
     let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
         .expect("open for reading");
     c.busy_timeout(Duration::from_secs(5)).unwrap();
+    c
+}
+
+fn stored_games(db: &Path) -> i64 {
+    let c = read_only(db);
     c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
         .unwrap_or(0)
 }
@@ -163,8 +169,7 @@ fn shards_merge_into_the_whole_run() {
 
 /// `(idx, scores, winners)` of every stored game, in index order.
 fn game_rows(db: &Path) -> Vec<(i64, String, String)> {
-    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .unwrap();
+    let c = read_only(db);
     let mut st = c
         .prepare("SELECT idx, scores, winners FROM games ORDER BY idx")
         .unwrap();
@@ -176,8 +181,7 @@ fn game_rows(db: &Path) -> Vec<(i64, String, String)> {
 
 /// `(shard_index, shard_count, total)` of the file's only run.
 fn shard_of(db: &Path) -> (i64, i64, i64) {
-    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .unwrap();
+    let c = read_only(db);
     c.query_row(
         "SELECT shard_index, shard_count, total FROM runs",
         [],
@@ -469,8 +473,7 @@ fn bad_input_gives_clear_errors() {
 
 /// Reads one column of the `sprt` table of a results file.
 fn stored_decision(db: &Path) -> (String, f64, i64) {
-    let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .unwrap();
+    let c = read_only(db);
     c.query_row(
         "SELECT decision, llr, pairs FROM sprt WHERE run = 1",
         [],

@@ -97,33 +97,18 @@ fn bench(c: &mut Criterion) {
         })
     });
     // The board networks at two seats: v7 (fitted by the numpy script) and v9 (`oracle`'s,
-    // fitted by `tessera train`; the same shape).
-    for (name, version) in [("augur_v7_d3", "v7"), ("augur_v9_d3", "v9")] {
-        let eval = || AugurEval::version(version).expect("a shipped version");
-        let nodes: u64 = positions
-            .iter()
-            .map(|p| {
-                Searcher::new(Augur(eval()), config())
-                    .search_depth(p, 3)
-                    .nodes
-            })
-            .sum();
-        g.throughput(Throughput::Elements(nodes));
-        g.bench_function(name, |b| {
-            let mut s = Searcher::new(Augur(eval()), config());
-            b.iter(|| {
-                for p in &positions {
-                    black_box(s.search_depth(black_box(p), 3));
-                }
-            })
-        });
-    }
-    // Three seats: v9 (its three-player network) against v5 (the 14-feature v3 weights
-    // there), from the first turn of three seeded three-player games.
+    // fitted by `tessera train`; the same shape). Three seats: v9 (its three-player network)
+    // against v5 (the 14-feature v3 weights there), from the first turn of three seeded
+    // three-player games.
     let three: Vec<AzulState> = (1..=3).map(|seed| first_turn_of(3, seed)).collect();
-    for (name, version) in [("augur_v9_3p_d3", "v9"), ("augur_v5_3p_d3", "v5")] {
+    for (name, version, starts) in [
+        ("augur_v7_d3", "v7", &positions),
+        ("augur_v9_d3", "v9", &positions),
+        ("augur_v9_3p_d3", "v9", &three),
+        ("augur_v5_3p_d3", "v5", &three),
+    ] {
         let eval = || AugurEval::version(version).expect("a shipped version");
-        let nodes: u64 = three
+        let nodes: u64 = starts
             .iter()
             .map(|p| {
                 Searcher::new(Augur(eval()), config())
@@ -135,7 +120,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function(name, |b| {
             let mut s = Searcher::new(Augur(eval()), config());
             b.iter(|| {
-                for p in &three {
+                for p in starts {
                     black_box(s.search_depth(black_box(p), 3));
                 }
             })

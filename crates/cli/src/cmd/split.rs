@@ -31,15 +31,10 @@ pub fn run(a: Args) -> Result<()> {
     for (k, s) in shards.iter().enumerate() {
         for m in &s.runs {
             println!(
-                "{}: run {} (shard {}/{n}): {} games added, {} of {} stored{}: {}",
+                "{} (shard {}/{n}): {}",
                 s.path.display(),
-                m.run.id,
                 k + 1,
-                m.added,
-                m.run.done,
-                m.run.total,
-                if m.run.complete() { " (complete)" } else { "" },
-                m.run.params.command_line()
+                super::merge::describe(m)
             );
         }
     }
