@@ -121,6 +121,16 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(few.len() as u64));
     let name = format!("sage_nodes16_{}_positions", few.len());
     sage_moves(&mut g, &mut sage, name, &few, 16);
+    // The same with the bot's own play-out turns looking one reply ahead (`guard=4`).
+    let mut guarded = SageBot::with_config(SageConfig {
+        seer: SeerConfig {
+            guard: 4,
+            ..SageConfig::default().seer
+        },
+        ..SageConfig::default()
+    });
+    let name = format!("sage_nodes16_guard4_{}_positions", few.len());
+    sage_moves(&mut g, &mut guarded, name, &few, 16);
     // Whole games of `sage:nodes=2` against `points` (seed 1), without and with the
     // tracking of the opponent's kept tiles: what `track=1024` adds to a game.
     g.throughput(Throughput::Elements(1));

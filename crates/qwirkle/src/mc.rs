@@ -21,6 +21,7 @@ use tessera_core::rng::seeded;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 
 use crate::action::Move;
+use crate::board::Board;
 use crate::bots::fallback_move;
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
@@ -74,6 +75,70 @@ impl MonteCarloBot {
     }
 }
 
+/// A play-out policy for one seat that looks one reply ahead: on its turns it takes, among
+/// its `k` best placements by points (ties in generation order, so the greedy choice comes
+/// first), the one whose points minus the next player's best reply (that player's
+/// highest-scoring placement with the hand it holds in the world, on the board after it) is
+/// largest; a placement that ends the game scores its +6 and meets no reply. The other seats
+/// keep the `points` policy. Scratch space included, so the play-outs do not allocate once
+/// warm.
+#[derive(Clone, Debug)]
+pub(crate) struct Guard {
+    /// The seat it plays for.
+    pub me: PlayerId,
+    /// Placements weighed on its turns (0 or 1: the `points` policy).
+    pub k: usize,
+    list: Vec<Scored>,
+    board: Board,
+}
+
+impl Guard {
+    /// A guard for `me` weighing `k` placements.
+    pub(crate) fn new(me: PlayerId, k: usize) -> Self {
+        Guard {
+            me,
+            k,
+            list: Vec::new(),
+            board: Board::new(),
+        }
+    }
+
+    /// The guarded choice for the player to move in `s` (`me`), or `None` when it has no
+    /// placement. Counts its placement searches in `nodes`.
+    fn choose(&mut self, s: &Qwirkle, buf: &mut BestScratch, nodes: &mut u64) -> Option<Move> {
+        s.scored_placements(&mut self.list);
+        *nodes += 1;
+        if self.list.is_empty() {
+            return None;
+        }
+        // Stable: equal scores keep the generator's order, the `points` policy's first.
+        self.list.sort_by_key(|c| std::cmp::Reverse(c.score));
+        let me = self.me;
+        let next = me.next(s.num_players());
+        let ends = s.bag().total() == 0;
+        let mut best = (i32::MIN, 0);
+        for (i, c) in self.list.iter().take(self.k.max(1)).enumerate() {
+            let value = if ends && c.placement.len() == s.hand(me).len() {
+                c.score + 6
+            } else {
+                self.board.clone_from(s.board());
+                for cell in c.placement.cells() {
+                    self.board
+                        .place(i32::from(cell.x), i32::from(cell.y), cell.tile);
+                }
+                *nodes += 1;
+                let reply = movegen::best_placement(&self.board, s.hand(next), None, buf)
+                    .map_or(0, |b| b.score);
+                c.score - reply
+            };
+            if value > best.0 {
+                best = (value, i);
+            }
+        }
+        Some(Move::Place(self.list[best.1].placement))
+    }
+}
+
 /// Plays the `points` policy (every player its highest-scoring placement, ties to the first
 /// generated) from `s` for `plies` turns, or, with `to_end_once_bag_empty`, on to the end of
 /// the game once the bag is empty; chance from `rng`. Returns the number of placement
@@ -87,6 +152,19 @@ pub(crate) fn play_out_until(
     rng: &mut GameRng,
     buf: &mut BestScratch,
 ) -> u64 {
+    play_out_guarded(s, plies, to_end_once_bag_empty, rng, buf, None)
+}
+
+/// [`play_out_until`], with the turns of `guard`'s seat chosen by the [`Guard`] when it
+/// weighs more than one placement.
+pub(crate) fn play_out_guarded(
+    s: &mut Qwirkle,
+    plies: usize,
+    to_end_once_bag_empty: bool,
+    rng: &mut GameRng,
+    buf: &mut BestScratch,
+    mut guard: Option<&mut Guard>,
+) -> u64 {
     let mut turns = 0;
     let mut nodes = 0;
     loop {
@@ -98,15 +176,20 @@ pub(crate) fn play_out_until(
                     return nodes;
                 }
             }
-            Turn::Player(_) => {
+            Turn::Player(p) => {
                 if turns >= plies && !(to_end_once_bag_empty && s.bag().total() == 0) {
                     return nodes;
                 }
                 turns += 1;
-                let best = s.best_placement(buf);
-                nodes += 1;
-                let m = match best {
-                    Some(b) => Move::Place(b.placement),
+                let chosen = match guard.as_deref_mut() {
+                    Some(g) if g.k > 1 && g.me == p => g.choose(s, buf, &mut nodes),
+                    _ => {
+                        nodes += 1;
+                        s.best_placement(buf).map(|b| Move::Place(b.placement))
+                    }
+                };
+                let m = match chosen {
+                    Some(m) => m,
                     None => fallback_move(s, rng),
                 };
                 s.apply(m);
@@ -118,7 +201,9 @@ pub(crate) fn play_out_until(
 /// Plays candidate `m` in a sampled world: `s` becomes `world` after `m`, then the `points`
 /// policy plays `plies` turns (on to the end once the bag is empty with `to_end`) drawing
 /// from the world's own chance stream, derived from `world_seed` and so the same for every
-/// candidate (common random numbers). Returns the number of placement searches.
+/// candidate (common random numbers); `guard`, if given, chooses its seat's turns. Returns
+/// the number of placement searches.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn play_candidate(
     s: &mut Qwirkle,
     world: &Qwirkle,
@@ -127,11 +212,12 @@ pub(crate) fn play_candidate(
     plies: usize,
     to_end: bool,
     buf: &mut BestScratch,
+    guard: Option<&mut Guard>,
 ) -> u64 {
     s.clone_from(world);
     s.apply(m);
     let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
-    play_out_until(s, plies, to_end, &mut chance, buf)
+    play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
 }
 
 /// The mover's score minus the best other score (shared by `montecarlo` and `seer`).
@@ -218,6 +304,7 @@ impl Agent<Qwirkle> for MonteCarloBot {
                     plies,
                     false,
                     &mut self.scratch,
+                    None,
                 );
                 self.totals[i] += margin(&s, me);
             }
@@ -289,6 +376,78 @@ mod tests {
             decided += 1;
         }
         assert!(decided >= 4, "only {decided} decided games");
+    }
+
+    /// The guard's choice, computed independently: every placement applied to the whole
+    /// state (the score change includes the +6 of going out), the reply found by the state's
+    /// own greedy search after a draw.
+    fn guarded_by_hand(g: &Qwirkle, me: PlayerId, k: usize) -> Move {
+        let mut all = Vec::new();
+        g.scored_placements(&mut all);
+        all.sort_by_key(|c| std::cmp::Reverse(c.score));
+        let mut buf = BestScratch::new();
+        let mut best: Option<(i32, Move)> = None;
+        for c in all.iter().take(k) {
+            let mut t = g.clone();
+            let before = t.scores()[me];
+            t.apply(Move::Place(c.placement));
+            while t.turn() == Turn::Chance {
+                assert!(t.apply_random_draw(&mut seeded(1)));
+            }
+            let gained = t.scores()[me] - before;
+            let reply = match t.turn() {
+                Turn::Player(p) => {
+                    assert_ne!(p, me);
+                    t.best_placement(&mut buf).map_or(0, |b| b.score)
+                }
+                _ => 0,
+            };
+            if best.is_none_or(|(v, _)| gained - reply > v) {
+                best = Some((gained - reply, Move::Place(c.placement)));
+            }
+        }
+        best.map(|(_, m)| m).unwrap_or(Move::Pass)
+    }
+
+    #[test]
+    fn a_guarded_turn_takes_the_best_points_less_the_next_players_best_reply() {
+        let mut buf = BestScratch::new();
+        let (mut checked, mut differ, mut endings) = (0, 0, 0);
+        for seed in 0..60u64 {
+            let g = match seed % 3 {
+                0 => middle_game(seed, 4 + (seed as usize % 9)),
+                _ => match crate::test_positions::endgame(seed, seed as usize % 3) {
+                    Some(g) => g,
+                    None => continue,
+                },
+            };
+            let Turn::Player(me) = g.turn() else { continue };
+            let greedy = g.best_placement(&mut buf).map(|b| Move::Place(b.placement));
+            let Some(greedy) = greedy else { continue };
+            for k in [1, 4, 12] {
+                let mut nodes = 0;
+                let chosen = Guard::new(me, k).choose(&g, &mut buf, &mut nodes);
+                assert_eq!(
+                    chosen,
+                    Some(guarded_by_hand(&g, me, k)),
+                    "seed {seed}, k {k}"
+                );
+                if k == 1 {
+                    // One placement weighed: the greedy policy's own choice.
+                    assert_eq!(chosen, Some(greedy), "seed {seed}");
+                } else if chosen != Some(greedy) {
+                    differ += 1;
+                }
+            }
+            endings += usize::from(g.bag().total() == 0);
+            checked += 1;
+        }
+        assert!(checked >= 40, "only {checked} positions");
+        assert!(endings >= 10, "only {endings} positions with the bag empty");
+        assert!(
+            differ >= 5,
+            "the guard never changed the greedy choice ({differ})"
+        );
     }
 
     #[test]

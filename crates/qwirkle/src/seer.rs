@@ -39,7 +39,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
-use crate::mc::play_candidate;
+use crate::mc::{Guard, play_candidate};
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Hand, Phase, Qwirkle, hand_without};
 use crate::tile::{Tile, TileCounts};
@@ -105,6 +105,11 @@ pub struct SeerConfig {
     /// The worlds then give that player a particle's tiles plus fresh draws. A move the bot
     /// cannot read (a trade) forgets everything. Overrides `exclude` at two seats.
     pub track: usize,
+    /// The bot's own turns in the play-outs look one reply ahead: among its `guard` best
+    /// placements by points it takes the one whose points minus the next player's best reply
+    /// (with that player's hand in the world) is largest (0 or 1: the `points` policy, as
+    /// every other seat). The other seats stay greedy.
+    pub guard: usize,
 }
 
 impl Default for SeerConfig {
@@ -123,6 +128,7 @@ impl Default for SeerConfig {
             risk: 0.0,
             exclude: false,
             track: 0,
+            guard: 0,
         }
     }
 }
@@ -204,6 +210,8 @@ pub struct SeerBot {
     cands: Vec<Cand>,
     placements: Vec<Scored>,
     scratch: BestScratch,
+    /// The play-outs' policy for the bot's own turns (`guard`), with its scratch space.
+    guard: Option<Guard>,
     /// Each candidate's margin in each world it was played out in.
     values: Vec<Vec<f64>>,
     survivors: Vec<usize>,
@@ -809,6 +817,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.track != d.track {
         name.push_str(&format!(":track={}", c.track));
     }
+    if c.guard != d.guard {
+        name.push_str(&format!(":guard={}", c.guard));
+    }
     name
 }
 
@@ -879,6 +890,13 @@ impl Agent<Qwirkle> for SeerBot {
         let mut used = 0u64;
         let mut nodes = 0u64;
         let mut s = state.clone();
+        if self.config.guard > 1 {
+            let g = self
+                .guard
+                .get_or_insert_with(|| Guard::new(me, self.config.guard));
+            g.me = me;
+            g.k = self.config.guard;
+        }
         let mut out_of_time = false;
         let mut round = 0u64;
         loop {
@@ -918,7 +936,21 @@ impl Agent<Qwirkle> for SeerBot {
                     let (seed, ref world) = self.worlds[w];
                     let m = self.cands[c].to_move();
                     let plies = self.config.plies;
-                    nodes += play_candidate(&mut s, world, seed, m, plies, true, &mut self.scratch);
+                    let guard = if self.config.guard > 1 {
+                        self.guard.as_mut()
+                    } else {
+                        None
+                    };
+                    nodes += play_candidate(
+                        &mut s,
+                        world,
+                        seed,
+                        m,
+                        plies,
+                        true,
+                        &mut self.scratch,
+                        guard,
+                    );
                     self.values[c].push(value(&s, me, &self.config));
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {

@@ -513,6 +513,12 @@ const SEER_TRACK: ParamDoc = ParamDoc {
     doc: "two seats: particles tracking the other player's kept tiles over all its placements (each hand completed by draws it could have made, weighed by infer and floor, resampled), 0-4096 (0: only its last move is read)",
 };
 
+const SEER_GUARD: ParamDoc = ParamDoc {
+    name: "guard",
+    kind: ParamKind::Value { default: "0" },
+    doc: "the bot's own turns in the play-outs take, among this many best placements by points, the one whose points minus the next player's best reply are largest, 0-100 (0 or 1: the best by points)",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -538,6 +544,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_HALVING,
     SEER_EXCLUDE,
     SEER_TRACK,
+    SEER_GUARD,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -565,6 +572,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_HALVING,
     SEER_EXCLUDE,
     SEER_TRACK,
+    SEER_GUARD,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -672,6 +680,17 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
                     "track",
                     v.to_string(),
                     &format!("a whole number of particles from 0 to {MAX_TRACK}"),
+                ));
+            }
+            v as usize
+        },
+        guard: {
+            let v = spec.u64("guard", d.guard as u64)?;
+            if v > 100 {
+                return Err(bad(
+                    "guard",
+                    v.to_string(),
+                    "a whole number of placements from 0 to 100",
                 ));
             }
             v as usize
@@ -927,6 +946,10 @@ mod tests {
             "sage:track=0",
             "sage:track=4096",
             "seer:track=64",
+            "sage:guard=0",
+            "sage:guard=4",
+            "sage:guard=100",
+            "seer:guard=2",
         ] {
             assert!(r.build(good).is_ok(), "{good}");
         }
@@ -947,6 +970,9 @@ mod tests {
             "sage:track=4097",
             "sage:track=-1",
             "seer:track=some",
+            "sage:guard=101",
+            "sage:guard=-1",
+            "seer:guard=few",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -971,6 +997,9 @@ mod tests {
             "seer:exclude=0",
             "sage:track=256",
             "seer:track=0",
+            "sage:guard=4",
+            "sage:guard=0",
+            "seer:guard=3",
         ]
         .iter()
         .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
@@ -988,7 +1017,10 @@ mod tests {
                 "seer:exclude=1",
                 "seer",
                 "sage:track=256",
-                "seer"
+                "seer",
+                "sage:guard=4",
+                "sage",
+                "seer:guard=3"
             ]
         );
         // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
@@ -997,33 +1029,49 @@ mod tests {
     }
 
     /// Plays `spec` (through the registry, with its plan's budget) against `points` from
-    /// `seed` twice and asserts the two records are the same complete game.
-    fn assert_replays_against_points(spec: &str, seed: u64) {
+    /// `seed`: the complete game's record.
+    fn record_against_points(
+        spec: &str,
+        seed: u64,
+    ) -> tessera_core::GameRecord<<Qwirkle as Game>::Chance> {
         use tessera_core::play_game;
         let r = registry();
-        let play = || {
-            let plan = r.parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-            let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
-            let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
-            let (end, record) = play_game(
-                Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
-                &mut [a.as_mut(), b.as_mut()],
-                &plan.budget(),
-                seed,
-                None,
-                &mut (),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-            assert!(end.is_terminal(), "{spec}");
-            record
-        };
-        assert_eq!(play(), play(), "{spec}");
+        let plan = r.parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
+        let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
+        let (end, record) = play_game(
+            Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
+            &mut [a.as_mut(), b.as_mut()],
+            &plan.budget(),
+            seed,
+            None,
+            &mut (),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(end.is_terminal(), "{spec}");
+        record
+    }
+
+    /// Plays `spec` against `points` from `seed` twice and asserts the two records are the
+    /// same complete game.
+    fn assert_replays_against_points(spec: &str, seed: u64) {
+        assert_eq!(
+            record_against_points(spec, seed),
+            record_against_points(spec, seed),
+            "{spec}"
+        );
     }
 
     #[test]
     fn sage_with_a_node_budget_replays_the_same_game() {
         assert_replays_against_points("sage:nodes=2", 98);
         assert_replays_against_points("sage:nodes=2:track=64", 97);
+        assert_replays_against_points("sage:nodes=2:guard=4", 96);
+        // The guard changes the play-outs, so the game; guard=1 is the greedy policy, the
+        // same game under another name.
+        let events = |spec: &str| record_against_points(spec, 95).events;
+        assert_ne!(events("sage:nodes=4:guard=4"), events("sage:nodes=4"));
+        assert_eq!(events("sage:nodes=4:guard=1"), events("sage:nodes=4"));
     }
 
     #[test]
