@@ -890,7 +890,8 @@ impl Agent<Qwirkle> for SeerBot {
         let mut used = 0u64;
         let mut nodes = 0u64;
         let mut s = state.clone();
-        if self.config.guard > 1 {
+        let guarded = self.config.guard > 1;
+        if guarded {
             let g = self
                 .guard
                 .get_or_insert_with(|| Guard::new(me, self.config.guard));
@@ -936,11 +937,7 @@ impl Agent<Qwirkle> for SeerBot {
                     let (seed, ref world) = self.worlds[w];
                     let m = self.cands[c].to_move();
                     let plies = self.config.plies;
-                    let guard = if self.config.guard > 1 {
-                        self.guard.as_mut()
-                    } else {
-                        None
-                    };
+                    let guard = self.guard.as_mut().filter(|_| guarded);
                     nodes += play_candidate(
                         &mut s,
                         world,
