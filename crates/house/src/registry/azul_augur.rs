@@ -8,6 +8,7 @@
 
 use tessera_azul::AzulState;
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, WeightsFile, version_names};
+use tessera_azul::board_net::BoardNet;
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
@@ -115,7 +116,7 @@ const PARAMS: [ParamDoc; 12] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v5" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four), v9 (v8 with both networks fitted again on the same self-play by `tessera train azul-board-net`); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server), used at every table size",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four), v9 (v8 with both networks fitted again on the same self-play by `tessera train azul-board-net`); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights (`tessera train azul-augur`), used at every table size, or a board network (`tessera train azul-board-net`), which joins v5 at the network's table size",
     },
 ];
 
@@ -133,7 +134,7 @@ const ORACLE_PARAMS: [ParamDoc; 12] = {
         kind: ParamKind::Value {
             default: ORACLE_VERSION,
         },
-        doc: "shipped weights, as augur's (v9, the default: board networks at two and three players fitted by `tessera train` on self-play, v6's weights at four); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server)",
+        doc: "shipped weights, as augur's (v9, the default: board networks at two and three players fitted by `tessera train` on self-play, v6's weights at four); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights, used at every table size, or a board network (`tessera train azul-board-net`), which replaces v9's network at its table size",
     };
     p
 };
@@ -167,9 +168,21 @@ fn weights(spec: &AgentSpec, trust: Trust, default: &str) -> Result<AugurEval, S
     }
     let text =
         std::fs::read_to_string(name).map_err(|e| bad(format!("a readable weights file ({e})")))?;
-    let file = WeightsFile::parse(&text)
-        .map_err(|e| bad(format!("a weights file written by `tessera train` ({e})")))?;
-    Ok(AugurEval::new(&file))
+    match WeightsFile::parse(&text) {
+        Ok(file) => Ok(AugurEval::new(&file)),
+        // Not linear weights: a board network (`tessera train azul-board-net`) replaces the
+        // network at its own table size in the player's default version.
+        Err(linear) => match BoardNet::parse(&text) {
+            Ok(net) => {
+                let base = AugurEval::version(default)
+                    .ok_or_else(|| bad(format!("one of {}", version_names())))?;
+                Ok(base.with_net(net))
+            }
+            Err(network) => Err(bad(format!(
+                "a weights file written by `tessera train` (as linear weights: {linear}; as a board network: {network})"
+            ))),
+        },
+    }
 }
 
 /// Refills sampled at a chance node with `extend` unless the name says otherwise.
@@ -690,6 +703,56 @@ mod tests {
         let s = &positions()[0];
         a.choose(s, &mut seeded(1));
         assert_eq!(a.last_info().unwrap().depth, 2);
+    }
+
+    #[test]
+    fn a_board_network_file_joins_the_players_default_version_at_its_table_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let net = |name: &str| {
+            let (_, text) = tessera_azul::augur::SHIPPED_NETS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap();
+            let path = dir.path().join(format!("{name}.json"));
+            std::fs::write(&path, text).unwrap();
+            path.to_string_lossy().into_owned()
+        };
+        let (net1, net4) = (net("net1"), net("net4-3p"));
+        let mut changed = 0;
+        for (i, s) in positions_of(2).iter().enumerate().step_by(6) {
+            // augur is v5: with net1 it is v7 (v5 with net1 at two players).
+            let x = seat(&format!("augur:nodes=2000:weights={net1}")).choose(s, &mut seeded(3));
+            assert_eq!(
+                x,
+                seat("augur:nodes=2000:weights=v7").choose(s, &mut seeded(3)),
+                "{i}"
+            );
+            // oracle is v9: net1 replaces its two-player network, so it plays as v7 there.
+            let y = seat(&format!("oracle:nodes=2000:weights={net1}")).choose(s, &mut seeded(3));
+            assert_eq!(y, x, "position {i}");
+            changed += usize::from(y != seat("oracle:nodes=2000").choose(s, &mut seeded(3)));
+        }
+        assert!(changed > 0, "the file's network was not used");
+        for (i, s) in positions_of(3).iter().enumerate().step_by(9) {
+            // At three players oracle keeps its own network when the file is a two-player one,
+            // and a three-player file replaces it there (net4-3p is v9's own).
+            let own = seat("oracle:nodes=2000").choose(s, &mut seeded(5));
+            let y = seat(&format!("oracle:nodes=2000:weights={net1}")).choose(s, &mut seeded(5));
+            let z = seat(&format!("oracle:nodes=2000:weights={net4}")).choose(s, &mut seeded(5));
+            assert_eq!((y, z), (own, own), "position {i}");
+        }
+        // A file that is neither kind is refused with both readings' errors.
+        let broken = dir.path().join("broken.json");
+        std::fs::write(&broken, "{\"format\": 1, \"hidden\": 32}").unwrap();
+        let err = registry()
+            .build(&format!("oracle:weights={}", broken.display()))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains("as linear weights") && err.contains("as a board network"),
+            "{err}"
+        );
     }
 
     #[test]
