@@ -461,6 +461,72 @@ fn the_board_network_is_fitted_from_sliced_self_play_and_loads() {
     assert!(success, "{err}");
     assert_eq!(text, std::fs::read_to_string(out("again.json")).unwrap());
 
+    // --compare: a network's held-out log loss on the same held-out rows, beside the fit's.
+    // The fitted file itself, compared, gives back the fit's own held-out figure per stage
+    // (the file holds the folded float weights, so up to rounding).
+    let compare = |with: &str, file: &str| {
+        run_tessera(
+            &[
+                "train",
+                "azul-board-net",
+                "--fit",
+                &rows.join(","),
+                "--observations",
+                &obs.join(","),
+                "--hidden",
+                "4",
+                "--epochs",
+                "2",
+                "--lr",
+                "0.01",
+                "--out",
+                &out(file),
+                "--compare",
+                with,
+            ],
+            "",
+        )
+    };
+    let (success, report, err) = compare(&out("net.json"), "compared.json");
+    assert!(success, "{err}");
+    assert_eq!(text, std::fs::read_to_string(out("compared.json")).unwrap());
+    let stage_lines: Vec<Vec<&str>> = report
+        .lines()
+        .map(|l| l.split(" | ").collect::<Vec<_>>())
+        .filter(|cells| cells.len() == 8 && cells[0].parse::<usize>().is_ok())
+        .collect();
+    assert_eq!(stage_lines.len(), NUM_STAGES, "{report}");
+    for cells in &stage_lines {
+        let fitted: f64 = cells[5].split(' ').next().unwrap().parse().unwrap();
+        let compared: f64 = cells[7].parse().unwrap();
+        assert!((fitted - compared).abs() <= 2e-4, "{report}");
+    }
+    // A shipped network by name is compared on the same rows (another model: another loss).
+    let (success, report, err) = compare("net3", "compared.json");
+    assert!(success, "{err}");
+    let net3: Vec<f64> = report
+        .lines()
+        .map(|l| l.split(" | ").collect::<Vec<_>>())
+        .filter(|cells| cells.len() == 8 && cells[0].parse::<usize>().is_ok())
+        .map(|cells| cells[7].parse().unwrap())
+        .collect();
+    assert_eq!(net3.len(), NUM_STAGES, "{report}");
+    assert!(net3.iter().all(|&l| l > 0.0 && l.is_finite()), "{report}");
+    // A network for another table size, or no network at all: refused, naming what is wrong.
+    let (success, _, err) = compare("net2-3p", "bad.json");
+    assert!(!success && err.contains("for 3 players"), "{err}");
+    let (success, _, err) = compare(&out("missing.json"), "bad.json");
+    assert!(
+        !success && err.contains("missing.json") && err.contains("net1"),
+        "{err}"
+    );
+    let (success, _, err) = compare(&rows[0], "bad.json");
+    assert!(
+        !success && err.contains("expected a board network"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+
     // Rows with the other slice's observations: refused, naming the files.
     let swapped = format!("{},{}", obs[1], obs[0]);
     let (success, _, err) = fit(&rows.join(","), &swapped, "bad.json");

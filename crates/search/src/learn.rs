@@ -133,7 +133,9 @@ pub fn evaluate_logistic(d: &Dataset, w: &[f64]) -> (f64, f64) {
     )
 }
 
-fn softplus(z: f64) -> f64 {
+/// `log(1 + e^z)`, computed stably (the log loss of a logit `z` is `y softplus(-z) + (1 - y)
+/// softplus(z)`).
+pub fn softplus(z: f64) -> f64 {
     if z > 30.0 {
         z
     } else if z < -30.0 {

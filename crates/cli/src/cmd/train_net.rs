@@ -16,11 +16,11 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tessera_azul::augur::{BASE_FEATURES, NUM_FEATURES, NUM_STAGES, TrainingRow};
+use tessera_azul::augur::{BASE_FEATURES, NUM_FEATURES, NUM_STAGES, SHIPPED_NETS, TrainingRow};
 use tessera_azul::board_net::{BoardNet, FileCheck, FileHeldOut, FileStage, NET_FORMAT, NetFile};
 use tessera_azul::observation::observation_len;
 use tessera_search::learn::net::{NetConfig, Observations, PairRows, fit_pair_net};
-use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic};
+use tessera_search::learn::{Dataset, evaluate_logistic, fit_logistic, softplus};
 
 /// What the fit needs beyond the rows.
 pub struct NetSettings<'a> {
@@ -36,6 +36,62 @@ pub struct NetSettings<'a> {
     pub l2: f64,
     /// The file to write.
     pub out: &'a Path,
+    /// A network (its name as given, and the network) whose held-out log loss on the same
+    /// rows is printed beside the fit's.
+    pub compare: Option<(&'a str, &'a BoardNet)>,
+}
+
+/// The network `--compare` names: a shipped network by name, or a board network file;
+/// fitted for `players`.
+pub fn compared_net(name: &str, players: usize) -> Result<BoardNet> {
+    let text = match SHIPPED_NETS.iter().find(|(n, _)| *n == name) {
+        Some((_, text)) => (*text).to_owned(),
+        None => std::fs::read_to_string(name).with_context(|| {
+            format!(
+                "--compare {name}: expected a board network file or one of {}",
+                SHIPPED_NETS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?,
+    };
+    let net = BoardNet::parse(&text)
+        .with_context(|| format!("--compare {name}: expected a board network file"))?;
+    if net.players() != players {
+        bail!(
+            "--compare {name}: a network for {} players, expected one for {players} (the rows' --players)",
+            net.players()
+        );
+    }
+    Ok(net)
+}
+
+/// The held-out log loss of `net` at stage `stage` on `rows` (the model the fit's is: the
+/// linear weights on the differences plus `V` of the first seat less `V` of the second).
+fn compared_loss(net: &BoardNet, stage: usize, rows: &PairRows, obs: &Observations) -> f64 {
+    let mut line = vec![0.0f32; obs.dim()];
+    let mut value = |i: usize| {
+        for (x, &o) in line.iter_mut().zip(obs.line(i)) {
+            *x = f32::from(o);
+        }
+        f64::from(net.value(stage, &line))
+    };
+    let linear = net.linear(stage);
+    let mut loss = 0.0;
+    for i in 0..rows.len() {
+        let lin: f64 = rows
+            .differences(i)
+            .iter()
+            .zip(linear)
+            .map(|(&d, &w)| d * f64::from(w))
+            .sum();
+        let z = lin + value(rows.first_line(i)) - value(rows.second_line(i));
+        let y = rows.share(i);
+        loss += y * softplus(-z) + (1.0 - y) * softplus(z);
+    }
+    loss / rows.len().max(1) as f64
 }
 
 /// The observation lines of every file read.
@@ -319,7 +375,10 @@ pub fn fit_net(s: &NetSettings) -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     println!(
-        "stage | rows | held-out rows | held-out log loss: 14 features | 17 features | with the network (epoch) | network by epoch"
+        "stage | rows | held-out rows | held-out log loss: 14 features | 17 features | with the network (epoch) | network by epoch{}",
+        s.compare
+            .map(|(name, _)| format!(" | {name}"))
+            .unwrap_or_default()
     );
     let mut stages = Vec::with_capacity(NUM_STAGES);
     for (st, sp) in splits.iter().enumerate() {
@@ -347,8 +406,12 @@ pub fn fit_net(s: &NetSettings) -> Result<()> {
         )
         .with_context(|| format!("stage {st}"))?;
         let net_loss = fit.losses[fit.chosen][1];
+        let compared = s
+            .compare
+            .map(|(_, net)| format!(" | {:.4}", compared_loss(net, st, &sp.test, &store.obs)))
+            .unwrap_or_default();
         println!(
-            "{st} | {} | {} | {lin14:.4} | {lin17:.4} | {net_loss:.4} ({}) | {}",
+            "{st} | {} | {} | {lin14:.4} | {lin17:.4} | {net_loss:.4} ({}) | {}{compared}",
             sp.fit17.len() + sp.test17.len(),
             sp.test.len(),
             fit.chosen + 1,

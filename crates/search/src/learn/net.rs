@@ -125,6 +125,21 @@ impl PairRows {
     pub fn first_line(&self, i: usize) -> usize {
         self.a[i] as usize
     }
+
+    /// The observation line of row `i`'s second seat.
+    pub fn second_line(&self, i: usize) -> usize {
+        self.b[i] as usize
+    }
+
+    /// Row `i`'s feature differences.
+    pub fn differences(&self, i: usize) -> &[f64] {
+        self.row(i)
+    }
+
+    /// Row `i`'s first seat's share of the pair's result (0 to 1).
+    pub fn share(&self, i: usize) -> f64 {
+        self.y[i]
+    }
 }
 
 /// The fit's settings.
