@@ -399,27 +399,29 @@ fn the_board_network_is_fitted_from_sliced_self_play_and_loads() {
     let dir = tempfile::tempdir().unwrap();
     let (rows, obs) = self_play_with_observations(dir.path(), "2", "20", 2);
     let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
-    let fit = |rows: &str, obs: &str, file: &str| {
-        run_tessera(
-            &[
-                "train",
-                "azul-board-net",
-                "--fit",
-                rows,
-                "--observations",
-                obs,
-                "--hidden",
-                "4",
-                "--epochs",
-                "2",
-                "--lr",
-                "0.01",
-                "--out",
-                &out(file),
-            ],
-            "",
-        )
+    // The fit with the test's settings, and `more` arguments after them.
+    let fit_with = |rows: &str, obs: &str, file: &str, more: &[&str]| {
+        let file = out(file);
+        let mut args = vec![
+            "train",
+            "azul-board-net",
+            "--fit",
+            rows,
+            "--observations",
+            obs,
+            "--hidden",
+            "4",
+            "--epochs",
+            "2",
+            "--lr",
+            "0.01",
+            "--out",
+            &file,
+        ];
+        args.extend_from_slice(more);
+        run_tessera(&args, "")
     };
+    let fit = |rows: &str, obs: &str, file: &str| fit_with(rows, obs, file, &[]);
     let (success, report, err) = fit(&rows.join(","), &obs.join(","), "net.json");
     assert!(success, "{report}{err}");
     assert!(report.contains("network written"), "{report}");
@@ -464,29 +466,9 @@ fn the_board_network_is_fitted_from_sliced_self_play_and_loads() {
     // --compare: a network's held-out log loss on the same held-out rows, beside the fit's.
     // The fitted file itself, compared, gives back the fit's own held-out figure per stage
     // (the file holds the folded float weights, so up to rounding).
-    let compare = |with: &str, file: &str| {
-        run_tessera(
-            &[
-                "train",
-                "azul-board-net",
-                "--fit",
-                &rows.join(","),
-                "--observations",
-                &obs.join(","),
-                "--hidden",
-                "4",
-                "--epochs",
-                "2",
-                "--lr",
-                "0.01",
-                "--out",
-                &out(file),
-                "--compare",
-                with,
-            ],
-            "",
-        )
-    };
+    let (rows_all, obs_all) = (rows.join(","), obs.join(","));
+    let compare =
+        |with: &str, file: &str| fit_with(&rows_all, &obs_all, file, &["--compare", with]);
     let (success, report, err) = compare(&out("net.json"), "compared.json");
     assert!(success, "{err}");
     assert_eq!(text, std::fs::read_to_string(out("compared.json")).unwrap());
