@@ -410,6 +410,24 @@ pub fn shipped_weights(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
+/// The text of shipped board network `name` ([`SHIPPED_NETS`]: `net1`, `net2-3p`, `net3`,
+/// `net4-3p`).
+pub fn shipped_net(name: &str) -> Option<&'static str> {
+    SHIPPED_NETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+}
+
+/// The names of the shipped board networks, for error messages.
+pub fn net_names() -> String {
+    SHIPPED_NETS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The names of the shipped versions, for error messages.
 pub fn version_names() -> String {
     VERSIONS
@@ -494,8 +512,7 @@ impl AugurEval {
         if let Some((_, base, nets)) = NET_VERSIONS.iter().find(|(n, _, _)| *n == name) {
             let mut eval = Self::version(base)?;
             for net in nets.iter() {
-                let (_, text) = SHIPPED_NETS.iter().find(|(n, _)| n == net)?;
-                eval = eval.with_net(BoardNet::parse(text).ok()?);
+                eval = eval.with_net(BoardNet::parse(shipped_net(net)?).ok()?);
             }
             return Some(eval);
         }
@@ -854,7 +871,7 @@ mod tests {
         }
         // Both files are `tessera train`'s, and say how to make them again.
         for name in ["net3", "net4-3p"] {
-            let (_, text) = SHIPPED_NETS.iter().find(|(n, _)| *n == name).unwrap();
+            let text = shipped_net(name).unwrap();
             assert!(
                 text.contains("tessera train azul-board-net --players"),
                 "{name}"

@@ -469,31 +469,35 @@ fn the_board_network_is_fitted_from_sliced_self_play_and_loads() {
     let (rows_all, obs_all) = (rows.join(","), obs.join(","));
     let compare =
         |with: &str, file: &str| fit_with(&rows_all, &obs_all, file, &["--compare", with]);
+    // Per stage line of a report: (the fit's network's held-out loss, the compared one's).
+    let losses = |report: &str| -> Vec<(f64, f64)> {
+        report
+            .lines()
+            .map(|l| l.split(" | ").collect::<Vec<_>>())
+            .filter(|cells| cells.len() == 8 && cells[0].parse::<usize>().is_ok())
+            .map(|cells| {
+                let fitted = cells[5].split(' ').next().unwrap().parse().unwrap();
+                (fitted, cells[7].parse().unwrap())
+            })
+            .collect()
+    };
     let (success, report, err) = compare(&out("net.json"), "compared.json");
     assert!(success, "{err}");
     assert_eq!(text, std::fs::read_to_string(out("compared.json")).unwrap());
-    let stage_lines: Vec<Vec<&str>> = report
-        .lines()
-        .map(|l| l.split(" | ").collect::<Vec<_>>())
-        .filter(|cells| cells.len() == 8 && cells[0].parse::<usize>().is_ok())
-        .collect();
-    assert_eq!(stage_lines.len(), NUM_STAGES, "{report}");
-    for cells in &stage_lines {
-        let fitted: f64 = cells[5].split(' ').next().unwrap().parse().unwrap();
-        let compared: f64 = cells[7].parse().unwrap();
+    let own = losses(&report);
+    assert_eq!(own.len(), NUM_STAGES, "{report}");
+    for (fitted, compared) in own {
         assert!((fitted - compared).abs() <= 2e-4, "{report}");
     }
     // A shipped network by name is compared on the same rows (another model: another loss).
     let (success, report, err) = compare("net3", "compared.json");
     assert!(success, "{err}");
-    let net3: Vec<f64> = report
-        .lines()
-        .map(|l| l.split(" | ").collect::<Vec<_>>())
-        .filter(|cells| cells.len() == 8 && cells[0].parse::<usize>().is_ok())
-        .map(|cells| cells[7].parse().unwrap())
-        .collect();
+    let net3 = losses(&report);
     assert_eq!(net3.len(), NUM_STAGES, "{report}");
-    assert!(net3.iter().all(|&l| l > 0.0 && l.is_finite()), "{report}");
+    assert!(
+        net3.iter().all(|&(_, l)| l > 0.0 && l.is_finite()),
+        "{report}"
+    );
     // A network for another table size, or no network at all: refused, naming what is wrong.
     let (success, _, err) = compare("net2-3p", "bad.json");
     assert!(!success && err.contains("for 3 players"), "{err}");

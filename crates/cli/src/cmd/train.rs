@@ -152,7 +152,7 @@ pub struct NetArgs {
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
     /// Also print, per stage, the held-out log loss of this network on the same held-out
-    /// rows: a board network file, or a shipped one by name (net1, net3, net2-3p, net4-3p),
+    /// rows: a board network file, or a shipped one by name (net1, net2-3p, net3, net4-3p),
     /// fitted for the same table size.
     #[arg(long)]
     pub compare: Option<String>,
@@ -421,15 +421,12 @@ fn board_net(a: &NetArgs) -> Result<()> {
     if !(a.lr > 0.0 && a.lr.is_finite()) {
         bail!("--lr {}: expected a step size > 0", a.lr);
     }
-    let compare = match &a.compare {
-        None => None,
-        Some(name) => Some((
-            name.clone(),
-            super::train_net::compared_net(name, a.players)?,
-        )),
-    };
+    let compare = a
+        .compare
+        .as_deref()
+        .map(|name| super::train_net::compared_net(name, a.players).map(|net| (name, net)))
+        .transpose()?;
     super::train_net::fit_net(&super::train_net::NetSettings {
-        compare: compare.as_ref().map(|(name, net)| (name.as_str(), net)),
         players: a.players,
         rows: &a.fit,
         observations: &a.observations,
@@ -444,6 +441,7 @@ fn board_net(a: &NetArgs) -> Result<()> {
         },
         l2: a.l2,
         out: &a.out,
+        compare: compare.as_ref().map(|(name, net)| (*name, net)),
     })
 }
 

@@ -16,7 +16,9 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tessera_azul::augur::{BASE_FEATURES, NUM_FEATURES, NUM_STAGES, SHIPPED_NETS, TrainingRow};
+use tessera_azul::augur::{
+    BASE_FEATURES, NUM_FEATURES, NUM_STAGES, TrainingRow, net_names, shipped_net,
+};
 use tessera_azul::board_net::{BoardNet, FileCheck, FileHeldOut, FileStage, NET_FORMAT, NetFile};
 use tessera_azul::observation::observation_len;
 use tessera_search::learn::net::{NetConfig, Observations, PairRows, fit_pair_net};
@@ -44,16 +46,12 @@ pub struct NetSettings<'a> {
 /// The network `--compare` names: a shipped network by name, or a board network file;
 /// fitted for `players`.
 pub fn compared_net(name: &str, players: usize) -> Result<BoardNet> {
-    let text = match SHIPPED_NETS.iter().find(|(n, _)| *n == name) {
-        Some((_, text)) => (*text).to_owned(),
+    let text = match shipped_net(name) {
+        Some(text) => text.to_owned(),
         None => std::fs::read_to_string(name).with_context(|| {
             format!(
                 "--compare {name}: expected a board network file or one of {}",
-                SHIPPED_NETS
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                net_names()
             )
         })?,
     };

@@ -709,15 +709,12 @@ mod tests {
     fn a_board_network_file_joins_the_players_default_version_at_its_table_size() {
         let dir = tempfile::tempdir().unwrap();
         let net = |name: &str| {
-            let (_, text) = tessera_azul::augur::SHIPPED_NETS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .unwrap();
+            let text = tessera_azul::augur::shipped_net(name).unwrap();
             let path = dir.path().join(format!("{name}.json"));
             std::fs::write(&path, text).unwrap();
             path.to_string_lossy().into_owned()
         };
-        let (net1, net4) = (net("net1"), net("net4-3p"));
+        let (net1, net2) = (net("net1"), net("net2-3p"));
         let mut changed = 0;
         for (i, s) in positions_of(2).iter().enumerate().step_by(6) {
             // augur is v5: with net1 it is v7 (v5 with net1 at two players).
@@ -733,14 +730,19 @@ mod tests {
             changed += usize::from(y != seat("oracle:nodes=2000").choose(s, &mut seeded(3)));
         }
         assert!(changed > 0, "the file's network was not used");
-        for (i, s) in positions_of(3).iter().enumerate().step_by(9) {
-            // At three players oracle keeps its own network when the file is a two-player one,
-            // and a three-player file replaces it there (net4-3p is v9's own).
+        let mut changed = 0;
+        for (i, s) in positions_of(3).iter().enumerate().step_by(4) {
+            // At three players oracle keeps its own network when the file is a two-player
+            // one; a three-player file replaces it there: with v8's (net2-3p) it plays as v8.
             let own = seat("oracle:nodes=2000").choose(s, &mut seeded(5));
             let y = seat(&format!("oracle:nodes=2000:weights={net1}")).choose(s, &mut seeded(5));
-            let z = seat(&format!("oracle:nodes=2000:weights={net4}")).choose(s, &mut seeded(5));
-            assert_eq!((y, z), (own, own), "position {i}");
+            assert_eq!(y, own, "position {i}");
+            let z = seat(&format!("oracle:nodes=2000:weights={net2}")).choose(s, &mut seeded(5));
+            let v8 = seat("augur:nodes=2000:weights=v8").choose(s, &mut seeded(5));
+            assert_eq!(z, v8, "position {i}");
+            changed += usize::from(z != own);
         }
+        assert!(changed > 0, "the three-player file's network was not used");
         // A file that is neither kind is refused with both readings' errors.
         let broken = dir.path().join("broken.json");
         std::fs::write(&broken, "{\"format\": 1, \"hidden\": 32}").unwrap();
