@@ -10,7 +10,11 @@ With --diff A B, compares two single-run databases played on the same deals (sam
 games and players, different first agents): the mean per-deal difference B - A of the first
 agent's pair or set score, with its 95% interval over the deals both completed.
 
-Usage: python3 scripts/pool-pairs.py RUN1.sqlite [RUN2.sqlite ...]
+With --z Z before the databases, the pooled interval is mean +- Z standard errors instead of
+1.96 (for example 2.178, Pocock's bound for a match judged at two equally spaced looks at an
+overall 5% level).
+
+Usage: python3 scripts/pool-pairs.py [--z Z] RUN1.sqlite [RUN2.sqlite ...]
        python3 scripts/pool-pairs.py --diff A.sqlite B.sqlite
 """
 
@@ -42,23 +46,25 @@ def sets_by_deal(db: str) -> dict[tuple[int, int, int, str], tuple[float, int]]:
     }
 
 
-def interval(xs: list[float]) -> tuple[float, float]:
-    """Mean and half-width of the normal 95% interval of `xs` (at least two values)."""
+def interval(xs: list[float], z: float = 1.96) -> tuple[float, float]:
+    """Mean and half-width of the normal interval of `xs` (at least two values), `z`
+    standard errors either side (1.96: 95%)."""
     n = len(xs)
     mean = sum(xs) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
-    return mean, 1.96 * sd / math.sqrt(n)
+    return mean, z * sd / math.sqrt(n)
 
 
-def pool(dbs: list[str]) -> None:
+def pool(dbs: list[str], z: float = 1.96) -> None:
     sets = [p for db in dbs for p in sets_by_deal(db).values()]
     n = len(sets)
     if n < 2:
         sys.exit(f"{n} complete sets: at least 2 are needed for an interval")
-    mean, half = interval([score for score, _ in sets])
+    mean, half = interval([score for score, _ in sets], z)
     lo, hi = 100 * (mean - half), 100 * (mean + half)
     games = sum(size for _, size in sets)
-    print(f"{n} sets ({games} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]")
+    level = "" if z == 1.96 else f" (mean +- {z} standard errors)"
+    print(f"{n} sets ({games} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]{level}")
 
 
 def diff(a_db: str, b_db: str) -> None:
@@ -91,11 +97,21 @@ def main() -> None:
         if len(args) != 3:
             sys.exit("usage: pool-pairs.py --diff A.sqlite B.sqlite")
         diff(args[1], args[2])
+    elif args[:1] == ["--z"]:
+        try:
+            z = float(args[1]) if len(args) > 2 else math.nan
+        except ValueError:
+            z = math.nan
+        if not z > 0:
+            sys.exit(
+                "usage: pool-pairs.py --z Z RUN.sqlite [...] (Z a positive number)"
+            )
+        pool(args[2:], z)
     elif args:
         pool(args)
     else:
         sys.exit(
-            "usage: pool-pairs.py RUN.sqlite [RUN.sqlite ...] | --diff A.sqlite B.sqlite"
+            "usage: pool-pairs.py [--z Z] RUN.sqlite [RUN.sqlite ...] | --diff A.sqlite B.sqlite"
         )
 
 
