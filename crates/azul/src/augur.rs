@@ -377,11 +377,12 @@ const _: () = assert!(
 
 /// The shipped board networks, by name (`crates/azul/weights/augur-NAME.json`; see
 /// [`crate::board_net`]).
-pub const SHIPPED_NETS: [(&str, &str); 4] = [
+pub const SHIPPED_NETS: [(&str, &str); 5] = [
     ("net1", include_str!("../weights/augur-net1.json")),
     ("net2-3p", include_str!("../weights/augur-net2-3p.json")),
     ("net3", include_str!("../weights/augur-net3.json")),
     ("net4-3p", include_str!("../weights/augur-net4-3p.json")),
+    ("net5", include_str!("../weights/augur-net5.json")),
 ];
 
 /// The shipped versions with board networks: the name, the version whose files serve the
@@ -392,11 +393,13 @@ pub const SHIPPED_NETS: [(&str, &str); 4] = [
 /// self-play games of `v5`, pair rows), and v6's file at four. `v9` is `v8` with `net3` and
 /// `net4-3p`: the same models fitted on the same self-play rows and observations by `tessera
 /// train azul-board-net` (each file's `training` record holds the command) instead of the
-/// numpy script.
-pub const NET_VERSIONS: [(&str, &str, &[&str]); 3] = [
+/// numpy script. `v10` is `v9` with `net5` at two players: the same model fitted on 100,000
+/// two-player self-play games of `v9` itself (the second round).
+pub const NET_VERSIONS: [(&str, &str, &[&str]); 4] = [
     ("v7", "v5", &["net1"]),
     ("v8", "v6", &["net1", "net2-3p"]),
     ("v9", "v6", &["net3", "net4-3p"]),
+    ("v10", "v6", &["net5", "net4-3p"]),
 ];
 
 /// The default version.
@@ -879,6 +882,46 @@ mod tests {
         }
     }
 
+    #[test]
+    fn v10_is_v9_with_the_second_rounds_two_player_network() {
+        let (v9, v10) = (
+            AugurEval::version("v9").unwrap(),
+            AugurEval::version("v10").unwrap(),
+        );
+        let net = v10.net(2).unwrap();
+        assert_eq!(net.players(), 2);
+        assert_ne!(Some(net), v9.net(2));
+        let (mut checked, mut differ) = (0, 0);
+        for s in crate::state::random_playout(2, 31)
+            .iter()
+            .filter(|s| s.phase() != Phase::Over)
+        {
+            let values = v10.values(s);
+            for (p, want) in PlayerId::all(2).zip(net_values(net, s)) {
+                let got = values[p];
+                assert!(
+                    (f64::from(got) - want).abs() <= 1.0,
+                    "{p:?}: {got} against {want}"
+                );
+            }
+            differ += usize::from(values != v9.values(s));
+            checked += 1;
+        }
+        assert!(checked > 40 && differ * 2 > checked, "{differ} of {checked}");
+        // Three players are v9's (net4-3p), four v6's.
+        for n in [3, 4] {
+            for s in crate::state::random_playout(n, 32).iter().step_by(5) {
+                assert_eq!(v10.values(s), v9.values(s), "{n} players");
+            }
+        }
+        // The file says how it was fitted: `tessera train` on the second round's rows.
+        let text = shipped_net("net5").unwrap_or_default();
+        assert!(
+            text.contains("tessera train azul-board-net --players 2 --fit rows51-1.txt"),
+            "net5"
+        );
+    }
+
     /// Independently of `AugurEval::values`: each player's value from the stage of
     /// `position`, the features' dot product with the network's linear weights in f64,
     /// plus `V` of the player's observation, in thousandths.
@@ -972,7 +1015,7 @@ mod tests {
             Some(AugurEval::shipped())
         );
         assert_ne!(AugurEval::version("v1"), AugurEval::version("v2"));
-        assert!(AugurEval::version("v10").is_none());
+        assert!(AugurEval::version("v11").is_none());
         assert!(
             AugurEval::version("v3-3p").is_none(),
             "a file, not a version"

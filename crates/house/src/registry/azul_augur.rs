@@ -116,7 +116,7 @@ const PARAMS: [ParamDoc; 12] = [
     ParamDoc {
         name: "weights",
         kind: ParamKind::Value { default: "v5" },
-        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four), v9 (v8 with both networks fitted again on the same self-play by `tessera train azul-board-net`); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights (`tessera train azul-augur`), used at every table size, or a board network (`tessera train azul-board-net`), which joins v5 at the network's table size",
+        doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four), v9 (v8 with both networks fitted again on the same self-play by `tessera train azul-board-net`), v10 (v9 with its two-player network fitted again on 100,000 self-play games of v9); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights (`tessera train azul-augur`), used at every table size, or a board network (`tessera train azul-board-net`), which joins v5 at the network's table size",
     },
 ];
 
@@ -473,7 +473,7 @@ mod tests {
         let x = seat("oracle:nodes=2000:weights=v5").choose(s, &mut seeded(2));
         assert_eq!(x, seat("augur:nodes=2000").choose(s, &mut seeded(2)));
         let err = registry()
-            .parse("oracle:weights=v10")
+            .parse("oracle:weights=v99")
             .unwrap_err()
             .to_string();
         assert!(err.contains("weights") && err.contains("v9"), "{err}");
@@ -686,7 +686,7 @@ mod tests {
             "augur:samples=-1",
             "augur:extend=65",
             "augur:extend=two",
-            "augur:weights=v10",
+            "augur:weights=v11",
             "augur:plausible=1001",
             "augur:replies=-2",
             "augur:plausible=four",

@@ -661,7 +661,7 @@ mod tests {
             ("presort:multi=everyone", "paranoid or maxn"),
             ("augur:extend=two", "non-negative integer"),
             ("augur:extend=65", "0-64"),
-            ("augur:weights=v10", "one of v1"),
+            ("augur:weights=v11", "one of v1"),
             ("greedy:scope=forever", "move, round or game"),
             ("strategic:axis=left", "main or anti"),
         ] {
