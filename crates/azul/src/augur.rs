@@ -907,7 +907,10 @@ mod tests {
             differ += usize::from(values != v9.values(s));
             checked += 1;
         }
-        assert!(checked > 40 && differ * 2 > checked, "{differ} of {checked}");
+        assert!(
+            checked > 40 && differ * 2 > checked,
+            "{differ} of {checked}"
+        );
         // Three players are v9's (net4-3p), four v6's.
         for n in [3, 4] {
             for s in crate::state::random_playout(n, 32).iter().step_by(5) {
