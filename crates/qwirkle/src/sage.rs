@@ -11,9 +11,11 @@
 //! - **An exact endgame at two players**: once the bag is empty the opponent's hand is
 //!   known by elimination, so the position has no hidden information left. The bot then
 //!   searches it with alpha-beta (minimax on the score margin, both players' placements in
-//!   order of points, every own placement at the root, the best `width` below), `endgame`
-//!   turns deep, and values the leaves by playing the `points` policy to the end of the
-//!   game (the +6 for going out and a blocked end included). At three and four seats the
+//!   order of points, every own placement at the root, the best `width` of its own below
+//!   and the other player's best `replies`), `endgame` turns deep, and values the leaves by
+//!   playing the `points` policy to the end of the game (the +6 for going out and a blocked
+//!   end included). With `replies=1` the other player is modelled as the play-outs model
+//!   it, playing its highest-scoring placement. At three and four seats the
 //!   unseen tiles' split between the opponents stays unknown, so `seer`'s sampled worlds
 //!   (played out to the end) are used there.
 //!
@@ -22,8 +24,8 @@
 //!   (`mc::outcome`), so the search prefers a likelier win to a larger margin.
 //!
 //! Budgets come only from `choose`'s budget: `nodes=N` plays N worlds for every candidate
-//! (as `seer`) and allows `N x ENDGAME_NODES_PER_WORLD` search nodes in the exact endgame
-//! (both reproducible), `time=T` bounds both by the clock; without either `worlds` worlds.
+//! (as `seer`) and allows `N x endnodes` search nodes in the exact endgame
+//! (`ENDGAME_NODES_PER_WORLD` by default; both reproducible), `time=T` bounds both by the clock; without either `worlds` worlds.
 
 use std::time::Instant;
 
@@ -37,7 +39,7 @@ use crate::movegen::{BestScratch, Scored};
 use crate::seer::{SeerBot, SeerConfig, settings_suffix};
 use crate::state::{Phase, Qwirkle};
 
-/// Exact-endgame search nodes allowed per world of a `nodes` budget.
+/// Exact-endgame search nodes allowed per world of a `nodes` budget, by default.
 pub const ENDGAME_NODES_PER_WORLD: u64 = 64;
 
 /// Settings of the [`SageBot`].
@@ -48,9 +50,14 @@ pub struct SageConfig {
     /// Turns of the exact endgame search before the play-out (0: no exact endgame; `seer`'s
     /// sampled worlds then).
     pub depth: usize,
-    /// Replies searched at every node below the root of the exact endgame (the best by
-    /// points).
+    /// Own placements searched at every node below the root of the exact endgame (the
+    /// best by points).
     pub width: usize,
+    /// The other player's placements searched at its nodes of the exact endgame (the best
+    /// by points; 0: `width`).
+    pub replies: usize,
+    /// Exact-endgame search nodes allowed per world of a `nodes` budget.
+    pub endnodes: u64,
 }
 
 impl Default for SageConfig {
@@ -63,11 +70,22 @@ impl Default for SageConfig {
             },
             depth: 3,
             width: 8,
+            replies: 0,
+            endnodes: ENDGAME_NODES_PER_WORLD,
         }
     }
 }
 
 impl SageConfig {
+    /// The other player's placements searched at its nodes of the exact endgame.
+    pub fn replies(&self) -> usize {
+        if self.replies == 0 {
+            self.width
+        } else {
+            self.replies
+        }
+    }
+
     /// The play-out length at a table of `players`: `plies` plus two a seat beyond two.
     pub fn plies_at(&self, players: usize) -> usize {
         self.seer.plies + 2 * players.saturating_sub(2)
@@ -120,6 +138,7 @@ struct Endgame {
     deadline: Option<Instant>,
     stopped: bool,
     width: usize,
+    replies: usize,
     /// The win bonus of `mc::outcome`.
     win: f64,
 }
@@ -169,8 +188,8 @@ impl Endgame {
             self.search(&t, me, depth - 1, ply + 1, alpha, beta)
         } else {
             moves.sort_by_key(|m| std::cmp::Reverse(m.score));
-            moves.truncate(self.width.max(1));
             let maximize = p == me;
+            moves.truncate(if maximize { self.width } else { self.replies }.max(1));
             let mut best = if maximize {
                 f64::NEG_INFINITY
             } else {
@@ -236,6 +255,12 @@ impl Agent<Qwirkle> for SageBot {
         if c.width != d.width {
             name.push_str(&format!(":width={}", c.width));
         }
+        if c.replies != d.replies {
+            name.push_str(&format!(":replies={}", c.replies));
+        }
+        if c.endnodes != d.endnodes {
+            name.push_str(&format!(":endnodes={}", c.endnodes));
+        }
         name
     }
 
@@ -268,19 +293,21 @@ impl Agent<Qwirkle> for SageBot {
             return m;
         }
         placements.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let per_world = self.config.endnodes.max(1);
         let worlds = budget
             .nodes
             .unwrap_or(if budget.time.is_some() {
-                u64::MAX / ENDGAME_NODES_PER_WORLD
+                u64::MAX / per_world
             } else {
                 self.config.seer.worlds as u64
             })
             .max(1);
         self.end.nodes = 0;
-        self.end.limit = worlds.saturating_mul(ENDGAME_NODES_PER_WORLD);
+        self.end.limit = worlds.saturating_mul(per_world);
         self.end.deadline = budget.deadline_from(start);
         self.end.stopped = false;
         self.end.width = self.config.width;
+        self.end.replies = self.config.replies();
         self.end.win = self.config.seer.win;
         let (best, value) = self.end.root(state, me, &placements, self.config.depth);
         let m = Move::Place(placements[best].placement);
@@ -309,8 +336,9 @@ mod tests {
     use std::time::Duration;
     use tessera_core::play_game;
 
-    /// Minimax without pruning, with the search's own move order, width and win bonus.
-    fn brute(s: &Qwirkle, me: PlayerId, depth: usize, width: usize, win: f64) -> f64 {
+    /// Minimax without pruning, with the search's own move order, widths (own, other) and
+    /// win bonus.
+    fn brute(s: &Qwirkle, me: PlayerId, depth: usize, width: (usize, usize), win: f64) -> f64 {
         let Turn::Player(p) = s.turn() else {
             return outcome(s, me, win);
         };
@@ -327,7 +355,7 @@ mod tests {
             return brute(&t, me, depth - 1, width, win);
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
-        moves.truncate(width);
+        moves.truncate(if p == me { width.0 } else { width.1 });
         let values = moves.iter().map(|m| {
             let mut t = s.clone();
             t.apply(Move::Place(m.placement));
@@ -343,6 +371,7 @@ mod tests {
     #[test]
     fn the_exact_endgame_equals_minimax_without_pruning() {
         let mut checked = 0;
+        let (mut narrower_differs, mut narrower_valued_apart) = (0, 0);
         for seed in 0..30 {
             let Some(g) = endgame(seed, seed as usize % 3) else {
                 continue;
@@ -355,39 +384,100 @@ mod tests {
             if all.len() < 2 {
                 continue;
             }
-            // Every other endgame with a win bonus at the leaves.
+            // Every other endgame with a win bonus at the leaves; the other player's
+            // replies as many as the bot's own placements, one (its highest-scoring), or
+            // three, in turn.
             let d = SageConfig::default();
+            let replies = [0, 1, 3][seed as usize % 3];
             let config = SageConfig {
                 depth: 3,
                 width: 5,
+                replies,
                 seer: SeerConfig {
                     win: if seed % 2 == 0 { 0.0 } else { 20.0 },
                     ..d.seer
                 },
+                ..d
             };
+            let widths = (5, if replies == 0 { 5 } else { replies });
             let mut bot = SageBot::with_config(config);
             let m = bot.choose(&g, &Budget::nodes(100_000), &mut seeded(1));
             let info = bot.last_info().unwrap_or_default();
-            // Every own placement at the root, then the best 5 replies and follow-ups.
+            // Every own placement at the root, then the other player's best replies and
+            // the best 5 follow-ups.
+            if widths.1 != widths.0 {
+                let both_five = all
+                    .iter()
+                    .map(|p| {
+                        let mut t = g.clone();
+                        t.apply(Move::Place(p.placement));
+                        brute(&t, me, 2, (5, 5), config.seer.win)
+                    })
+                    .fold(f64::NEG_INFINITY, f64::max);
+                narrower_differs += 1;
+                narrower_valued_apart += usize::from(both_five != info.value.unwrap_or(f64::NAN));
+            }
             let exact = all
                 .iter()
                 .map(|p| {
                     let mut t = g.clone();
                     t.apply(Move::Place(p.placement));
-                    brute(&t, me, 2, 5, config.seer.win)
+                    brute(&t, me, 2, widths, config.seer.win)
                 })
                 .fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(info.value, Some(exact), "seed {seed}");
             let mut after = g.clone();
             after.apply(m);
             assert_eq!(
-                brute(&after, me, 2, 5, config.seer.win),
+                brute(&after, me, 2, widths, config.seer.win),
                 exact,
                 "seed {seed}: {m}"
             );
             checked += 1;
         }
         assert!(checked >= 10, "only {checked} endgames");
+        // Fewer replies than own placements is a different tree somewhere (a search that
+        // ignored `replies` would fail the equalities above there).
+        assert!(
+            narrower_differs >= 5,
+            "only {narrower_differs} narrower searches"
+        );
+        assert!(
+            narrower_valued_apart >= 1,
+            "no narrower search valued apart"
+        );
+    }
+
+    #[test]
+    fn the_endgame_node_limit_is_endnodes_a_world() {
+        let g = (0..30)
+            .filter_map(|s| endgame(s, 0))
+            .find(|g| {
+                let mut all = Vec::new();
+                g.scored_placements(&mut all);
+                all.len() >= 4
+            })
+            .unwrap_or_else(|| panic!("no endgame with four placements"));
+        let mut roots = Vec::new();
+        g.scored_placements(&mut roots);
+        let nodes = |endnodes: u64, worlds: u64| {
+            let mut bot = SageBot::with_config(SageConfig {
+                depth: 6,
+                endnodes,
+                ..SageConfig::default()
+            });
+            bot.choose(&g, &Budget::nodes(worlds), &mut seeded(4));
+            bot.last_info().unwrap_or_default().nodes
+        };
+        // Past the limit every root placement left is still valued once, and so is every
+        // placement left at the nodes open when the limit was reached (at most `width` at
+        // each of the 6 turns).
+        let slack = roots.len() as u64 + 6 * SageConfig::default().width as u64;
+        let limit = |n: u64| n..=n + slack;
+        assert!(limit(10).contains(&nodes(10, 1)), "{}", nodes(10, 1));
+        assert!(limit(30).contains(&nodes(10, 3)), "{}", nodes(10, 3));
+        assert!(limit(200).contains(&nodes(100, 2)), "{}", nodes(100, 2));
+        assert!(limit(128).contains(&nodes(ENDGAME_NODES_PER_WORLD, 2)));
     }
 
     #[test]

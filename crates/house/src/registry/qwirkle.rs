@@ -596,13 +596,23 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "width",
         kind: ParamKind::Value { default: "8" },
-        doc: "replies searched below the root of the exact endgame (the best by points), 1-100",
+        doc: "own placements searched below the root of the exact endgame (the best by points), 1-100",
+    },
+    ParamDoc {
+        name: "replies",
+        kind: ParamKind::Value { default: "0" },
+        doc: "the other player's placements searched at its turns in the exact endgame (the best by points; 1: its highest-scoring, as the play-outs model it), 0-100 (0: width)",
+    },
+    ParamDoc {
+        name: "endnodes",
+        kind: ParamKind::Value { default: "64" },
+        doc: "exact-endgame search nodes a world of the nodes budget, 1-100000",
     },
     SEER_TIME,
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
-        doc: "the play-outs of this many worlds for every candidate, and 64 endgame search nodes a world (reproducible), 1-100000",
+        doc: "the play-outs of this many worlds for every candidate, and endnodes (64) endgame search nodes a world (reproducible), 1-100000",
     },
 ];
 
@@ -726,6 +736,8 @@ fn sage(spec: &AgentSpec) -> Result<Recipe<Qwirkle>, SpecError> {
         seer,
         depth: whole("endgame", d.depth, 0, 8)?,
         width: whole("width", d.width, 1, 100)?,
+        replies: whole("replies", d.replies, 0, 100)?,
+        endnodes: whole("endnodes", d.endnodes as usize, 1, 100_000)? as u64,
     };
     Ok(Recipe::new(move || Box::new(SageBot::with_config(config)))
         .with_budget(Budget::nodes(config.seer.worlds as u64)))
@@ -950,6 +962,9 @@ mod tests {
             "sage:guard=4",
             "sage:guard=100",
             "seer:guard=2",
+            "sage:replies=0",
+            "sage:replies=1:endnodes=1",
+            "sage:replies=100:endnodes=100000",
         ] {
             assert!(r.build(good).is_ok(), "{good}");
         }
@@ -977,6 +992,12 @@ mod tests {
             "sage:depth=3",
             "sage:width=0",
             "sage:width=101",
+            "sage:replies=101",
+            "sage:replies=-1",
+            "sage:endnodes=0",
+            "sage:endnodes=100001",
+            "sage:endnodes=lots",
+            "seer:replies=1",
             "sage:candidates=0",
             "sage:horizon=3",
             "seer:leave=1",
@@ -1000,6 +1021,8 @@ mod tests {
             "sage:guard=4",
             "sage:guard=0",
             "seer:guard=3",
+            "sage:replies=1:endnodes=1024",
+            "sage:replies=0:endnodes=64",
         ]
         .iter()
         .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
@@ -1020,7 +1043,9 @@ mod tests {
                 "seer",
                 "sage:guard=4",
                 "sage",
-                "seer:guard=3"
+                "seer:guard=3",
+                "sage:replies=1:endnodes=1024",
+                "sage"
             ]
         );
         // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
@@ -1072,6 +1097,9 @@ mod tests {
         let events = |spec: &str| record_against_points(spec, 95).events;
         assert_ne!(events("sage:nodes=4:guard=4"), events("sage:nodes=4"));
         assert_eq!(events("sage:nodes=4:guard=1"), events("sage:nodes=4"));
+        // The endgame's replies: as many as the width (8) is the default search.
+        assert_replays_against_points("sage:nodes=2:replies=1:endnodes=512", 94);
+        assert_eq!(events("sage:nodes=4:replies=8"), events("sage:nodes=4"));
     }
 
     #[test]
