@@ -25,7 +25,8 @@
 //!
 //! Budgets come only from `choose`'s budget: `nodes=N` plays N worlds for every candidate
 //! (as `seer`) and allows `N x endnodes` search nodes in the exact endgame
-//! (`ENDGAME_NODES_PER_WORLD` by default; both reproducible), `time=T` bounds both by the clock; without either `worlds` worlds.
+//! (`ENDGAME_NODES_PER_WORLD` by default; both reproducible), `time=T` bounds both by the
+//! clock; without either `worlds` worlds.
 
 use std::time::Instant;
 
