@@ -413,8 +413,7 @@ pub fn shipped_weights(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
-/// The text of shipped board network `name` ([`SHIPPED_NETS`]: `net1`, `net2-3p`, `net3`,
-/// `net4-3p`).
+/// The text of shipped board network `name` (one of [`SHIPPED_NETS`]).
 pub fn shipped_net(name: &str) -> Option<&'static str> {
     SHIPPED_NETS
         .iter()

@@ -152,8 +152,8 @@ pub struct NetArgs {
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
     /// Also print, per stage, the held-out log loss of this network on the same held-out
-    /// rows: a board network file, or a shipped one by name (net1, net2-3p, net3, net4-3p),
-    /// fitted for the same table size.
+    /// rows: a board network file, or a shipped one by name (net1, net2-3p, net3, net4-3p,
+    /// net5), fitted for the same table size.
     #[arg(long)]
     pub compare: Option<String>,
 }
