@@ -14,8 +14,9 @@
 //!   order of points, every own placement at the root, the best `width` of its own below
 //!   and the other player's best `replies`), `endgame` turns deep, and values the leaves by
 //!   playing the `points` policy to the end of the game (the +6 for going out and a blocked
-//!   end included). With `replies=1` the other player is modelled as the play-outs model
-//!   it, playing its highest-scoring placement. At three and four seats the
+//!   end included). By default (`replies=1`, since 2026-11-28) the other player is
+//!   modelled as the play-outs model it, playing its highest-scoring placement, which
+//!   leaves room for six turns (`endgame=6`) within 1024 nodes a world (`endnodes`). At three and four seats the
 //!   unseen tiles' split between the opponents stays unknown, so `seer`'s sampled worlds
 //!   (played out to the end) are used there.
 //!
@@ -41,7 +42,7 @@ use crate::seer::{SeerBot, SeerConfig, settings_suffix};
 use crate::state::{Phase, Qwirkle};
 
 /// Exact-endgame search nodes allowed per world of a `nodes` budget, by default.
-pub const ENDGAME_NODES_PER_WORLD: u64 = 64;
+pub const ENDGAME_NODES_PER_WORLD: u64 = 1024;
 
 /// Settings of the [`SageBot`].
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -69,9 +70,9 @@ impl Default for SageConfig {
                 leave: 1.0,
                 ..SeerConfig::default()
             },
-            depth: 3,
+            depth: 6,
             width: 8,
-            replies: 0,
+            replies: 1,
             endnodes: ENDGAME_NODES_PER_WORLD,
         }
     }
@@ -462,8 +463,11 @@ mod tests {
         let mut roots = Vec::new();
         g.scored_placements(&mut roots);
         let nodes = |endnodes: u64, worlds: u64| {
+            // Every reply searched (as many as the own placements): a tree far larger
+            // than any limit below.
             let mut bot = SageBot::with_config(SageConfig {
                 depth: 6,
+                replies: 8,
                 endnodes,
                 ..SageConfig::default()
             });
@@ -477,10 +481,10 @@ mod tests {
         let limit = |n: u64| n..=n + slack;
         assert!(limit(10).contains(&nodes(10, 1)), "{}", nodes(10, 1));
         assert!(limit(30).contains(&nodes(10, 3)), "{}", nodes(10, 3));
-        // Far from the default's 128 nodes at 2 worlds, so a search that ignored
+        // Far from the default's 2048 nodes at 2 worlds, so a search that ignored
         // `endnodes` fails here.
-        assert!(limit(2000).contains(&nodes(1000, 2)), "{}", nodes(1000, 2));
-        assert!(limit(128).contains(&nodes(ENDGAME_NODES_PER_WORLD, 2)));
+        assert!(limit(600).contains(&nodes(300, 2)), "{}", nodes(300, 2));
+        assert!(limit(2 * ENDGAME_NODES_PER_WORLD).contains(&nodes(ENDGAME_NODES_PER_WORLD, 2)));
     }
 
     #[test]

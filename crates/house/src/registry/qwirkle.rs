@@ -590,7 +590,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     },
     ParamDoc {
         name: "endgame",
-        kind: ParamKind::Value { default: "3" },
+        kind: ParamKind::Value { default: "6" },
         doc: "turns of the exact alpha-beta endgame at two players once the bag is empty, 0-8 (0: sampled worlds as seer)",
     },
     ParamDoc {
@@ -600,19 +600,19 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     },
     ParamDoc {
         name: "replies",
-        kind: ParamKind::Value { default: "0" },
+        kind: ParamKind::Value { default: "1" },
         doc: "the other player's placements searched at its turns in the exact endgame (the best by points; 1: its highest-scoring, as the play-outs model it), 0-100 (0: width)",
     },
     ParamDoc {
         name: "endnodes",
-        kind: ParamKind::Value { default: "64" },
+        kind: ParamKind::Value { default: "1024" },
         doc: "exact-endgame search nodes a world of the nodes budget, 1-100000",
     },
     SEER_TIME,
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
-        doc: "the play-outs of this many worlds for every candidate, and endnodes (64) endgame search nodes a world (reproducible), 1-100000",
+        doc: "the play-outs of this many worlds for every candidate, and endnodes (1024) endgame search nodes a world (reproducible), 1-100000",
     },
 ];
 
@@ -1021,8 +1021,8 @@ mod tests {
             "sage:guard=4",
             "sage:guard=0",
             "seer:guard=3",
-            "sage:replies=1:endnodes=1024",
-            "sage:replies=0:endnodes=64",
+            "sage:replies=1:endnodes=1024:endgame=6",
+            "sage:replies=0:endnodes=64:endgame=3",
         ]
         .iter()
         .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
@@ -1044,8 +1044,8 @@ mod tests {
                 "sage:guard=4",
                 "sage",
                 "seer:guard=3",
-                "sage:replies=1:endnodes=1024",
-                "sage"
+                "sage",
+                "sage:endgame=3:replies=0:endnodes=64"
             ]
         );
         // Without a budget the seat plays `worlds` worlds, a node budget: reproducible.
@@ -1097,9 +1097,21 @@ mod tests {
         let events = |spec: &str| record_against_points(spec, 95).events;
         assert_ne!(events("sage:nodes=4:guard=4"), events("sage:nodes=4"));
         assert_eq!(events("sage:nodes=4:guard=1"), events("sage:nodes=4"));
-        // The endgame's replies: as many as the width (8) is the default search.
-        assert_replays_against_points("sage:nodes=2:replies=1:endnodes=512", 94);
-        assert_eq!(events("sage:nodes=4:replies=8"), events("sage:nodes=4"));
+        // The endgame's replies: 0 is as many as the width (8); the default is one, the
+        // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
+        assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
+        assert_eq!(
+            events("sage:nodes=4:replies=0:endgame=3:endnodes=64"),
+            events("sage:nodes=4:replies=8:endgame=3:endnodes=64")
+        );
+        assert_eq!(
+            events("sage:nodes=4:replies=1:endgame=6:endnodes=1024"),
+            events("sage:nodes=4")
+        );
+        assert_ne!(
+            events("sage:nodes=4:replies=8:endgame=3:endnodes=64"),
+            events("sage:nodes=4")
+        );
     }
 
     #[test]
