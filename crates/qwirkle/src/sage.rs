@@ -16,9 +16,9 @@
 //!   playing the `points` policy to the end of the game (the +6 for going out and a blocked
 //!   end included). By default (`replies=1`, since 2026-11-28) the other player is
 //!   modelled as the play-outs model it, playing its highest-scoring placement, which
-//!   leaves room for six turns (`endgame=6`) within 1024 nodes a world (`endnodes`). At three and four seats the
-//!   unseen tiles' split between the opponents stays unknown, so `seer`'s sampled worlds
-//!   (played out to the end) are used there.
+//!   leaves room for six turns (`endgame=6`) within 1024 nodes a world (`endnodes`). At
+//!   three and four seats the unseen tiles' split between the opponents stays unknown, so
+//!   `seer`'s sampled worlds (played out to the end) are used there.
 //!
 //! - **Optionally, a win bonus** (`win`, default 0): a play-out or an exact-endgame leaf that
 //!   ends the game is valued at its margin plus `win` when won and minus `win` when lost

@@ -83,34 +83,40 @@ fn seeded_seer_games_are_unchanged() {
     check(&cases);
 }
 
+/// Plays `sage` with `config` against points bots for every (seats, seed) case at 3 worlds
+/// a move and compares each game with its pinned digest.
+fn check_sage(label: &str, config: SageConfig, cases: &[(usize, u64, Pinned)]) {
+    let cases: Vec<_> = cases
+        .iter()
+        .map(|&(players, seed, want)| {
+            let got = play(&mut SageBot::with_config(config), players, 3, seed);
+            (format!("{label} {players} seats seed {seed}"), got, want)
+        })
+        .collect();
+    check(&cases);
+}
+
+/// The exact endgame of the default before 2026-11-28: every reply of the other player up
+/// to the width, three turns, 64 nodes a world.
 #[test]
 fn seeded_sage_games_are_unchanged() {
-    let cases: Vec<_> = [
-        (
-            2usize,
-            3u64,
-            (&[184, 173][..], 95, 0x688a_fcbf_cad4_581cu64),
-        ),
-        (2, 4, (&[196, 199][..], 96, 0x2702_1ee7_ffa1_8a5c)),
-        (2, 8, (&[220, 199][..], 100, 0xff97_9985_46d0_344c)),
-        (3, 5, (&[155, 134, 124][..], 91, 0xc89a_cbd1_bb1b_328d)),
-        (4, 6, (&[110, 102, 94, 126][..], 88, 0xb6aa_ccc0_ccba_1947)),
-    ]
-    .into_iter()
-    .map(|(players, seed, want)| {
-        // The exact endgame of the default before 2026-11-28: every reply of the other
-        // player up to the width, three turns, 64 nodes a world.
-        let before = SageConfig {
-            depth: 3,
-            replies: 8,
-            endnodes: 64,
-            ..SageConfig::default()
-        };
-        let got = play(&mut SageBot::with_config(before), players, 3, seed);
-        (format!("sage {players} seats seed {seed}"), got, want)
-    })
-    .collect();
-    check(&cases);
+    let before = SageConfig {
+        depth: 3,
+        replies: 8,
+        endnodes: 64,
+        ..SageConfig::default()
+    };
+    check_sage(
+        "sage",
+        before,
+        &[
+            (2, 3, (&[184, 173], 95, 0x688a_fcbf_cad4_581c)),
+            (2, 4, (&[196, 199], 96, 0x2702_1ee7_ffa1_8a5c)),
+            (2, 8, (&[220, 199], 100, 0xff97_9985_46d0_344c)),
+            (3, 5, (&[155, 134, 124], 91, 0xc89a_cbd1_bb1b_328d)),
+            (4, 6, (&[110, 102, 94, 126], 88, 0xb6aa_ccc0_ccba_1947)),
+        ],
+    );
 }
 
 /// The default since 2026-11-28 (the other player's highest-scoring reply in the exact
@@ -118,29 +124,18 @@ fn seeded_sage_games_are_unchanged() {
 /// and four seats there is no exact endgame, so those games are the ones above.
 #[test]
 fn seeded_games_of_sage_s_default_are_unchanged() {
-    let cases: Vec<_> = [
-        // Seed 3's endgame chose the same moves under both models: the game above.
-        (
-            2usize,
-            3u64,
-            (&[184, 173][..], 95, 0x688a_fcbf_cad4_581cu64),
-        ),
-        (2, 4, (&[199, 203][..], 98, 0xd264_a6fb_8ccd_f9e0)),
-        (2, 8, (&[220, 198][..], 100, 0x97db_6476_d2c4_ca7c)),
-        (3, 5, (&[155, 134, 124][..], 91, 0xc89a_cbd1_bb1b_328d)),
-        (4, 6, (&[110, 102, 94, 126][..], 88, 0xb6aa_ccc0_ccba_1947)),
-    ]
-    .into_iter()
-    .map(|(players, seed, want)| {
-        let got = play(&mut SageBot::new(), players, 3, seed);
-        (
-            format!("sage's default {players} seats seed {seed}"),
-            got,
-            want,
-        )
-    })
-    .collect();
-    check(&cases);
+    check_sage(
+        "sage's default",
+        SageConfig::default(),
+        &[
+            // Seed 3's endgame chose the same moves under both models: the game above.
+            (2, 3, (&[184, 173], 95, 0x688a_fcbf_cad4_581c)),
+            (2, 4, (&[199, 203], 98, 0xd264_a6fb_8ccd_f9e0)),
+            (2, 8, (&[220, 198], 100, 0x97db_6476_d2c4_ca7c)),
+            (3, 5, (&[155, 134, 124], 91, 0xc89a_cbd1_bb1b_328d)),
+            (4, 6, (&[110, 102, 94, 126], 88, 0xb6aa_ccc0_ccba_1947)),
+        ],
+    );
 }
 
 #[test]
