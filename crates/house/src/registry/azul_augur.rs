@@ -120,9 +120,11 @@ const PARAMS: [ParamDoc; 12] = [
     },
 ];
 
-/// The weights `oracle` uses unless `weights=` says otherwise: v9, the two- and
-/// three-player board networks fitted by `tessera train` (v6's weights at four seats).
-pub const ORACLE_VERSION: &str = "v9";
+/// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
+/// three-player board networks fitted by `tessera train` (the two-player one on v9's own
+/// self-play; v6's weights at four seats). v9 until its goal run of 2026-11-28
+/// (docs/players.md, "The two-seat goal run with v10").
+pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights.
 const ORACLE_PARAMS: [ParamDoc; 12] = {
@@ -134,7 +136,7 @@ const ORACLE_PARAMS: [ParamDoc; 12] = {
         kind: ParamKind::Value {
             default: ORACLE_VERSION,
         },
-        doc: "shipped weights, as augur's (v9, the default: board networks at two and three players fitted by `tessera train` on self-play, v6's weights at four); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights, used at every table size, or a board network (`tessera train azul-board-net`), which replaces v9's network at its table size",
+        doc: "shipped weights, as augur's (v10, the default: board networks at two and three players fitted by `tessera train` on self-play, v6's weights at four; v9 before 2026-11-28); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights, used at every table size, or a board network (`tessera train azul-board-net`), which replaces v10's network at its table size",
     };
     p
 };
@@ -349,7 +351,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         },
         AgentEntry {
             name: "oracle",
-            summary: "augur's successor: augur's search with small neural networks (fitted on self-play) judging the whole table at two and three players (augur:weights=v9)",
+            summary: "augur's successor: augur's search with small neural networks (fitted on self-play) judging the whole table at two and three players (augur:weights=v10)",
             player_summary: "searches ahead and judges the whole table by what it learned from many games against itself",
             params: &ORACLE_PARAMS,
             plan: |spec, trust| plan(spec, trust, ORACLE_VERSION),
@@ -450,14 +452,15 @@ mod tests {
     }
 
     #[test]
-    fn oracle_is_augur_with_the_v9_weights() {
+    fn oracle_is_augur_with_the_v10_weights() {
         // Same search, same values: the same move on the same nodes at two and three seats,
-        // with its parameters passed on; and not v5's player (the moves differ somewhere).
-        let mut differ = 0;
+        // with its parameters passed on; and not v5's player (the moves differ somewhere),
+        // nor v9's at two seats (v10 differs from v9 only in the two-player network).
+        let (mut differ, mut differ_v9) = (0, 0);
         for (n, step) in [(2, 5), (3, 9)] {
             for (i, s) in positions_of(n).iter().enumerate().step_by(step) {
                 let mut o = seat("oracle:nodes=2000:killers");
-                let mut a = seat("augur:nodes=2000:killers:weights=v9");
+                let mut a = seat("augur:nodes=2000:killers:weights=v10");
                 let x = o.choose(s, &mut seeded(i as u64));
                 let y = a.choose(s, &mut seeded(i as u64));
                 assert_eq!(x, y, "{n} players, position {i}");
@@ -465,9 +468,14 @@ mod tests {
                 assert_eq!((oi.nodes, oi.depth), (ai.nodes, ai.depth), "position {i}");
                 differ +=
                     usize::from(x != seat("augur:nodes=2000:killers").choose(s, &mut seeded(1)));
+                if n == 2 {
+                    let mut v9 = seat("augur:nodes=2000:killers:weights=v9");
+                    differ_v9 += usize::from(x != v9.choose(s, &mut seeded(i as u64)));
+                }
             }
         }
         assert!(differ > 0, "oracle chose as v5 everywhere");
+        assert!(differ_v9 > 0, "oracle chose as v9 everywhere at two seats");
         // Its own weights can still be named, and bad values are refused as augur's are.
         let s = &positions()[0];
         let x = seat("oracle:nodes=2000:weights=v5").choose(s, &mut seeded(2));
@@ -724,7 +732,7 @@ mod tests {
                 seat("augur:nodes=2000:weights=v7").choose(s, &mut seeded(3)),
                 "{i}"
             );
-            // oracle is v9: net1 replaces its two-player network, so it plays as v7 there.
+            // oracle is v10: net1 replaces its two-player network, so it plays as v7 there.
             let y = seat(&format!("oracle:nodes=2000:weights={net1}")).choose(s, &mut seeded(3));
             assert_eq!(y, x, "position {i}");
             changed += usize::from(y != seat("oracle:nodes=2000").choose(s, &mut seeded(3)));
