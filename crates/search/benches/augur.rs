@@ -2,8 +2,8 @@
 //! evaluator or `StrongEval`, from the first turn of three seeded two-player games to depth 3,
 //! plus the evaluators alone on positions of a seeded game; `augur_v7` is augur with the
 //! board network (`weights=v7`), `augur_v9_d3` with v9's, `augur_v10_d3` with v10's
-//! (`oracle`'s two-seat network); `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at three seats with v9 (its
-//! three-player network) and v5. Throughput = nodes visited
+//! (`oracle`'s two-seat network); `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at
+//! three seats with v9 (its three-player network) and v5. Throughput = nodes visited
 //! (search) or positions evaluated (evaluators).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
@@ -97,9 +97,9 @@ fn bench(c: &mut Criterion) {
         })
     });
     // The board networks at two seats: v7 (fitted by the numpy script), v9 and v10
-    // (`oracle`'s, both fitted by `tessera train`; all three the same shape). Three seats: v9 (its three-player network)
-    // against v5 (the 14-feature v3 weights there), from the first turn of three seeded
-    // three-player games.
+    // (`oracle`'s, both fitted by `tessera train`; all three the same shape). Three seats:
+    // v9 (its three-player network) against v5 (the 14-feature v3 weights there), from the
+    // first turn of three seeded three-player games.
     let three: Vec<AzulState> = (1..=3).map(|seed| first_turn_of(3, seed)).collect();
     for (name, version, starts) in [
         ("augur_v7_d3", "v7", &positions),
