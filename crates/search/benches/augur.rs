@@ -3,8 +3,10 @@
 //! plus the evaluators alone on positions of a seeded game; `augur_v7` is augur with the
 //! board network (`weights=v7`), `augur_v9_d3` with v9's, `augur_v10_d3` with v10's
 //! (`oracle`'s two-seat network); `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at
-//! three seats with v9 (its three-player network) and v5. Throughput = nodes visited
-//! (search) or positions evaluated (evaluators).
+//! three seats with v9 (its three-player network) and v5; `mcts_v10_n20k` the Monte Carlo
+//! tree search with v10 to 20,000 nodes (evaluator calls and leaf revisits) from the same
+//! three first turns. Throughput = nodes visited (search) or positions evaluated
+//! (evaluators).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
 
@@ -16,8 +18,9 @@ use tessera_azul::augur::AugurEval;
 use tessera_azul::eval::{StrongEval, state_key};
 use tessera_core::record::GameSeeds;
 use tessera_core::rng::seeded;
-use tessera_core::{Game, PerPlayer, Turn};
+use tessera_core::{Budget, Game, PerPlayer, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchConfig, Searcher, Value};
+use tessera_search::mcts::{Mcts, MctsConfig};
 
 struct Strong(StrongEval);
 impl Evaluator<AzulState> for Strong {
@@ -127,6 +130,30 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // The Monte Carlo tree search with v10 (`oracle:mcts`), node-limited so its work is
+    // fixed: nodes are its evaluator calls and leaf revisits.
+    let budget = Budget {
+        nodes: Some(20_000),
+        ..Budget::default()
+    };
+    let v10 = || Augur(AugurEval::version("v10").expect("shipped v10"));
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| {
+            Mcts::new(v10(), MctsConfig::default())
+                .search(p, &budget)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("mcts_v10_n20k", |b| {
+        let mut m = Mcts::new(v10(), MctsConfig::default());
+        b.iter(|| {
+            for p in &positions {
+                black_box(m.search(black_box(p), &budget));
+            }
+        })
+    });
     let nodes: u64 = positions
         .iter()
         .map(|p| {

@@ -3,6 +3,8 @@
 //! margin. The search is `strong`'s (presort + transposition table + partial last iteration).
 //! `oracle`, its successor, is the same player with the board networks' weights
 //! ([`ORACLE_VERSION`]) by default; every parameter means the same.
+//! With the flag `mcts` either searches by Monte Carlo tree search over the same evaluator
+//! ([`tessera_search::mcts`]) instead of alpha-beta.
 //! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
 //! `tessera_search::adversarial`.
 
@@ -12,6 +14,7 @@ use tessera_azul::board_net::BoardNet;
 use tessera_azul::eval::state_key;
 use tessera_core::{Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
+use tessera_search::mcts::{MctsAgent, MctsConfig};
 
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Trust};
 use crate::spec::{AgentSpec, SpecError};
@@ -69,7 +72,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 12] = [
+const PARAMS: [ParamDoc; 16] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -118,6 +121,26 @@ const PARAMS: [ParamDoc; 12] = [
         kind: ParamKind::Value { default: "v5" },
         doc: "shipped weights: v1 (fitted on strong's 2-player self-play), v2 (on augur-v1's), v3 (fitted on 3-player self-play at 3 players, v2 at 2 and 4), v5 (v3 with 2-player weights of 17 features, the tiles on the table included, fitted on v3's self-play), v6 (v5 with 4-player weights of 17 features, fitted on v5's 4-player self-play; not the default: above a fair share head to head against v5 at four seats, not shown better against strong), v7 (v5 with a board network at two players: a 32-unit network on the whole table beside its own 17-feature weights, fitted on 80,000 two-player self-play games of v5; slower per node, stronger per node), v8 (v6 with both board networks: v7's at two players and one at three, fitted on 25,000 three-player self-play games of v5; v6's weights at four), v9 (v8 with both networks fitted again on the same self-play by `tessera train azul-board-net`), v10 (v9 with its two-player network fitted again on 100,000 self-play games of v9); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights (`tessera train azul-augur`), used at every table size, or a board network (`tessera train azul-board-net`), which joins v5 at the network's table size",
     },
+    ParamDoc {
+        name: "mcts",
+        kind: ParamKind::Flag,
+        doc: "search by Monte Carlo tree search (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; the round's end a leaf unless `outcomes` is given) instead of alpha-beta; `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply",
+    },
+    ParamDoc {
+        name: "cpuct",
+        kind: ParamKind::Value { default: "1.5" },
+        doc: "with mcts: the exploration constant (0-100; the values explored are chances of winning, 0-1)",
+    },
+    ParamDoc {
+        name: "temp",
+        kind: ParamKind::Value { default: "1" },
+        doc: "with mcts: the priors' temperature in logits (0.01-100): a move valued one temperature lower in log-odds gets 1/e of the prior",
+    },
+    ParamDoc {
+        name: "outcomes",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: K > 0 searches on past the round's end through up to K sampled refills per round's end, widened as the visits grow (about the square root of the visits; 0-64; 0: the round's end is a leaf)",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -127,7 +150,7 @@ const PARAMS: [ParamDoc; 12] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights.
-const ORACLE_PARAMS: [ParamDoc; 12] = {
+const ORACLE_PARAMS: [ParamDoc; 16] = {
     let mut p = PARAMS;
     // The entry replaced must be `weights` (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -311,6 +334,67 @@ pub fn augur_player(
     SearchAgent::new(name, eval, config)
 }
 
+/// The alpha-beta parameters, which `mcts` replaces.
+const ALPHA_BETA_ONLY: [&str; 8] = [
+    "samples",
+    "extend",
+    "replies",
+    "plausible",
+    "lmr",
+    "lmr_deep",
+    "killers",
+    "history",
+];
+/// The parameters that only `mcts` reads.
+const MCTS_ONLY: [&str; 3] = ["cpuct", "temp", "outcomes"];
+
+/// The Monte Carlo tree search's settings if the name asks for it (`mcts`), refusing the
+/// parameters of the other search beside it and its own without it.
+fn mcts_config(spec: &AgentSpec) -> Result<Option<MctsConfig>, SpecError> {
+    let given = |key: &str| spec.params.iter().any(|p| p.key == key);
+    let conflict = |key: &str, expected: &str| SpecError::BadValue {
+        agent: spec.name.clone(),
+        key: key.into(),
+        value: spec.value(key).ok().flatten().unwrap_or("(flag)").into(),
+        expected: expected.into(),
+    };
+    if !spec.flag("mcts")? {
+        if let Some(key) = MCTS_ONLY.iter().find(|k| given(k)) {
+            return Err(conflict(
+                key,
+                "no value: it applies only with the flag mcts",
+            ));
+        }
+        return Ok(None);
+    }
+    if let Some(key) = ALPHA_BETA_ONLY.iter().find(|k| given(k)) {
+        return Err(conflict(
+            key,
+            "no value: it applies to the alpha-beta search, not with mcts",
+        ));
+    }
+    let ranged = |key: &str, default: f64, lo: f64, hi: f64| -> Result<f32, SpecError> {
+        let x = spec.f64(key, default)?;
+        if (lo..=hi).contains(&x) {
+            Ok(x as f32)
+        } else {
+            Err(SpecError::BadValue {
+                agent: spec.name.clone(),
+                key: key.into(),
+                value: x.to_string(),
+                expected: format!("a number from {lo} to {hi}"),
+            })
+        }
+    };
+    Ok(Some(MctsConfig {
+        cpuct: ranged("cpuct", 1.5, 0.0, 100.0)?,
+        temperature: ranged("temp", 1.0, 0.01, 100.0)?,
+        value_scale: 1000.0,
+        chance_samples: refills(spec, "outcomes", 0)?,
+        ..MctsConfig::default()
+    }))
+}
+
 /// The plan of `augur` or `oracle` (they differ only in the weights used by default).
 fn plan(
     spec: &AgentSpec,
@@ -334,6 +418,17 @@ fn plan(
         killers: spec.flag("killers")?,
         history: spec.flag("history")?,
     };
+    if let Some(config) = mcts_config(spec)? {
+        let eval = AugurEvaluator {
+            eval,
+            past_round: false,
+            extend_two_only: false,
+            narrow,
+        };
+        return Ok(Recipe::new(move || {
+            Box::new(MctsAgent::new(&name, eval.clone(), config.clone()))
+        }));
+    }
     Ok(Recipe::new(move || {
         Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
     }))
@@ -711,6 +806,70 @@ mod tests {
         let s = &positions()[0];
         a.choose(s, &mut seeded(1));
         assert_eq!(a.last_info().unwrap().depth, 2);
+    }
+
+    #[test]
+    fn mcts_plays_legal_reproducible_moves_within_its_node_budget() {
+        let mut differ = 0;
+        for (i, s) in positions().iter().enumerate().step_by(6) {
+            let mut a = seat("oracle:mcts:nodes=3000");
+            let x = a.choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            if let Some(info) = a.last_info() {
+                assert!(info.nodes <= 3000, "position {i}: {info:?}");
+            }
+            // Without refills the seed changes nothing.
+            let y = seat("oracle:mcts:nodes=3000").choose(s, &mut seeded(99));
+            assert_eq!(x, y, "position {i}");
+            let z = seat("oracle:nodes=3000").choose(s, &mut seeded(99));
+            differ += usize::from(x != z);
+        }
+        assert!(differ > 0, "mcts chose as alpha-beta everywhere");
+        // With refills, the same seed gives the same move, and the search goes past the
+        // round's end from the last decisions of the first round.
+        for s in late_first_round(2, 3) {
+            let mut a = seat("oracle:mcts:outcomes=4:nodes=20000");
+            let x = a.choose(&s, &mut seeded(8));
+            let deep = a.last_info().unwrap().depth;
+            let y = seat("oracle:mcts:outcomes=4:nodes=20000").choose(&s, &mut seeded(8));
+            assert_eq!(x, y);
+            let mut plain = seat("oracle:mcts:nodes=20000");
+            plain.choose(&s, &mut seeded(8));
+            assert!(
+                deep > plain.last_info().unwrap().depth,
+                "{deep} plies with refills"
+            );
+        }
+    }
+
+    #[test]
+    fn mcts_refuses_the_other_searchs_parameters_and_bad_values() {
+        let reg = registry();
+        for (bad, key) in [
+            ("oracle:mcts:lmr=2", "lmr"),
+            ("oracle:mcts:killers", "killers"),
+            ("augur:mcts:extend=3", "extend"),
+            ("oracle:mcts:plausible=4", "plausible"),
+            ("oracle:cpuct=2", "cpuct"),
+            ("oracle:outcomes=4", "outcomes"),
+            ("oracle:mcts:temp=0", "temp"),
+            ("oracle:mcts:cpuct=-1", "cpuct"),
+            ("oracle:mcts:cpuct=inf", "cpuct"),
+            ("oracle:mcts:outcomes=65", "outcomes"),
+            ("oracle:mcts=yes", "mcts"),
+        ] {
+            let err = reg
+                .parse(bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(err.contains(key), "{bad}: '{err}'");
+        }
+        assert!(
+            reg.build("oracle:mcts:cpuct=2.5:temp=0.5:outcomes=8:time=50ms")
+                .is_ok()
+        );
+        assert!(reg.build("augur:mcts:weights=v5:nodes=100").is_ok());
     }
 
     #[test]

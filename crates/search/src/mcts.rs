@@ -1,0 +1,717 @@
+//! Monte Carlo tree search guided by a learned value (PUCT without play-outs), over any
+//! [`Game`] with an [`Evaluator`].
+//!
+//! # Values
+//! The evaluator's utility for a player ([`Evaluator::utility`]) is read as the log-odds of
+//! that player winning, in [`MctsConfig::value_scale`] units a logit (1000 for Azul's
+//! `augur` evaluators, whose values are thousandths of a logit), and turned into a chance of
+//! winning by the logistic function. Every node keeps the sum of the chances backed up
+//! through it *for the player who chose it* (its parent's mover), so with three or four
+//! players each player maximises its own chance (as max^n does); with two it is the usual
+//! zero-sum search.
+//!
+//! # One simulation
+//! From the root the search descends by PUCT: at a node where `m` moves, the child `c`
+//! maximising `Q(c) + cpuct * P(c) * sqrt(N) / (1 + n(c))`, with `Q(c)` the mean chance for
+//! `m` backed up through `c`, `n(c)` its visits, `N` the node's visits and `P(c)` the prior.
+//! At the first node not yet expanded it generates every legal move and evaluates every
+//! child once (one evaluator call each): the child's static chance counts as its first
+//! visit, and the priors are the softmax of the children's log-odds for `m` over
+//! [`MctsConfig::temperature`] (in logits). The best child's chances for every player are
+//! then backed up along the path (a one-ply minimax backup). A terminal state, or a state
+//! the evaluator calls a leaf ([`Evaluator::is_leaf`]), is never expanded: a visit backs up
+//! its static chances again.
+//!
+//! # Chance
+//! With [`MctsConfig::chance_samples`] = 0 every chance node is a leaf (for Azul: the end of
+//! the round, valued by the evaluator, as the alpha-beta players do). With K > 0 a chance
+//! node is searched through: it holds up to K sampled outcomes, widened progressively (after
+//! `v` visits it has at most `ceil(sqrt(v))`, so more time buys more refills), and each visit
+//! goes to the outcome visited least. Outcome `j` of the node with index `i` in the tree
+//! draws from a generator seeded by the search's seed, `i` and `j` alone, so the tree is
+//! reproducible from the seed.
+//!
+//! # Limits and the move played
+//! `time` is checked before every simulation; `nodes` counts evaluator calls and visits to
+//! leaves already valued (every simulation counts at least one), and is never exceeded (a
+//! simulation that would pass it ends the search); `depth` stops expanding at that many
+//! plies below the root. Without a time or node limit the time limit is
+//! [`Budget::DEFAULT`]'s. The move played is the root child with the most visits (ties to
+//! the higher mean), unless the tree is complete (every path ends at a leaf, every chance
+//! node holds all its outcomes): then the search stops early and plays the exact max^n move
+//! over the leaves' static values (minimax with two players, the outcomes' mean at chance
+//! nodes), as alpha-beta does when it exhausts a tree. PUCT visits unlikely moves rarely, so
+//! only small trees (late in an Azul round, or under a small depth limit) are completed.
+//!
+//! ```
+//! use tessera_core::{Budget, Game, PerPlayer, testgame::Nim};
+//! use tessera_search::adversarial::FnEvaluator;
+//! use tessera_search::mcts::{Mcts, MctsConfig};
+//!
+//! // A win is worth +10 logits, a loss -10 (values in thousandths of a logit).
+//! let eval = FnEvaluator(|s: &Nim| match s.outcome() {
+//!     Some(o) => PerPlayer::from_fn(s.num_players(), |p| {
+//!         if o.winners.contains(&p) { 5000 } else { -5000 }
+//!     }),
+//!     None => PerPlayer::filled(s.num_players(), 0),
+//! });
+//! let mut mcts = Mcts::new(eval, MctsConfig::default());
+//! let state: Nim = "2 1 3,1 0,0".parse().unwrap();
+//! let r = mcts.search(&state, &Budget { nodes: Some(2000), ..Budget::default() });
+//! // Taking the whole pile of 3 leaves a single stone for the opponent: a loss. Taking the
+//! // single stone leaves 3, which the mover's opponent takes and wins; taking 2 of the 3
+//! // leaves 1 and 1, a win.
+//! assert_eq!(r.best.map(|a| (a.pile, a.count)), Some((0, 2)));
+//! ```
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+use tessera_core::rng::mix64;
+use tessera_core::{Agent, Budget, Game, GameRng, MAX_PLAYERS, PlayerId, SearchInfo, Turn};
+
+use crate::adversarial::Evaluator;
+
+/// Settings of [`Mcts`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MctsConfig {
+    /// The exploration constant of PUCT (chances are in 0..1).
+    pub cpuct: f32,
+    /// The priors' temperature in logits: a child whose static log-odds are one temperature
+    /// lower gets `1/e` of the prior. Positive.
+    pub temperature: f32,
+    /// Evaluator units a logit (1000 for values in thousandths of a logit).
+    pub value_scale: f32,
+    /// Outcomes sampled at a chance node at most (0: chance nodes are leaves).
+    pub chance_samples: u32,
+    /// Largest number of nodes the tree may hold (memory cap); past it nodes are no longer
+    /// expanded and the search goes on with the tree it has.
+    pub tree_cap: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            cpuct: 1.5,
+            temperature: 1.0,
+            value_scale: 1000.0,
+            chance_samples: 0,
+            tree_cap: 4_000_000,
+        }
+    }
+}
+
+/// What a node is to the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Created and evaluated, not yet expanded.
+    New,
+    /// Its children are in the tree.
+    Expanded,
+    /// Never expanded (terminal, a leaf by the evaluator, a chance leaf, the depth limit or
+    /// the tree's cap): every visit backs up its static chances.
+    Leaf,
+}
+
+/// A tree node. Children are contiguous: `first .. first + len` (chance nodes reserve
+/// `chance_samples` slots and fill them as they widen).
+#[derive(Copy, Clone, Debug)]
+struct Node<A> {
+    /// The move leading here (`None` at the root and at a chance outcome).
+    action: Option<A>,
+    /// The outcome's index at a chance node's child.
+    sample: u32,
+    prior: f32,
+    visits: u32,
+    /// Sum of the chances backed up through this node for its parent's mover.
+    sum: f32,
+    /// The static chances of every player (from one evaluator call).
+    chances: [f32; MAX_PLAYERS],
+    first: u32,
+    len: u32,
+    kind: Kind,
+    /// Who moves here: a seat, [`CHANCE`] or [`OVER`].
+    mover: u8,
+}
+
+/// [`Node::mover`] at a chance node.
+const CHANCE: u8 = 254;
+/// [`Node::mover`] at a terminal state.
+const OVER: u8 = 255;
+
+/// [`Node::mover`] of `state`.
+fn mover_of<G: Game>(state: &G) -> u8 {
+    match state.turn() {
+        Turn::Player(p) => p.0,
+        Turn::Chance => CHANCE,
+        Turn::Terminal => OVER,
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsResult<A> {
+    /// The move to play (`None` only if the root has no legal move or the node limit did not
+    /// allow its expansion).
+    pub best: Option<A>,
+    /// The best move's mean chance for the root player, as log-odds in evaluator units.
+    pub value: Option<i32>,
+    /// True if the tree was complete (every path ends at a leaf, every chance node holds
+    /// all its outcomes), so the move and value are the exact max^n (with two players:
+    /// minimax, expectimax at chance nodes) of the leaves' static values.
+    pub solved: bool,
+    /// Simulations run.
+    pub simulations: u64,
+    /// Nodes: evaluator calls (one per node created) and visits to leaves already valued.
+    pub nodes: u64,
+    /// The deepest node expanded, in plies below the root (chance outcomes count as plies).
+    pub depth: u32,
+    /// Chance outcomes sampled into the tree.
+    pub outcomes: u64,
+    /// Visits of each root move, in legal order.
+    pub root_visits: Vec<u32>,
+    /// Total time.
+    pub elapsed: Duration,
+}
+
+/// A reusable Monte Carlo tree searcher: owns the evaluator, the settings, the tree and every
+/// buffer, so repeated searches allocate nothing once warmed up.
+pub struct Mcts<G: Game, E: Evaluator<G>> {
+    /// The evaluator.
+    pub eval: E,
+    /// The settings.
+    pub config: MctsConfig,
+    tree: Vec<Node<G::Action>>,
+    /// The nodes of the current simulation's path, each with its mover (`None` at chance).
+    path: Vec<(u32, Option<PlayerId>)>,
+    actions: Vec<G::Action>,
+    state: Option<G>,
+    child: Option<G>,
+    seed: u64,
+    players: usize,
+    /// Evaluator calls and revisits of valued leaves in this search.
+    nodes: u64,
+    max_nodes: Option<u64>,
+    max_depth: Option<u32>,
+    stop: bool,
+    deepest: u32,
+    outcomes: u64,
+    /// Nodes a simulation could still add to: new nodes, and chance nodes with outcomes
+    /// left to sample. At 0 the tree is complete and searching on changes nothing.
+    open: u64,
+}
+
+/// The logistic function.
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
+    /// A searcher with an evaluator and settings.
+    pub fn new(eval: E, config: MctsConfig) -> Self {
+        Mcts {
+            eval,
+            config,
+            tree: Vec::new(),
+            path: Vec::new(),
+            actions: Vec::new(),
+            state: None,
+            child: None,
+            seed: 0,
+            players: 0,
+            nodes: 0,
+            max_nodes: None,
+            max_depth: None,
+            stop: false,
+            deepest: 0,
+            outcomes: 0,
+            open: 0,
+        }
+    }
+
+    /// Seeds the chance outcomes (used only with [`MctsConfig::chance_samples`] > 0).
+    pub fn seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// Searches `root` within `limits` (without a time or node limit, for
+    /// [`Budget::DEFAULT`]'s time).
+    pub fn search(&mut self, root: &G, limits: &Budget) -> MctsResult<G::Action> {
+        let start = Instant::now();
+        let time = match (limits.time, limits.nodes) {
+            (None, None) => Budget::DEFAULT.time,
+            (time, _) => time,
+        };
+        let deadline = time.map(|t| start + t);
+        self.max_nodes = limits.nodes;
+        self.max_depth = limits.depth;
+        self.players = root.num_players();
+        self.nodes = 0;
+        self.stop = false;
+        self.deepest = 0;
+        self.outcomes = 0;
+        self.open = 1;
+        self.tree.clear();
+        self.tree.push(Node {
+            action: None,
+            sample: 0,
+            prior: 1.0,
+            visits: 1,
+            sum: 0.0,
+            chances: [0.0; MAX_PLAYERS],
+            first: 0,
+            len: 0,
+            kind: Kind::New,
+            mover: mover_of(root),
+        });
+        let mut simulations = 0u64;
+        if matches!(root.turn(), Turn::Player(_)) {
+            loop {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                self.simulate(root);
+                if self.stop {
+                    break;
+                }
+                simulations += 1;
+                if self.open == 0 {
+                    break;
+                }
+            }
+        }
+        let root_node = self.tree[0];
+        let kids = root_node.first as usize..(root_node.first + root_node.len) as usize;
+        // A complete tree (nothing left to add) is solved exactly; otherwise the most
+        // visited move is played.
+        let solved = self.open == 0 && root_node.kind == Kind::Expanded;
+        let best = if solved {
+            let m = usize::from(root_node.mover);
+            let mut best: Option<(u32, f32)> = None;
+            for k in kids.clone() {
+                let c = self.solve(k as u32)[m];
+                if best.is_none_or(|(_, b)| c > b) {
+                    best = Some((k as u32, c));
+                }
+            }
+            best
+        } else {
+            kids.clone()
+                .max_by(|&a, &b| {
+                    let (a, b) = (&self.tree[a], &self.tree[b]);
+                    a.visits
+                        .cmp(&b.visits)
+                        .then((a.sum / a.visits as f32).total_cmp(&(b.sum / b.visits as f32)))
+                })
+                .map(|k| {
+                    let n = &self.tree[k];
+                    (k as u32, n.sum / n.visits as f32)
+                })
+        };
+        let value = best.map(|(_, q)| {
+            let q = q.clamp(1e-6, 1.0 - 1e-6);
+            ((q / (1.0 - q)).ln() * self.config.value_scale).round() as i32
+        });
+        MctsResult {
+            best: best.and_then(|(k, _)| self.tree[k as usize].action),
+            value,
+            solved,
+            simulations,
+            nodes: self.nodes,
+            depth: self.deepest,
+            outcomes: self.outcomes,
+            root_visits: self.tree[kids].iter().map(|n| n.visits).collect(),
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// The static chances of every player at `state` (one evaluator call).
+    fn chances(&mut self, state: &G) -> [f32; MAX_PLAYERS] {
+        self.nodes += 1;
+        let v = self.eval.evaluate(state);
+        let mut c = [0.0; MAX_PLAYERS];
+        for (p, slot) in c.iter_mut().enumerate().take(self.players) {
+            let u = self.eval.utility(&v, PlayerId(p as u8));
+            *slot = sigmoid(u as f32 / self.config.value_scale);
+        }
+        c
+    }
+
+    /// Whether `state`, just created in the tree, can never be expanded.
+    fn is_leaf(&self, state: &G, depth: u32) -> bool {
+        match state.turn() {
+            Turn::Terminal => true,
+            Turn::Chance => self.config.chance_samples == 0,
+            Turn::Player(_) => {
+                self.eval.is_leaf(state) || self.max_depth.is_some_and(|d| depth >= d)
+            }
+        }
+    }
+
+    fn would_pass_limit(&self, more: usize) -> bool {
+        self.max_nodes.is_some_and(|m| self.nodes + more as u64 > m)
+    }
+
+    /// Outcome `j` of the chance node with tree index `i`, applied to `state`.
+    fn apply_outcome(&self, state: &mut G, i: u32, j: u32) {
+        let stream = mix64(
+            self.seed
+                ^ mix64(u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(j) + 1)),
+        );
+        let mut rng = GameRng::seed_from_u64(stream);
+        let outcome = state.sample_chance(&mut rng);
+        if state.apply_chance(&outcome).is_err() {
+            debug_assert!(false, "a sampled chance outcome must be possible");
+        }
+    }
+
+    /// One simulation from `root`: descend, expand or revisit a leaf, back up.
+    fn simulate(&mut self, root: &G) {
+        let mut state = match self.state.take() {
+            Some(mut s) => {
+                s.clone_from(root);
+                s
+            }
+            None => root.clone(),
+        };
+        self.path.clear();
+        let mut idx = 0u32;
+        let mut depth = 0u32;
+        let backed = loop {
+            let node = self.tree[idx as usize];
+            let mover = match state.turn() {
+                Turn::Player(m) => Some(m),
+                _ => None,
+            };
+            self.path.push((idx, mover));
+            match (node.kind, state.turn()) {
+                (Kind::Leaf, _) | (_, Turn::Terminal) => {
+                    // A visit to a node already valued: it counts as a node, so a node
+                    // limit ends every search.
+                    if self.would_pass_limit(1) {
+                        break None;
+                    }
+                    self.nodes += 1;
+                    break Some(node.chances);
+                }
+                (Kind::New, Turn::Player(m)) => break self.expand(&state, idx, m, depth),
+                (Kind::Expanded, Turn::Player(m)) => {
+                    let c = self.select(idx, m);
+                    if let Some(a) = self.tree[c as usize].action {
+                        state.apply(a);
+                    }
+                    idx = c;
+                }
+                (_, Turn::Chance) => {
+                    let allowed = (node.visits as f32).sqrt().ceil() as u32;
+                    let allowed = allowed.min(self.config.chance_samples).max(1);
+                    if node.kind == Kind::New || node.len < allowed {
+                        break self.widen(&state, idx, depth);
+                    }
+                    let kids = node.first..node.first + node.len;
+                    let c = kids
+                        .min_by_key(|&k| self.tree[k as usize].visits)
+                        .unwrap_or(node.first);
+                    let j = self.tree[c as usize].sample;
+                    self.apply_outcome(&mut state, idx, j);
+                    idx = c;
+                }
+            }
+            depth += 1;
+        };
+        self.state = Some(state);
+        match backed {
+            Some(chances) => self.backup(&chances),
+            None => self.stop = true,
+        }
+    }
+
+    /// The child of `idx` (where `m` moves) that PUCT prefers.
+    fn select(&self, idx: u32, m: PlayerId) -> u32 {
+        let node = self.tree[idx as usize];
+        let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        let mut best = node.first;
+        let mut best_score = f32::NEG_INFINITY;
+        for k in node.first..node.first + node.len {
+            let c = &self.tree[k as usize];
+            let q = if c.visits > 0 {
+                c.sum / c.visits as f32
+            } else {
+                c.chances[m.index()]
+            };
+            let score = q + self.config.cpuct * c.prior * sqrt_n / (1.0 + c.visits as f32);
+            if score > best_score {
+                best_score = score;
+                best = k;
+            }
+        }
+        best
+    }
+
+    /// Expands the player node `idx` at `state`: every child evaluated once. Returns the
+    /// chances to back up (the best child's for `m`; the node's own if it cannot be
+    /// expanded), or `None` if the node limit ends the search.
+    fn expand(
+        &mut self,
+        state: &G,
+        idx: u32,
+        m: PlayerId,
+        depth: u32,
+    ) -> Option<[f32; MAX_PLAYERS]> {
+        let mut actions = std::mem::take(&mut self.actions);
+        state.legal_actions(&mut actions);
+        let own = self.tree[idx as usize].chances;
+        if actions.is_empty() || self.tree.len() + actions.len() > self.config.tree_cap {
+            self.tree[idx as usize].kind = Kind::Leaf;
+            self.open -= 1;
+            self.actions = actions;
+            return Some(own);
+        }
+        if self.would_pass_limit(actions.len()) {
+            self.actions = actions;
+            return None;
+        }
+        let first = self.tree.len() as u32;
+        let mut child = match self.child.take() {
+            Some(c) => c,
+            None => state.clone(),
+        };
+        let mut best: Option<[f32; MAX_PLAYERS]> = None;
+        let mut top = f32::NEG_INFINITY;
+        for &a in &actions {
+            child.clone_from(state);
+            child.apply(a);
+            let chances = self.chances(&child);
+            let kind = if self.is_leaf(&child, depth + 1) {
+                Kind::Leaf
+            } else {
+                self.open += 1;
+                Kind::New
+            };
+            let c = chances[m.index()];
+            if best.is_none() || c > top {
+                top = c;
+                best = Some(chances);
+            }
+            self.tree.push(Node {
+                action: Some(a),
+                sample: 0,
+                prior: 0.0,
+                visits: 1,
+                sum: c,
+                chances,
+                first: 0,
+                len: 0,
+                kind,
+                mover: mover_of(&child),
+            });
+        }
+        self.child = Some(child);
+        self.actions = actions;
+        // Priors: the softmax of the children's log-odds for `m` over the temperature.
+        let t = self.config.temperature.max(1e-3);
+        let logit = |c: f32| {
+            let c = c.clamp(1e-6, 1.0 - 1e-6);
+            (c / (1.0 - c)).ln() / t
+        };
+        let kids = first as usize..self.tree.len();
+        let max = self.tree[kids.clone()]
+            .iter()
+            .map(|n| logit(n.chances[m.index()]))
+            .fold(f32::NEG_INFINITY, f32::max);
+        let mut total = 0.0;
+        for n in &mut self.tree[kids.clone()] {
+            n.prior = (logit(n.chances[m.index()]) - max).exp();
+            total += n.prior;
+        }
+        for n in &mut self.tree[kids.clone()] {
+            n.prior /= total;
+        }
+        let node = &mut self.tree[idx as usize];
+        node.first = first;
+        node.len = kids.len() as u32;
+        node.kind = Kind::Expanded;
+        self.open -= 1;
+        self.deepest = self.deepest.max(depth + 1);
+        best.or(Some(own))
+    }
+
+    /// Adds the next sampled outcome to the chance node `idx` at `state` (reserving its
+    /// slots on the first visit). Returns the new outcome's chances to back up (the node's
+    /// own if it is full or the tree is), or `None` if the node limit ends the search.
+    fn widen(&mut self, state: &G, idx: u32, depth: u32) -> Option<[f32; MAX_PLAYERS]> {
+        let node = self.tree[idx as usize];
+        let k = self.config.chance_samples;
+        if node.kind == Kind::New {
+            if self.tree.len() + k as usize > self.config.tree_cap {
+                self.tree[idx as usize].kind = Kind::Leaf;
+                self.open -= 1;
+                return Some(node.chances);
+            }
+            let first = self.tree.len() as u32;
+            for j in 0..k {
+                self.tree.push(Node {
+                    action: None,
+                    sample: j,
+                    prior: 0.0,
+                    visits: 0,
+                    sum: 0.0,
+                    chances: [0.0; MAX_PLAYERS],
+                    first: 0,
+                    len: 0,
+                    kind: Kind::New,
+                    mover: OVER,
+                });
+            }
+            let n = &mut self.tree[idx as usize];
+            n.first = first;
+            n.len = 0;
+            n.kind = Kind::Expanded;
+        }
+        let node = self.tree[idx as usize];
+        if node.len >= k {
+            return Some(node.chances);
+        }
+        if self.would_pass_limit(1) {
+            return None;
+        }
+        let j = node.len;
+        let mut child = match self.child.take() {
+            Some(c) => c,
+            None => state.clone(),
+        };
+        child.clone_from(state);
+        self.apply_outcome(&mut child, idx, j);
+        let chances = self.chances(&child);
+        let leaf = self.is_leaf(&child, depth + 1);
+        let mover = mover_of(&child);
+        self.child = Some(child);
+        let slot = &mut self.tree[(node.first + j) as usize];
+        slot.chances = chances;
+        slot.kind = if leaf { Kind::Leaf } else { Kind::New };
+        slot.mover = mover;
+        if !leaf {
+            self.open += 1;
+        }
+        // Its first visit is this one (the backup below counts it).
+        self.tree[idx as usize].len = j + 1;
+        if j + 1 == k {
+            // Every outcome is in the tree: nothing more to sample here.
+            self.open -= 1;
+        }
+        self.path.push((node.first + j, None));
+        self.outcomes += 1;
+        self.deepest = self.deepest.max(depth + 1);
+        Some(chances)
+    }
+
+    /// The exact value of the complete subtree at `idx`: its static chances at a leaf,
+    /// the mean over the outcomes at a chance node, and where a player moves the child best
+    /// for that player (the first of equals).
+    fn solve(&self, idx: u32) -> [f32; MAX_PLAYERS] {
+        let n = self.tree[idx as usize];
+        if n.kind != Kind::Expanded || n.len == 0 {
+            return n.chances;
+        }
+        let kids = n.first..n.first + n.len;
+        if n.mover == CHANCE {
+            let mut mean = [0.0; MAX_PLAYERS];
+            for k in kids {
+                for (m, c) in mean.iter_mut().zip(self.solve(k)) {
+                    *m += c / n.len as f32;
+                }
+            }
+            return mean;
+        }
+        let m = usize::from(n.mover) % MAX_PLAYERS;
+        let mut best: Option<[f32; MAX_PLAYERS]> = None;
+        for k in kids {
+            let c = self.solve(k);
+            if best.is_none_or(|b| c[m] > b[m]) {
+                best = Some(c);
+            }
+        }
+        best.unwrap_or(n.chances)
+    }
+
+    /// Adds `chances` to every node on the path: a visit each, and to each node's sum the
+    /// chance of the player who chose it.
+    fn backup(&mut self, chances: &[f32; MAX_PLAYERS]) {
+        let mut parent_mover: Option<PlayerId> = None;
+        for &(idx, mover) in &self.path {
+            let n = &mut self.tree[idx as usize];
+            n.visits += 1;
+            if let Some(p) = parent_mover {
+                n.sum += chances[p.index()];
+            }
+            parent_mover = mover;
+        }
+    }
+}
+
+/// An [`Agent`] that plays the move of a Monte Carlo tree search ([`Mcts`]).
+///
+/// It holds no limits: the [`Budget`] it is handed binds (an empty one means
+/// [`Budget::DEFAULT`]). With a single legal move it plays it without searching.
+pub struct MctsAgent<G: Game, E: Evaluator<G>> {
+    name: String,
+    mcts: Mcts<G, E>,
+    last: Option<MctsResult<G::Action>>,
+}
+
+impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
+    /// A player called `name` with an evaluator and settings.
+    pub fn new(name: impl Into<String>, eval: E, config: MctsConfig) -> Self {
+        MctsAgent {
+            name: name.into(),
+            mcts: Mcts::new(eval, config),
+            last: None,
+        }
+    }
+
+    /// The full result of the last search.
+    pub fn last_result(&self) -> Option<&MctsResult<G::Action>> {
+        self.last.as_ref()
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &G, budget: &Budget, rng: &mut GameRng) -> G::Action {
+        use rand::Rng;
+        self.mcts.seed(rng.random::<u64>());
+        let mut actions = Vec::new();
+        state.legal_actions(&mut actions);
+        assert!(
+            !actions.is_empty(),
+            "MctsAgent asked to move with no legal action"
+        );
+        if actions.len() == 1 {
+            self.last = None;
+            return actions[0];
+        }
+        let r = self.mcts.search(state, &budget.or_default());
+        let best = r.best.unwrap_or(actions[0]);
+        self.last = Some(r);
+        best
+    }
+
+    fn reset(&mut self) {
+        self.last = None;
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.last.as_ref().map(|r| SearchInfo {
+            depth: r.depth,
+            nodes: r.nodes,
+            leaves: r.nodes,
+            value: r.value.map(f64::from),
+            elapsed: r.elapsed,
+        })
+    }
+}

@@ -1,0 +1,312 @@
+//! The Monte Carlo tree search: exact on complete trees (against minimax and max^n), its
+//! limits, its chance outcomes, and a winning move found in a tree far larger than its
+//! budget.
+
+use tessera_azul::AzulState;
+use tessera_azul::eval::StrongEval;
+use tessera_core::testgame::Nim;
+use tessera_core::{Budget, Game, PerPlayer, PlayerId, Turn, rng::seeded};
+use tessera_search::adversarial::testtree::{TreeEval, TreeGame};
+use tessera_search::adversarial::{Algorithm, Evaluator, MultiMode, SearchConfig, Searcher, Value};
+use tessera_search::mcts::{Mcts, MctsConfig};
+
+/// TreeGame's utilities are -20..=20: ten units a logit keeps them within a few logits,
+/// where the chances (f32) round-trip to the same integer. PUCT visits unlikely moves so
+/// rarely that a tree of more than two plies is seldom completed with the default settings;
+/// flat priors and a large exploration constant spread the visits so that these small trees
+/// are, and the exact solution of the complete tree can be checked.
+fn tree_config() -> MctsConfig {
+    MctsConfig {
+        value_scale: 10.0,
+        cpuct: 50.0,
+        temperature: 100.0,
+        ..MctsConfig::default()
+    }
+}
+
+fn nodes(n: u64) -> Budget {
+    Budget {
+        nodes: Some(n),
+        ..Budget::default()
+    }
+}
+
+#[test]
+fn complete_two_player_trees_are_solved_to_minimax() {
+    let mut checked = 0;
+    for seed in 0..60u64 {
+        let root = TreeGame::new(2, 4, seed);
+        if root.turn() == Turn::Terminal {
+            continue;
+        }
+        let want =
+            Searcher::new(TreeEval, SearchConfig::new(Algorithm::Minimax)).search_depth(&root, 4);
+        let r = Mcts::new(TreeEval, tree_config()).search(&root, &nodes(1_000_000));
+        assert!(
+            r.solved,
+            "seed {seed}: the tree of depth 4 must be completed"
+        );
+        assert_eq!(r.value, want.value, "seed {seed}: value against minimax");
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} trees had a move");
+}
+
+#[test]
+fn complete_multi_player_trees_are_solved_to_max_n() {
+    for players in [3, 4] {
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let root = TreeGame::new(players, 4, 1000 + seed);
+            if root.turn() == Turn::Terminal {
+                continue;
+            }
+            let mut config = SearchConfig::new(Algorithm::Minimax);
+            config.multi = MultiMode::MaxN;
+            let want = Searcher::new(TreeEval, config).search_depth(&root, 4);
+            let r = Mcts::new(TreeEval, tree_config()).search(&root, &nodes(1_000_000));
+            assert!(r.solved, "{players} players, seed {seed}");
+            assert_eq!(
+                r.value, want.value,
+                "{players} players, seed {seed}: against max^n"
+            );
+            assert_eq!(
+                r.best, want.best,
+                "{players} players, seed {seed}: the move"
+            );
+            checked += 1;
+        }
+        assert!(
+            checked >= 25,
+            "{players} players: only {checked} trees had a move"
+        );
+    }
+}
+
+#[test]
+fn a_depth_limit_solves_to_minimax_at_that_depth() {
+    for seed in 0..30u64 {
+        let root = TreeGame::new(2, 20, 500 + seed);
+        if root.turn() == Turn::Terminal {
+            continue;
+        }
+        for depth in [1, 2, 3] {
+            let want = Searcher::new(TreeEval, SearchConfig::new(Algorithm::Minimax))
+                .search_depth(&root, depth);
+            let budget = Budget {
+                depth: Some(depth),
+                nodes: Some(1_000_000),
+                ..Budget::default()
+            };
+            let r = Mcts::new(TreeEval, tree_config()).search(&root, &budget);
+            assert!(r.solved);
+            assert_eq!(r.value, want.value, "seed {seed}, depth {depth}");
+            assert!(r.depth <= depth);
+        }
+    }
+}
+
+/// Nim's exact values where few stones are left (the Sprague-Grundy value of a pile is its
+/// size mod 4 when 1-3 stones may be taken; the mover wins iff their xor is not 0), and
+/// nothing known above `known` stones: the search must reach the known positions.
+struct NimEval {
+    known: u32,
+}
+
+impl Evaluator<Nim> for NimEval {
+    fn evaluate(&mut self, s: &Nim) -> PerPlayer<Value> {
+        let n = s.num_players();
+        if let Some(o) = s.outcome() {
+            return PerPlayer::from_fn(n, |p| if o.winners.contains(&p) { 5000 } else { -5000 });
+        }
+        let piles = piles(s);
+        let Turn::Player(mover) = s.turn() else {
+            return PerPlayer::filled(n, 0);
+        };
+        if piles.iter().sum::<u32>() > self.known {
+            return PerPlayer::filled(n, 0);
+        }
+        let wins = piles.iter().fold(0, |x, &p| x ^ (p % 4)) != 0;
+        PerPlayer::from_fn(n, |p| if (p == mover) == wins { 3000 } else { -3000 })
+    }
+}
+
+fn piles(s: &Nim) -> Vec<u32> {
+    // "PLAYERS MOVER PILES TAKEN"
+    let text = s.to_string();
+    let field = text.split_whitespace().nth(2).unwrap_or("");
+    field.split(',').filter_map(|x| x.parse().ok()).collect()
+}
+
+/// The Sprague-Grundy value of a Nim position: 0 iff the player to move loses.
+fn grundy(piles: &[u32]) -> u32 {
+    piles.iter().fold(0, |x, &p| x ^ (p % 4))
+}
+
+#[test]
+fn winning_moves_are_found_far_below_the_root() {
+    // Exact values are known only at 8 stones or fewer: from 14 to 17 stones the search
+    // must look two to nine plies ahead.
+    let mut mcts = Mcts::new(NimEval { known: 8 }, MctsConfig::default());
+    let mut won = 0;
+    for text in [
+        "2 1 7,6,4 0,0",
+        "2 1 5,5,4 0,0",
+        "2 1 6,6,3 0,0",
+        "2 1 7,5,3 0,0",
+        "2 2 4,4,7 0,0",
+        "2 1 6,6,4 0,0",
+        "2 2 6,5,4 0,0",
+        "2 1 7,7,2 0,0",
+    ] {
+        let root: Nim = text.parse().unwrap();
+        let before = piles(&root);
+        let r = mcts.search(&root, &nodes(200_000));
+        assert!(
+            !r.solved,
+            "{text}: the tree must be far larger than the budget"
+        );
+        let value = r.value.unwrap_or(0);
+        if grundy(&before) == 0 {
+            assert!(value < 0, "{text}: a lost position valued {value}");
+            continue;
+        }
+        let a = r.best.unwrap();
+        let mut after = root.clone();
+        after.apply(a);
+        assert_eq!(
+            grundy(&piles(&after)),
+            0,
+            "{text}: {a:?} does not win (visits {:?})",
+            r.root_visits
+        );
+        assert!(
+            value > 0,
+            "{text}: the winning side must see its win, {value}"
+        );
+        won += 1;
+    }
+    assert!(won >= 5);
+}
+
+struct Strong(StrongEval);
+impl Evaluator<AzulState> for Strong {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.values(s)
+    }
+}
+
+/// Decisions of a seeded random two-player game, with their round.
+fn azul_positions(seed: u64) -> Vec<AzulState> {
+    let mut rng = seeded(seed);
+    let mut s = AzulState::new(2, PlayerId(0));
+    let mut out = Vec::new();
+    while s.turn() != Turn::Terminal {
+        if s.turn() == Turn::Chance {
+            let d = s.sample_chance(&mut rng);
+            s.apply_chance(&d).unwrap();
+        } else {
+            if s.num_legal_actions() >= 2 {
+                out.push(s.clone());
+            }
+            let a = s.random_action(&mut rng).unwrap();
+            s.apply(a);
+        }
+    }
+    out
+}
+
+/// Strong's values are hundredths of a projected point: a logit is taken as ten points.
+fn azul_config(chance_samples: u32) -> MctsConfig {
+    MctsConfig {
+        value_scale: 1000.0,
+        chance_samples,
+        ..MctsConfig::default()
+    }
+}
+
+#[test]
+fn the_node_limit_binds_and_the_search_is_reproducible() {
+    let positions = azul_positions(3);
+    for (i, s) in positions.iter().enumerate().step_by(7) {
+        for limit in [1u64, 50, 3000] {
+            for samples in [0, 4] {
+                let mut a = Mcts::new(Strong(StrongEval::default()), azul_config(samples));
+                a.seed(7);
+                let r = a.search(s, &nodes(limit));
+                assert!(
+                    r.nodes <= limit,
+                    "position {i}: {} nodes for a limit of {limit}",
+                    r.nodes
+                );
+                if !r.solved && limit >= 3000 {
+                    assert!(
+                        r.nodes + 200 > limit,
+                        "position {i}: only {} of {limit} nodes",
+                        r.nodes
+                    );
+                }
+                let mut b = Mcts::new(Strong(StrongEval::default()), azul_config(samples));
+                b.seed(7);
+                let again = b.search(s, &nodes(limit));
+                assert_eq!(
+                    (r.best, r.value, &r.root_visits),
+                    (again.best, again.value, &again.root_visits)
+                );
+                if r.best.is_some() {
+                    let mut legal = Vec::new();
+                    s.legal_actions(&mut legal);
+                    assert!(legal.contains(&r.best.unwrap()));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chance_outcomes_are_searched_only_when_asked() {
+    let positions = azul_positions(5);
+    // The last decisions of the first round: the round's end is a few plies away.
+    let first = positions[0].round();
+    let late: Vec<_> = positions
+        .iter()
+        .filter(|s| s.round() == first)
+        .rev()
+        .take(4)
+        .collect();
+    for s in late {
+        let plain =
+            Mcts::new(Strong(StrongEval::default()), azul_config(0)).search(s, &nodes(20_000));
+        assert_eq!(plain.outcomes, 0);
+        let mut m = Mcts::new(Strong(StrongEval::default()), azul_config(6));
+        m.seed(11);
+        let r = m.search(s, &nodes(20_000));
+        assert!(r.outcomes > 0, "no refill sampled from {s}");
+        assert!(
+            r.depth > plain.depth,
+            "{} plies with refills, {} without",
+            r.depth,
+            plain.depth
+        );
+        assert!(!r.solved, "six refills at every round's end cannot all fit");
+    }
+}
+
+#[test]
+fn a_tiny_budget_gives_no_move_and_spends_nothing() {
+    let s = &azul_positions(9)[0];
+    let mut m = Mcts::new(Strong(StrongEval::default()), azul_config(0));
+    // Too few nodes to expand the root: no move, and nothing over the limit.
+    let r = m.search(s, &nodes(1));
+    assert_eq!(r.best, None);
+    assert_eq!(r.nodes, 0);
+    // A time limit of zero: no simulation.
+    let r = m.search(
+        s,
+        &Budget {
+            time: Some(std::time::Duration::ZERO),
+            ..Budget::default()
+        },
+    );
+    assert_eq!(r.simulations, 0);
+}
