@@ -169,6 +169,9 @@ pub struct MctsResult<A> {
     pub depth: u32,
     /// Chance outcomes sampled into the tree.
     pub outcomes: u64,
+    /// Chance nodes searched through (each holds from one to
+    /// [`MctsConfig::chance_samples`] of the outcomes).
+    pub chance_nodes: u64,
     /// Visits of each root move, in legal order.
     pub root_visits: Vec<u32>,
     /// Total time.
@@ -197,6 +200,7 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     stop: bool,
     deepest: u32,
     outcomes: u64,
+    chance_nodes: u64,
     /// Nodes a simulation could still add to: new nodes, and chance nodes with outcomes
     /// left to sample. At 0 the tree is complete and searching on changes nothing.
     open: u64,
@@ -227,6 +231,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             stop: false,
             deepest: 0,
             outcomes: 0,
+            chance_nodes: 0,
             open: 0,
         }
     }
@@ -252,6 +257,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.stop = false;
         self.deepest = 0;
         self.outcomes = 0;
+        self.chance_nodes = 0;
         self.open = 1;
         self.tree.clear();
         self.tree.push(Node {
@@ -322,6 +328,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             nodes: self.nodes,
             depth: self.deepest,
             outcomes: self.outcomes,
+            chance_nodes: self.chance_nodes,
             root_visits: self.tree[kids].iter().map(|n| n.visits).collect(),
             elapsed: start.elapsed(),
         }
@@ -569,6 +576,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             n.first = first;
             n.len = 0;
             n.kind = Kind::Expanded;
+            self.chance_nodes += 1;
         }
         let node = self.tree[idx as usize];
         if node.len >= k {

@@ -253,10 +253,10 @@ fn the_node_limit_binds_and_the_search_is_reproducible() {
                     (r.best, r.value, &r.root_visits),
                     (again.best, again.value, &again.root_visits)
                 );
-                if r.best.is_some() {
+                if let Some(best) = r.best {
                     let mut legal = Vec::new();
                     s.legal_actions(&mut legal);
-                    assert!(legal.contains(&r.best.unwrap()));
+                    assert!(legal.contains(&best));
                 }
             }
         }
@@ -282,6 +282,14 @@ fn chance_outcomes_are_searched_only_when_asked() {
         m.seed(11);
         let r = m.search(s, &nodes(20_000));
         assert!(r.outcomes > 0, "no refill sampled from {s}");
+        // Each round's end holds one to six refills, more than one where visits allowed.
+        assert!(r.chance_nodes > 0 && r.outcomes <= 6 * r.chance_nodes);
+        assert!(
+            r.outcomes > r.chance_nodes,
+            "{} refills at {} round ends",
+            r.outcomes,
+            r.chance_nodes
+        );
         assert!(
             r.depth > plain.depth,
             "{} plies with refills, {} without",
