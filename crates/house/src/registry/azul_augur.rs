@@ -124,7 +124,7 @@ const PARAMS: [ParamDoc; 16] = [
     ParamDoc {
         name: "mcts",
         kind: ParamKind::Flag,
-        doc: "search by Monte Carlo tree search (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; the round's end a leaf unless `outcomes` is given) instead of alpha-beta; `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply",
+        doc: "search by Monte Carlo tree search (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; the round's end a leaf unless `outcomes` is given) instead of alpha-beta (`nodes` then counts evaluator calls and revisits of leaves already valued); `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply",
     },
     ParamDoc {
         name: "cpuct",
