@@ -120,8 +120,6 @@ enum Kind {
 struct Node<A> {
     /// The move leading here (`None` at the root and at a chance outcome).
     action: Option<A>,
-    /// The outcome's index at a chance node's child.
-    sample: u32,
     prior: f32,
     visits: u32,
     /// Sum of the chances backed up through this node for its parent's mover.
@@ -179,7 +177,7 @@ pub struct MctsResult<A> {
 }
 
 /// A reusable Monte Carlo tree searcher: owns the evaluator, the settings, the tree and every
-/// buffer, so repeated searches allocate nothing once warmed up.
+/// buffer, so once warmed up a search allocates only its result's `root_visits`.
 pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// The evaluator.
     pub eval: E,
@@ -262,7 +260,6 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.tree.clear();
         self.tree.push(Node {
             action: None,
-            sample: 0,
             prior: 1.0,
             visits: 1,
             sum: 0.0,
@@ -350,11 +347,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn is_leaf(&self, state: &G, depth: u32) -> bool {
         match state.turn() {
             Turn::Terminal => true,
-            Turn::Chance => self.config.chance_samples == 0,
-            Turn::Player(_) => {
-                self.eval.is_leaf(state) || self.max_depth.is_some_and(|d| depth >= d)
-            }
+            Turn::Chance => self.config.chance_samples == 0 || self.at_depth_limit(depth),
+            Turn::Player(_) => self.eval.is_leaf(state) || self.at_depth_limit(depth),
         }
+    }
+
+    /// True at or below the depth limit: no node there is expanded (nor a chance node
+    /// sampled).
+    fn at_depth_limit(&self, depth: u32) -> bool {
+        self.max_depth.is_some_and(|d| depth >= d)
     }
 
     fn would_pass_limit(&self, more: usize) -> bool {
@@ -404,8 +405,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     break Some(node.chances);
                 }
                 (Kind::New, Turn::Player(m)) => break self.expand(&state, idx, m, depth),
-                (Kind::Expanded, Turn::Player(m)) => {
-                    let c = self.select(idx, m);
+                (Kind::Expanded, Turn::Player(_)) => {
+                    let c = self.select(idx);
                     if let Some(a) = self.tree[c as usize].action {
                         state.apply(a);
                     }
@@ -421,7 +422,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     let c = kids
                         .min_by_key(|&k| self.tree[k as usize].visits)
                         .unwrap_or(node.first);
-                    let j = self.tree[c as usize].sample;
+                    // Outcome j sits in the j-th of the node's reserved slots.
+                    let j = c - node.first;
                     self.apply_outcome(&mut state, idx, j);
                     idx = c;
                 }
@@ -435,19 +437,17 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
-    /// The child of `idx` (where `m` moves) that PUCT prefers.
-    fn select(&self, idx: u32, m: PlayerId) -> u32 {
+    /// The child of the player node `idx` that PUCT prefers (each child's sum is already its
+    /// chooser's, the node's mover's).
+    fn select(&self, idx: u32) -> u32 {
         let node = self.tree[idx as usize];
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
         let mut best = node.first;
         let mut best_score = f32::NEG_INFINITY;
         for k in node.first..node.first + node.len {
             let c = &self.tree[k as usize];
-            let q = if c.visits > 0 {
-                c.sum / c.visits as f32
-            } else {
-                c.chances[m.index()]
-            };
+            // Every child has a visit from its expansion.
+            let q = c.sum / c.visits.max(1) as f32;
             let score = q + self.config.cpuct * c.prior * sqrt_n / (1.0 + c.visits as f32);
             if score > best_score {
                 best_score = score;
@@ -504,7 +504,6 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             }
             self.tree.push(Node {
                 action: Some(a),
-                sample: 0,
                 prior: 0.0,
                 visits: 1,
                 sum: c,
@@ -558,10 +557,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 return Some(node.chances);
             }
             let first = self.tree.len() as u32;
-            for j in 0..k {
+            for _ in 0..k {
                 self.tree.push(Node {
                     action: None,
-                    sample: j,
                     prior: 0.0,
                     visits: 0,
                     sum: 0.0,
@@ -579,9 +577,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             self.chance_nodes += 1;
         }
         let node = self.tree[idx as usize];
-        if node.len >= k {
-            return Some(node.chances);
-        }
+        debug_assert!(node.len < k, "simulate widens only a chance node with room");
         if self.would_pass_limit(1) {
             return None;
         }

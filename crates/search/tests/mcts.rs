@@ -297,6 +297,15 @@ fn chance_outcomes_are_searched_only_when_asked() {
             plain.depth
         );
         assert!(!r.solved, "six refills at every round's end cannot all fit");
+        // A depth limit binds refills too: nothing is sampled at or below it.
+        let mut shallow = Mcts::new(Strong(StrongEval::default()), azul_config(6));
+        let limited = Budget {
+            depth: Some(2),
+            nodes: Some(20_000),
+            ..Budget::default()
+        };
+        let r = shallow.search(s, &limited);
+        assert!(r.depth <= 2, "{} plies under a depth limit of 2", r.depth);
     }
 }
 
