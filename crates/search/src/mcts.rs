@@ -35,7 +35,8 @@
 //! `time` is checked before every simulation; `nodes` counts evaluator calls and visits to
 //! leaves already valued (every simulation counts at least one), and is never exceeded (a
 //! simulation that would pass it ends the search); `depth` stops expanding at that many
-//! plies below the root. Without a time or node limit the time limit is
+//! plies below the root. The tree holds at most [`MctsConfig::tree_cap`] nodes: past it a
+//! node is left a leaf valued by the evaluator, and the search is never called solved. Without a time or node limit the time limit is
 //! [`Budget::DEFAULT`]'s. The move played is the root child with the most visits (ties to
 //! the higher mean), unless the tree is complete (every path ends at a leaf, every chance
 //! node holds all its outcomes): then the search stops early and plays the exact max^n move
@@ -86,7 +87,8 @@ pub struct MctsConfig {
     /// Outcomes sampled at a chance node at most (0: chance nodes are leaves).
     pub chance_samples: u32,
     /// Largest number of nodes the tree may hold (memory cap); past it nodes are no longer
-    /// expanded and the search goes on with the tree it has.
+    /// expanded and the search goes on with the tree it has. The default, [`TREE_CAP`],
+    /// lets Azul's searches grow for about 15 s a move.
     pub tree_cap: usize,
 }
 
@@ -97,10 +99,16 @@ impl Default for MctsConfig {
             temperature: 1.0,
             value_scale: 1000.0,
             chance_samples: 0,
-            tree_cap: 4_000_000,
+            tree_cap: TREE_CAP,
         }
     }
 }
+
+/// The default [`MctsConfig::tree_cap`]: 32 million nodes, about 1.4 GB for Azul's nodes
+/// of 44 bytes (the tree grows as it needs: a search of 1 s holds about 2 million). It was
+/// 4 million until 2026-11-28, which an Azul search of `oracle`'s evaluator fills in about
+/// 2 s, so a search of 5 s a move stopped growing before half its time.
+pub const TREE_CAP: usize = 32_000_000;
 
 /// What a node is to the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -172,6 +180,12 @@ pub struct MctsResult<A> {
     pub chance_nodes: u64,
     /// Visits of each root move, in legal order.
     pub root_visits: Vec<u32>,
+    /// Nodes the tree held at the end (the chance nodes' reserved outcome slots included).
+    pub tree: usize,
+    /// True if the tree reached [`MctsConfig::tree_cap`]: some node was left unexpanded
+    /// (a leaf valued by the evaluator), so the search is never `solved`, and once nothing
+    /// else can be added it stops early.
+    pub full: bool,
     /// Total time.
     pub elapsed: Duration,
 }
@@ -202,6 +216,8 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// Nodes a simulation could still add to: new nodes, and chance nodes with outcomes
     /// left to sample. At 0 the tree is complete and searching on changes nothing.
     open: u64,
+    /// A node was left unexpanded because the tree reached [`MctsConfig::tree_cap`].
+    full: bool,
 }
 
 /// The logistic function.
@@ -231,6 +247,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             outcomes: 0,
             chance_nodes: 0,
             open: 0,
+            full: false,
         }
     }
 
@@ -257,6 +274,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.outcomes = 0;
         self.chance_nodes = 0;
         self.open = 1;
+        self.full = false;
         self.tree.clear();
         self.tree.push(Node {
             action: None,
@@ -287,9 +305,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
         let root_node = self.tree[0];
         let kids = root_node.first as usize..(root_node.first + root_node.len) as usize;
-        // A complete tree (nothing left to add) is solved exactly; otherwise the most
-        // visited move is played.
-        let solved = self.open == 0 && root_node.kind == Kind::Expanded;
+        // A complete tree (nothing left to add, and nothing left out for the memory cap) is
+        // solved exactly; otherwise the most visited move is played.
+        let solved = self.open == 0 && !self.full && root_node.kind == Kind::Expanded;
         let best = if solved {
             let m = usize::from(root_node.mover);
             let mut best: Option<(u32, f32)> = None;
@@ -327,6 +345,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             outcomes: self.outcomes,
             chance_nodes: self.chance_nodes,
             root_visits: self.tree[kids].iter().map(|n| n.visits).collect(),
+            tree: self.tree.len(),
+            full: self.full,
             elapsed: start.elapsed(),
         }
     }
@@ -470,7 +490,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let mut actions = std::mem::take(&mut self.actions);
         state.legal_actions(&mut actions);
         let own = self.tree[idx as usize].chances;
-        if actions.is_empty() || self.tree.len() + actions.len() > self.config.tree_cap {
+        let full = self.tree.len() + actions.len() > self.config.tree_cap;
+        if actions.is_empty() || full {
+            self.full |= full;
             self.tree[idx as usize].kind = Kind::Leaf;
             self.open -= 1;
             self.actions = actions;
@@ -552,6 +574,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let k = self.config.chance_samples;
         if node.kind == Kind::New {
             if self.tree.len() + k as usize > self.config.tree_cap {
+                self.full = true;
                 self.tree[idx as usize].kind = Kind::Leaf;
                 self.open -= 1;
                 return Some(node.chances);

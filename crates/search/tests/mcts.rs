@@ -327,3 +327,54 @@ fn a_tiny_budget_gives_no_move_and_spends_nothing() {
     );
     assert_eq!(r.simulations, 0);
 }
+
+#[test]
+fn the_memory_cap_bounds_the_tree_and_is_never_taken_for_a_solution() {
+    // A round's first decision: a tree far larger than the cap.
+    let s = &azul_positions(9)[0];
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    for samples in [0, 4] {
+        let capped = MctsConfig {
+            tree_cap: 2_000,
+            ..azul_config(samples)
+        };
+        let mut m = Mcts::new(Strong(StrongEval::default()), capped);
+        m.seed(3);
+        let r = m.search(s, &nodes(100_000));
+        assert!(r.tree <= 2_000, "{} nodes held under a cap of 2000", r.tree);
+        assert!(r.full && !r.solved, "samples {samples}: {r:?}");
+        assert!(legal.contains(&r.best.unwrap()));
+        // The default cap lets the same budget grow the tree far past it.
+        let mut free = Mcts::new(Strong(StrongEval::default()), azul_config(samples));
+        free.seed(3);
+        let r = free.search(s, &nodes(100_000));
+        assert!(r.tree > 20_000 && !r.full, "samples {samples}: {}", r.tree);
+    }
+    // A complete tree is solved when it fits the cap exactly, and not when one node less
+    // is allowed: a node left out for memory is not a leaf of the game.
+    let mut checked = 0;
+    for seed in 0..20u64 {
+        let root = TreeGame::new(2, 4, seed);
+        if root.turn() == Turn::Terminal {
+            continue;
+        }
+        let whole = Mcts::new(TreeEval, tree_config()).search(&root, &nodes(1_000_000));
+        assert!(whole.solved && !whole.full, "seed {seed}");
+        let fits = MctsConfig {
+            tree_cap: whole.tree,
+            ..tree_config()
+        };
+        let r = Mcts::new(TreeEval, fits).search(&root, &nodes(1_000_000));
+        assert!(r.solved && !r.full, "seed {seed}: {} nodes", whole.tree);
+        assert_eq!(r.value, whole.value, "seed {seed}");
+        let short = MctsConfig {
+            tree_cap: whole.tree - 1,
+            ..tree_config()
+        };
+        let r = Mcts::new(TreeEval, short).search(&root, &nodes(1_000_000));
+        assert!(r.full && !r.solved, "seed {seed}: {r:?}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} trees had a move");
+}
