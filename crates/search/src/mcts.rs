@@ -36,12 +36,13 @@
 //! leaves already valued (every simulation counts at least one), and is never exceeded (a
 //! simulation that would pass it ends the search); `depth` stops expanding at that many
 //! plies below the root. The tree holds at most [`MctsConfig::tree_cap`] nodes: past it a
-//! node is left a leaf valued by the evaluator, and the search is never called solved. Without a time or node limit the time limit is
-//! [`Budget::DEFAULT`]'s. The move played is the root child with the most visits (ties to
-//! the higher mean), unless the tree is complete (every path ends at a leaf, every chance
-//! node holds all its outcomes): then the search stops early and plays the exact max^n move
-//! over the leaves' static values (minimax with two players, the outcomes' mean at chance
-//! nodes), as alpha-beta does when it exhausts a tree. PUCT visits unlikely moves rarely, so
+//! node is left a leaf valued by the evaluator, and the search is never called solved.
+//! Without a time or node limit the time limit is [`Budget::DEFAULT`]'s. The move played is
+//! the root child with the most visits (ties to the higher mean), unless the tree is
+//! complete (every path ends at a leaf, every chance node holds all its outcomes): then the
+//! search stops early and plays the exact max^n move over the leaves' static values
+//! (minimax with two players, the outcomes' mean at chance nodes), as alpha-beta does when
+//! it exhausts a tree. PUCT visits unlikely moves rarely, so
 //! only small trees (late in an Azul round, or under a small depth limit) are completed.
 //!
 //! ```
@@ -88,7 +89,7 @@ pub struct MctsConfig {
     pub chance_samples: u32,
     /// Largest number of nodes the tree may hold (memory cap); past it nodes are no longer
     /// expanded and the search goes on with the tree it has. The default, [`TREE_CAP`],
-    /// lets Azul's searches grow for about 15 s a move.
+    /// lets Azul's searches grow for about 20 s a move.
     pub tree_cap: usize,
 }
 
@@ -105,7 +106,8 @@ impl Default for MctsConfig {
 }
 
 /// The default [`MctsConfig::tree_cap`]: 32 million nodes, about 1.4 GB for Azul's nodes
-/// of 44 bytes (the tree grows as it needs: a search of 1 s holds about 2 million). It was
+/// of 44 bytes (the tree grows as it needs: a search of 1 s holds about 2 million, one of
+/// 10 s 14-16 million, `cargo run --release -p tessera-house --example mcts_tree`). It was
 /// 4 million until 2026-11-28, which an Azul search of `oracle`'s evaluator fills in about
 /// 2 s, so a search of 5 s a move stopped growing before half its time.
 pub const TREE_CAP: usize = 32_000_000;
