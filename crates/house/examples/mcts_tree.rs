@@ -1,7 +1,7 @@
 //! How large `oracle`'s tree search grows in a given time: for the first decision of each
-//! of the first three rounds of a seeded game between two random players, one search of `oracle:mcts`'s
-//! evaluator (v10, `outcomes` refills at a round's end) per time, printing the nodes the
-//! tree holds, whether it reached the cap, the node count and the depth.
+//! of the first three rounds of a seeded game between two random players, one search of
+//! `oracle:mcts`'s evaluator (v10, `outcomes` refills at a round's end) per time, printing
+//! the nodes the tree holds, whether it reached the cap, the node count and the depth.
 //!
 //! `cargo run --release -p tessera-house --example mcts_tree -- [SECONDS,...] [OUTCOMES]`
 //! (default `1,5 8`).
