@@ -1,10 +1,12 @@
 //! Azul: `augur`, the search player that values positions by the chance of winning the game
 //! ([`tessera_azul::augur::AugurEval`], learned from self-play) instead of a round's score
 //! margin. The search is `strong`'s (presort + transposition table + partial last iteration).
-//! `oracle`, its successor, is the same player with the board networks' weights
-//! ([`ORACLE_VERSION`]) by default; every parameter means the same.
-//! With the flag `mcts` either searches by Monte Carlo tree search over the same evaluator
-//! ([`tessera_search::mcts`]) instead of alpha-beta.
+//! `oracle`, its successor, values positions with the board networks' weights
+//! ([`ORACLE_VERSION`]) by default, and searches by Monte Carlo tree search with refills
+//! past the round's end at two seats ([`tessera_search::mcts`]; `oracle:mcts:outcomes=8`)
+//! and by augur's alpha-beta at three and four ([`BySeats`]). The flags `mcts` and
+//! `alphabeta` name one search for every table size; every other parameter means the same
+//! for both players.
 //! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
 //! `tessera_search::adversarial`.
 
@@ -12,7 +14,7 @@ use tessera_azul::AzulState;
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, WeightsFile, version_names};
 use tessera_azul::board_net::BoardNet;
 use tessera_azul::eval::state_key;
-use tessera_core::{Game, PerPlayer, PlayerId, Turn};
+use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
 use tessera_search::mcts::{MctsAgent, MctsConfig};
 
@@ -72,7 +74,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 16] = [
+const PARAMS: [ParamDoc; 17] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -124,7 +126,12 @@ const PARAMS: [ParamDoc; 16] = [
     ParamDoc {
         name: "mcts",
         kind: ParamKind::Flag,
-        doc: "search by Monte Carlo tree search (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; the round's end a leaf unless `outcomes` is given) instead of alpha-beta (`nodes` then counts evaluator calls and revisits of leaves already valued); `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply",
+        doc: "search by Monte Carlo tree search at every table size (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; the round's end a leaf unless `outcomes` is given) instead of alpha-beta (`nodes` then counts evaluator calls and revisits of leaves already valued); `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply",
+    },
+    ParamDoc {
+        name: "alphabeta",
+        kind: ParamKind::Flag,
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp` and `outcomes` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -149,11 +156,29 @@ const PARAMS: [ParamDoc; 16] = [
 /// (docs/players.md, "The two-seat goal run with v10").
 pub const ORACLE_VERSION: &str = "v10";
 
-/// `oracle`'s parameters: `augur`'s, with its own default weights.
-const ORACLE_PARAMS: [ParamDoc; 16] = {
+/// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
+const ORACLE_PARAMS: [ParamDoc; 17] = {
     let mut p = PARAMS;
-    // The entry replaced must be `weights` (checked when compiling).
+    // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
+    assert!(matches!(p[12].name.as_bytes(), b"mcts"));
+    assert!(matches!(p[16].name.as_bytes(), b"outcomes"));
+    assert!(matches!(p[13].name.as_bytes(), b"alphabeta"));
+    p[12] = ParamDoc {
+        name: "mcts",
+        kind: ParamKind::Flag,
+        doc: "search by Monte Carlo tree search at every table size, as oracle does at two seats without it (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; `nodes` then counts evaluator calls and revisits of leaves already valued); `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply. Without `mcts` or `alphabeta` oracle searches by mcts at two seats and by alpha-beta at three and four, and refuses the keys of either search",
+    };
+    p[16] = ParamDoc {
+        name: "outcomes",
+        kind: ParamKind::Value { default: "8" },
+        doc: "with mcts: K > 0 searches on past the round's end through up to K sampled refills per round's end, widened as the visits grow (about the square root of the visits; 0-64; 0: the round's end is a leaf)",
+    };
+    p[13] = ParamDoc {
+        name: "alphabeta",
+        kind: ParamKind::Flag,
+        doc: "search by alpha-beta at every table size (augur's search, as oracle does at three and four seats without it; oracle's default at two seats too until the tree search replaced it there, docs/players.md); `cpuct`, `temp` and `outcomes` do not apply",
+    };
     p[11] = ParamDoc {
         name: "weights",
         kind: ParamKind::Value {
@@ -348,9 +373,52 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
 /// The parameters that only `mcts` reads.
 const MCTS_ONLY: [&str; 3] = ["cpuct", "temp", "outcomes"];
 
-/// The Monte Carlo tree search's settings if the name asks for it (`mcts`), refusing the
-/// parameters of the other search beside it and its own without it.
-fn mcts_config(spec: &AgentSpec) -> Result<Option<MctsConfig>, SpecError> {
+/// What `augur` or `oracle` does when its name does not say.
+#[derive(Copy, Clone, Debug)]
+struct Defaults {
+    /// The weights (`weights`).
+    weights: &'static str,
+    /// The tree search's refills at a round's end (`outcomes`).
+    outcomes: u32,
+    /// Without `mcts` or `alphabeta`: the tree search at two seats and alpha-beta at three
+    /// and four ([`BySeats`]); otherwise alpha-beta at every table size.
+    mcts_at_two: bool,
+}
+
+/// `augur`: v5, alpha-beta unless `mcts` is given, no refills in the tree search.
+const AUGUR: Defaults = Defaults {
+    weights: DEFAULT_VERSION,
+    outcomes: 0,
+    mcts_at_two: false,
+};
+
+/// `oracle`'s refills at a round's end in the tree search unless `outcomes` says otherwise.
+pub const ORACLE_OUTCOMES: u32 = 8;
+
+/// `oracle`: v10, the tree search with refills at two seats, alpha-beta at three and four.
+/// Alpha-beta at every table size until the tree search with refills was measured the
+/// stronger at two seats (docs/players.md, "Monte Carlo tree search over the learned value").
+const ORACLE: Defaults = Defaults {
+    weights: ORACLE_VERSION,
+    outcomes: ORACLE_OUTCOMES,
+    mcts_at_two: true,
+};
+
+/// Which search a name asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Search {
+    /// Alpha-beta at every table size.
+    AlphaBeta,
+    /// The tree search at every table size.
+    Mcts,
+    /// The tree search at two seats, alpha-beta at three and four.
+    BySeats,
+}
+
+/// The search the name asks for (the flags `mcts` and `alphabeta`, else the player's
+/// default), refusing either search's parameters where they would not apply: beside the
+/// other search's flag, or, where the default depends on the table size, without a flag.
+fn search(spec: &AgentSpec, defaults: Defaults) -> Result<Search, SpecError> {
     let given = |key: &str| spec.params.iter().any(|p| p.key == key);
     let conflict = |key: &str, expected: &str| SpecError::BadValue {
         agent: spec.name.clone(),
@@ -358,21 +426,40 @@ fn mcts_config(spec: &AgentSpec) -> Result<Option<MctsConfig>, SpecError> {
         value: spec.value(key).ok().flatten().unwrap_or("(flag)").into(),
         expected: expected.into(),
     };
-    if !spec.flag("mcts")? {
-        if let Some(key) = MCTS_ONLY.iter().find(|k| given(k)) {
-            return Err(conflict(
-                key,
-                "no value: it applies only with the flag mcts",
-            ));
-        }
-        return Ok(None);
-    }
-    if let Some(key) = ALPHA_BETA_ONLY.iter().find(|k| given(k)) {
+    let refuse = |keys: &[&str], expected: &str| match keys.iter().find(|k| given(k)) {
+        Some(key) => Err(conflict(key, expected)),
+        None => Ok(()),
+    };
+    let (mcts, alphabeta) = (spec.flag("mcts")?, spec.flag("alphabeta")?);
+    if mcts && alphabeta {
         return Err(conflict(
-            key,
-            "no value: it applies to the alpha-beta search, not with mcts",
+            "alphabeta",
+            "one search: the flag mcts or the flag alphabeta, not both",
         ));
     }
+    if mcts {
+        refuse(
+            &ALPHA_BETA_ONLY,
+            "no value: it applies to the alpha-beta search, not with mcts",
+        )?;
+        return Ok(Search::Mcts);
+    }
+    refuse(&MCTS_ONLY, "no value: it applies only with the flag mcts")?;
+    if alphabeta || !defaults.mcts_at_two {
+        return Ok(Search::AlphaBeta);
+    }
+    refuse(
+        &ALPHA_BETA_ONLY,
+        &format!(
+            "the flag alphabeta before it ({}:alphabeta:...): without a flag {} searches by mcts at two seats and by alpha-beta at three and four",
+            spec.name, spec.name
+        ),
+    )?;
+    Ok(Search::BySeats)
+}
+
+/// The Monte Carlo tree search's settings (`cpuct`, `temp`, `outcomes`).
+fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecError> {
     let ranged = |key: &str, default: f64, lo: f64, hi: f64| -> Result<f32, SpecError> {
         let x = spec.f64(key, default)?;
         if (lo..=hi).contains(&x) {
@@ -386,23 +473,98 @@ fn mcts_config(spec: &AgentSpec) -> Result<Option<MctsConfig>, SpecError> {
             })
         }
     };
-    Ok(Some(MctsConfig {
+    Ok(MctsConfig {
         cpuct: ranged("cpuct", 1.5, 0.0, 100.0)?,
         temperature: ranged("temp", 1.0, 0.01, 100.0)?,
         value_scale: 1000.0,
-        chance_samples: refills(spec, "outcomes", 0)?,
+        chance_samples: refills(spec, "outcomes", defaults.outcomes)?,
         ..MctsConfig::default()
-    }))
+    })
 }
 
-/// The plan of `augur` or `oracle` (they differ only in the weights used by default).
+/// A factory of one search's agent.
+type Build = Box<dyn Fn() -> Box<dyn Agent<AzulState>> + Send>;
+
+/// `oracle`'s default player: one agent for two-seat tables and another for three and four,
+/// each built when first asked to move (so a two-seat table never allocates alpha-beta's
+/// transposition table).
+pub struct BySeats {
+    name: String,
+    build_two: Build,
+    build_more: Build,
+    two: Option<Box<dyn Agent<AzulState>>>,
+    more: Option<Box<dyn Agent<AzulState>>>,
+    /// The last decision was at a two-seat table.
+    last_two: bool,
+}
+
+impl BySeats {
+    /// `two` plays at two-seat tables, `more` at three and four.
+    pub fn new(
+        name: &str,
+        two: impl Fn() -> Box<dyn Agent<AzulState>> + Send + 'static,
+        more: impl Fn() -> Box<dyn Agent<AzulState>> + Send + 'static,
+    ) -> Self {
+        BySeats {
+            name: name.to_string(),
+            build_two: Box::new(two),
+            build_more: Box::new(more),
+            two: None,
+            more: None,
+            last_two: true,
+        }
+    }
+}
+
+impl Agent<AzulState> for BySeats {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(
+        &mut self,
+        state: &AzulState,
+        budget: &Budget,
+        rng: &mut GameRng,
+    ) -> <AzulState as Game>::Action {
+        self.last_two = state.num_players() == 2;
+        let agent = if self.last_two {
+            self.two.get_or_insert_with(&self.build_two)
+        } else {
+            self.more.get_or_insert_with(&self.build_more)
+        };
+        agent.choose(state, budget, rng)
+    }
+
+    fn reset(&mut self) {
+        for agent in [&mut self.two, &mut self.more].into_iter().flatten() {
+            agent.reset();
+        }
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        let last = if self.last_two { &self.two } else { &self.more };
+        last.as_ref()?.last_info()
+    }
+
+    fn take_faults(&mut self) -> Vec<tessera_core::fault::Fault> {
+        [&mut self.two, &mut self.more]
+            .into_iter()
+            .flatten()
+            .flat_map(|agent| agent.take_faults())
+            .collect()
+    }
+}
+
+/// The plan of `augur` or `oracle` (they differ only in what they do by default).
 fn plan(
     spec: &AgentSpec,
     trust: Trust,
-    default_weights: &str,
+    defaults: Defaults,
 ) -> Result<Recipe<AzulState>, SpecError> {
     let name = spec.text.clone();
-    let eval = weights(spec, trust, default_weights)?;
+    let search = search(spec, defaults)?;
+    let eval = weights(spec, trust, defaults.weights)?;
     let past = PastRound {
         samples: refills(spec, "samples", 0)?,
         extend: refills(spec, "extend", DEFAULT_EXTEND)?,
@@ -418,20 +580,34 @@ fn plan(
         killers: spec.flag("killers")?,
         history: spec.flag("history")?,
     };
-    if let Some(config) = mcts_config(spec)? {
-        let eval = AugurEvaluator {
-            eval,
-            past_round: false,
-            extend_two_only: false,
-            narrow,
-        };
-        return Ok(Recipe::new(move || {
-            Box::new(MctsAgent::new(&name, eval.clone(), config.clone()))
-        }));
+    let alpha_beta = {
+        let (name, eval) = (name.clone(), eval.clone());
+        move || -> Box<dyn Agent<AzulState>> {
+            Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
+        }
+    };
+    if search == Search::AlphaBeta {
+        return Ok(Recipe::new(alpha_beta));
     }
-    Ok(Recipe::new(move || {
-        Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
-    }))
+    let config = mcts_config(spec, defaults)?;
+    let eval = AugurEvaluator {
+        eval,
+        past_round: false,
+        extend_two_only: false,
+        narrow,
+    };
+    let tree = {
+        let name = name.clone();
+        move || -> Box<dyn Agent<AzulState>> {
+            Box::new(MctsAgent::new(&name, eval.clone(), config.clone()))
+        }
+    };
+    Ok(match search {
+        Search::BySeats => {
+            Recipe::new(move || Box::new(BySeats::new(&name, tree.clone(), alpha_beta.clone())))
+        }
+        _ => Recipe::new(tree),
+    })
 }
 
 /// The `augur` and `oracle` entries.
@@ -442,14 +618,14 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
             summary: "strong's search valuing positions by a learned chance of winning the game (self-play logistic regression)",
             player_summary: "searches ahead and judges positions by its learned chance of winning",
             params: &PARAMS,
-            plan: |spec, trust| plan(spec, trust, DEFAULT_VERSION),
+            plan: |spec, trust| plan(spec, trust, AUGUR),
         },
         AgentEntry {
             name: "oracle",
-            summary: "augur's successor: augur's search with small neural networks (fitted on self-play) judging the whole table at two and three players (augur:weights=v10)",
-            player_summary: "searches ahead and judges the whole table by what it learned from many games against itself",
+            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end at two seats (oracle:mcts:outcomes=8) and by augur's alpha-beta at three and four (oracle:alphabeta at every size)",
+            player_summary: "searches ahead, past the round's end, and judges the whole table by what it learned from many games against itself",
             params: &ORACLE_PARAMS,
-            plan: |spec, trust| plan(spec, trust, ORACLE_VERSION),
+            plan: |spec, trust| plan(spec, trust, ORACLE),
         },
     ]
 }
@@ -554,7 +730,7 @@ mod tests {
         let (mut differ, mut differ_v9) = (0, 0);
         for (n, step) in [(2, 5), (3, 9)] {
             for (i, s) in positions_of(n).iter().enumerate().step_by(step) {
-                let mut o = seat("oracle:nodes=2000:killers");
+                let mut o = seat("oracle:alphabeta:nodes=2000:killers");
                 let mut a = seat("augur:nodes=2000:killers:weights=v10");
                 let x = o.choose(s, &mut seeded(i as u64));
                 let y = a.choose(s, &mut seeded(i as u64));
@@ -573,7 +749,7 @@ mod tests {
         assert!(differ_v9 > 0, "oracle chose as v9 everywhere at two seats");
         // Its own weights can still be named, and bad values are refused as augur's are.
         let s = &positions()[0];
-        let x = seat("oracle:nodes=2000:weights=v5").choose(s, &mut seeded(2));
+        let x = seat("oracle:alphabeta:nodes=2000:weights=v5").choose(s, &mut seeded(2));
         assert_eq!(x, seat("augur:nodes=2000").choose(s, &mut seeded(2)));
         let err = registry()
             .parse("oracle:weights=v99")
@@ -812,16 +988,16 @@ mod tests {
     fn mcts_plays_legal_reproducible_moves_within_its_node_budget() {
         let mut differ = 0;
         for (i, s) in positions().iter().enumerate().step_by(6) {
-            let mut a = seat("oracle:mcts:nodes=3000");
+            let mut a = seat("oracle:mcts:outcomes=0:nodes=3000");
             let x = a.choose(s, &mut seeded(i as u64));
             s.check_action(x).unwrap();
             if let Some(info) = a.last_info() {
                 assert!(info.nodes <= 3000, "position {i}: {info:?}");
             }
             // Without refills the seed changes nothing.
-            let y = seat("oracle:mcts:nodes=3000").choose(s, &mut seeded(99));
+            let y = seat("oracle:mcts:outcomes=0:nodes=3000").choose(s, &mut seeded(99));
             assert_eq!(x, y, "position {i}");
-            let z = seat("oracle:nodes=3000").choose(s, &mut seeded(99));
+            let z = seat("oracle:alphabeta:nodes=3000").choose(s, &mut seeded(99));
             differ += usize::from(x != z);
         }
         assert!(differ > 0, "mcts chose as alpha-beta everywhere");
@@ -833,7 +1009,7 @@ mod tests {
             let deep = a.last_info().unwrap().depth;
             let y = seat("oracle:mcts:outcomes=4:nodes=20000").choose(&s, &mut seeded(8));
             assert_eq!(x, y);
-            let mut plain = seat("oracle:mcts:nodes=20000");
+            let mut plain = seat("oracle:mcts:outcomes=0:nodes=20000");
             plain.choose(&s, &mut seeded(8));
             assert!(
                 deep > plain.last_info().unwrap().depth,
@@ -857,6 +1033,14 @@ mod tests {
             ("oracle:mcts:cpuct=inf", "cpuct"),
             ("oracle:mcts:outcomes=65", "outcomes"),
             ("oracle:mcts=yes", "mcts"),
+            ("oracle:alphabeta=yes", "alphabeta"),
+            ("oracle:mcts:alphabeta", "alphabeta"),
+            ("augur:alphabeta:cpuct=2", "cpuct"),
+            ("oracle:alphabeta:outcomes=8", "outcomes"),
+            // Without a flag oracle's search depends on the table size: the alpha-beta
+            // keys must name their search.
+            ("oracle:killers", "oracle:alphabeta"),
+            ("oracle:extend=3:nodes=100", "oracle:alphabeta"),
         ] {
             let err = reg
                 .parse(bad)
@@ -870,6 +1054,69 @@ mod tests {
                 .is_ok()
         );
         assert!(reg.build("augur:mcts:weights=v5:nodes=100").is_ok());
+        assert!(reg.build("augur:alphabeta:killers:nodes=100").is_ok());
+        assert!(
+            reg.build("oracle:alphabeta:lmr=2:extend=3:nodes=100")
+                .is_ok()
+        );
+        // augur's default search is alpha-beta: its keys need no flag.
+        assert!(reg.build("augur:killers:nodes=100").is_ok());
+    }
+
+    #[test]
+    fn oracle_searches_by_mcts_with_refills_at_two_seats_and_by_alpha_beta_at_more() {
+        // At two seats the default is `oracle:mcts:outcomes=8`, move for move and node for
+        // node, and not alpha-beta (the moves differ somewhere); `augur:mcts` has no refills
+        // unless asked and `oracle:mcts` has eight.
+        let mut differ = 0;
+        for (i, s) in positions_of(2).iter().enumerate().step_by(6) {
+            let mut o = seat("oracle:nodes=5000");
+            let x = o.choose(s, &mut seeded(i as u64));
+            let mut m = seat("oracle:mcts:outcomes=8:nodes=5000");
+            assert_eq!(x, m.choose(s, &mut seeded(i as u64)), "position {i}");
+            let stats = |info: Option<tessera_core::SearchInfo>| info.map(|i| (i.nodes, i.depth));
+            assert_eq!(stats(o.last_info()), stats(m.last_info()), "position {i}");
+            let y = seat("oracle:mcts:nodes=5000").choose(s, &mut seeded(i as u64));
+            assert_eq!(x, y, "position {i}: oracle:mcts has 8 refills");
+            let z = seat("augur:mcts:outcomes=8:weights=v10:nodes=5000")
+                .choose(s, &mut seeded(i as u64));
+            assert_eq!(x, z, "position {i}: augur:mcts given oracle's settings");
+            differ +=
+                usize::from(x != seat("oracle:alphabeta:nodes=5000").choose(s, &mut seeded(1)));
+        }
+        assert!(
+            differ > 0,
+            "oracle chose as alpha-beta everywhere at two seats"
+        );
+        // At three and four seats it is `oracle:alphabeta`, move for move and node for node.
+        for (n, step) in [(3, 9), (4, 11)] {
+            for (i, s) in positions_of(n).iter().enumerate().step_by(step) {
+                let mut o = seat("oracle:nodes=2000");
+                let mut a = seat("oracle:alphabeta:nodes=2000");
+                let x = o.choose(s, &mut seeded(i as u64));
+                assert_eq!(x, a.choose(s, &mut seeded(i as u64)), "{n} seats, {i}");
+                let (oi, ai) = (o.last_info().unwrap(), a.last_info().unwrap());
+                assert_eq!((oi.nodes, oi.depth), (ai.nodes, ai.depth), "{n} seats, {i}");
+            }
+        }
+        // One agent seated at tables of both sizes plays each with its own search, and
+        // reports the statistics of the search that made its last decision.
+        let (two, three) = (&positions_of(2)[3], &positions_of(3)[3]);
+        let mut o = seat("oracle:nodes=3000");
+        let x = o.choose(two, &mut seeded(4));
+        let tree_info = o.last_info().unwrap();
+        o.agent.reset();
+        let y = o.choose(three, &mut seeded(4));
+        assert_eq!(
+            y,
+            seat("oracle:alphabeta:nodes=3000").choose(three, &mut seeded(4))
+        );
+        let mut ab = seat("oracle:alphabeta:nodes=3000");
+        ab.choose(three, &mut seeded(4));
+        assert_eq!(o.last_info().unwrap().nodes, ab.last_info().unwrap().nodes);
+        o.agent.reset();
+        assert_eq!(x, o.choose(two, &mut seeded(4)));
+        assert_eq!(o.last_info().unwrap().nodes, tree_info.nodes);
     }
 
     #[test]
@@ -892,9 +1139,11 @@ mod tests {
                 "{i}"
             );
             // oracle is v10: net1 replaces its two-player network, so it plays as v7 there.
-            let y = seat(&format!("oracle:nodes=2000:weights={net1}")).choose(s, &mut seeded(3));
+            let y = seat(&format!("oracle:alphabeta:nodes=2000:weights={net1}"))
+                .choose(s, &mut seeded(3));
             assert_eq!(y, x, "position {i}");
-            changed += usize::from(y != seat("oracle:nodes=2000").choose(s, &mut seeded(3)));
+            changed +=
+                usize::from(y != seat("oracle:alphabeta:nodes=2000").choose(s, &mut seeded(3)));
         }
         assert!(changed > 0, "the file's network was not used");
         let mut changed = 0;

@@ -108,7 +108,7 @@ pub const AZUL: &[Level] = &[
         number: 10,
         name: "grandmaster",
         summary: "the strongest: deep search valuing positions with a learned network (100,000 positions a move)",
-        spec: "oracle:nodes=100000:weights=v9",
+        spec: "oracle:alphabeta:nodes=100000:weights=v9",
     },
 ];
 

@@ -707,7 +707,9 @@ mod tests {
         assert_eq!(top.budget().nodes, Some(100_000));
         assert_eq!(
             azul.check("level:10").unwrap().0,
-            azul.check("oracle:nodes=100000:weights=v9").unwrap().0
+            azul.check("oracle:alphabeta:nodes=100000:weights=v9")
+                .unwrap()
+                .0
         );
         let e = azul.check("level:11").err().unwrap();
         assert!(matches!(e, RegistryError::UnknownLevel { .. }));
