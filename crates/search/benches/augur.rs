@@ -130,7 +130,7 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
-    // The Monte Carlo tree search with v10 (`oracle:mcts`), node-limited so its work is
+    // The Monte Carlo tree search with v10 (`oracle:mcts:outcomes=0`), node-limited so its work is
     // fixed: nodes are its evaluator calls and leaf revisits.
     let budget = Budget {
         nodes: Some(20_000),
