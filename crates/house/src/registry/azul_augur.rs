@@ -162,17 +162,17 @@ const ORACLE_PARAMS: [ParamDoc; 17] = {
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
     assert!(matches!(p[12].name.as_bytes(), b"mcts"));
-    assert!(matches!(p[16].name.as_bytes(), b"outcomes"));
     assert!(matches!(p[13].name.as_bytes(), b"alphabeta"));
+    assert!(matches!(p[16].name.as_bytes(), b"outcomes"));
     p[12] = ParamDoc {
         name: "mcts",
         kind: ParamKind::Flag,
         doc: "search by Monte Carlo tree search at every table size, as oracle does at two seats without it (PUCT over the same evaluator, every child valued once when its node is expanded, priors from those values; `nodes` then counts evaluator calls and revisits of leaves already valued); `samples`, `extend`, `replies`, `plausible`, `lmr`, `lmr_deep`, `killers` and `history` do not apply. Without `mcts` or `alphabeta` oracle searches by mcts at two seats and by alpha-beta at three and four, and refuses the keys of either search",
     };
+    // augur's text, with oracle's default (ORACLE_OUTCOMES).
     p[16] = ParamDoc {
-        name: "outcomes",
         kind: ParamKind::Value { default: "8" },
-        doc: "with mcts: K > 0 searches on past the round's end through up to K sampled refills per round's end, widened as the visits grow (about the square root of the visits; 0-64; 0: the round's end is a leaf)",
+        ..p[16]
     };
     p[13] = ParamDoc {
         name: "alphabeta",
@@ -393,7 +393,7 @@ const AUGUR: Defaults = Defaults {
 };
 
 /// `oracle`'s refills at a round's end in the tree search unless `outcomes` says otherwise.
-pub const ORACLE_OUTCOMES: u32 = 8;
+const ORACLE_OUTCOMES: u32 = 8;
 
 /// `oracle`: v10, the tree search with refills at two seats, alpha-beta at three and four.
 /// Alpha-beta at every table size until the tree search with refills was measured the
