@@ -1016,6 +1016,8 @@ mod tests {
                 differ > 0,
                 "oracle chose as alpha-beta everywhere at {n} seats"
             );
+            // The statistics compared were a search's (a forced move reports none).
+            assert!(searched > 0, "no search reported at {n} seats");
         }
     }
 
