@@ -107,8 +107,8 @@ pub const AZUL: &[Level] = &[
     Level {
         number: 10,
         name: "grandmaster",
-        summary: "the strongest: deep search valuing positions with a learned network (100,000 positions a move)",
-        spec: "oracle:alphabeta:nodes=100000:weights=v9",
+        summary: "the strongest: a tree search past the round's end, valuing positions with a learned network (100,000 positions a move)",
+        spec: "oracle:mcts:outcomes=8:weights=v10:nodes=100000",
     },
 ];
 

@@ -701,13 +701,13 @@ mod tests {
         assert_eq!(plan.budget().nodes, Some(20_000));
         assert_eq!(azul.default_level().unwrap().number, 5);
         assert_eq!(qwirkle.default_level().unwrap().number, 3);
-        // The top rung is oracle at a node budget (load-independent), placed by the 2026-11-27
-        // round robin in docs/players.md.
+        // The top rung is oracle's tree search at a node budget (load-independent), placed by
+        // the 2026-11-29 round robin in docs/players.md.
         let top = azul.parse("level:grandmaster").unwrap();
         assert_eq!(top.budget().nodes, Some(100_000));
         assert_eq!(
             azul.check("level:10").unwrap().0,
-            azul.check("oracle:alphabeta:nodes=100000:weights=v9")
+            azul.check("oracle:mcts:outcomes=8:weights=v10:nodes=100000")
                 .unwrap()
                 .0
         );
