@@ -421,10 +421,6 @@ fn search(spec: &AgentSpec, defaults: Defaults) -> Result<Search, SpecError> {
         value: spec.value(key).ok().flatten().unwrap_or("(flag)").into(),
         expected: expected.into(),
     };
-    let refuse = |keys: &[&str], expected: &str| match keys.iter().find(|k| given(k)) {
-        Some(key) => Err(conflict(key, expected)),
-        None => Ok(()),
-    };
     let (mcts, alphabeta) = (spec.flag("mcts")?, spec.flag("alphabeta")?);
     if mcts && alphabeta {
         return Err(conflict(
@@ -437,29 +433,27 @@ fn search(spec: &AgentSpec, defaults: Defaults) -> Result<Search, SpecError> {
         (_, true) => Search::AlphaBeta,
         _ => defaults.search,
     };
-    match chosen {
-        Search::Mcts if mcts => refuse(
-            &ALPHA_BETA_ONLY,
-            "no value: it applies to the alpha-beta search, not with mcts",
-        )?,
-        Search::Mcts => refuse(
-            &ALPHA_BETA_ONLY,
-            &format!(
-                "the flag alphabeta before it ({}:alphabeta:...): without a flag {} searches by mcts",
-                spec.name, spec.name
-            ),
-        )?,
-        Search::AlphaBeta if alphabeta => refuse(
-            &MCTS_ONLY,
-            "no value: it applies to the tree search, not with alphabeta",
-        )?,
-        Search::AlphaBeta => refuse(
-            &MCTS_ONLY,
-            &format!(
-                "the flag mcts before it ({}:mcts:...): without a flag {} searches by alpha-beta",
-                spec.name, spec.name
-            ),
-        )?,
+    // The other search's keys, its flag, and both searches' names in the messages.
+    let (other_keys, flag, other_flag, own, other) = match chosen {
+        Search::Mcts => (
+            &ALPHA_BETA_ONLY[..],
+            "mcts",
+            "alphabeta",
+            "mcts",
+            "alpha-beta",
+        ),
+        Search::AlphaBeta => (&MCTS_ONLY[..], "alphabeta", "mcts", "alpha-beta", "tree"),
+    };
+    if let Some(key) = other_keys.iter().find(|k| given(k)) {
+        let name = &spec.name;
+        let expected = if mcts || alphabeta {
+            format!("no value: it applies to the {other} search, not with {flag}")
+        } else {
+            format!(
+                "the flag {other_flag} before it ({name}:{other_flag}:...): without a flag {name} searches by {own}"
+            )
+        };
+        return Err(conflict(key, &expected));
     }
     Ok(chosen)
 }
