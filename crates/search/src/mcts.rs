@@ -29,7 +29,10 @@
 //! `v` visits it has at most `ceil(sqrt(v))`, so more time buys more refills), and each visit
 //! goes to the outcome visited least. Outcome `j` of the node with index `i` in the tree
 //! draws from a generator seeded by the search's seed, `i` and `j` alone, so the tree is
-//! reproducible from the seed.
+//! reproducible from the seed. With [`MctsConfig::common_outcomes`] the generator is seeded
+//! by the seed, `j` and the number of chance nodes above the node on its path instead of
+//! `i` (common random numbers: for Azul every end of the same round whose bag is the same
+//! gets the same `j`-th refill, so moves are compared on the same futures).
 //!
 //! # Limits and the move played
 //! `time` is checked before every simulation; `nodes` counts evaluator calls and visits to
@@ -91,6 +94,15 @@ pub struct MctsConfig {
     /// expanded and the search goes on with the tree it has. The default, [`TREE_CAP`],
     /// lets Azul's searches grow for about 20 s a move.
     pub tree_cap: usize,
+    /// Common random numbers at chance nodes: if true, outcome `j` of every chance node
+    /// with the same number of chance nodes above it on its path (for Azul: every end of
+    /// the same round) is drawn from the same random stream, so two positions with the same
+    /// bag get the same `j`-th refill and their subtrees are compared on the same futures;
+    /// if false, each chance node draws its own. With it a chance node's outcome slots are
+    /// also reserved as they are needed (1, 2, 4, ... up to `chance_samples`) rather than
+    /// all at once, so a large `chance_samples` costs memory only where visits use it.
+    #[serde(default)]
+    pub common_outcomes: bool,
 }
 
 impl Default for MctsConfig {
@@ -101,6 +113,7 @@ impl Default for MctsConfig {
             value_scale: 1000.0,
             chance_samples: 0,
             tree_cap: TREE_CAP,
+            common_outcomes: false,
         }
     }
 }
@@ -125,7 +138,8 @@ enum Kind {
 }
 
 /// A tree node. Children are contiguous: `first .. first + len` (chance nodes reserve
-/// `chance_samples` slots and fill them as they widen).
+/// `chance_samples` slots and fill them as they widen; with common outcomes they reserve
+/// one and move to a block twice as large whenever theirs is full).
 #[derive(Copy, Clone, Debug)]
 struct Node<A> {
     /// The move leading here (`None` at the root and at a chance outcome).
@@ -141,6 +155,12 @@ struct Node<A> {
     kind: Kind,
     /// Who moves here: a seat, [`CHANCE`] or [`OVER`].
     mover: u8,
+}
+
+/// The slots of a growing chance node's block ([`MctsConfig::common_outcomes`]) holding
+/// `len` outcomes of at most `k`: blocks are 1, 2, 4, ... slots, the last one `k`.
+fn slots_for(len: u32, k: u32) -> u32 {
+    len.max(1).next_power_of_two().min(k)
 }
 
 /// [`Node::mover`] at a chance node.
@@ -384,12 +404,23 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.max_nodes.is_some_and(|m| self.nodes + more as u64 > m)
     }
 
-    /// Outcome `j` of the chance node with tree index `i`, applied to `state`.
-    fn apply_outcome(&self, state: &mut G, i: u32, j: u32) {
-        let stream = mix64(
-            self.seed
-                ^ mix64(u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(j) + 1)),
-        );
+    /// The key of the chance node with tree index `i` and `level` chance nodes above it on
+    /// its path: its outcomes' random streams are drawn from the key (see
+    /// [`MctsConfig::common_outcomes`]).
+    fn outcome_key(&self, i: u32, level: u32) -> u64 {
+        if self.config.common_outcomes {
+            // Apart from every tree index (which fits in 32 bits).
+            (1u64 << 40) | u64::from(level)
+        } else {
+            u64::from(i)
+        }
+    }
+
+    /// Outcome `j` of the chance node with key `key` ([`Mcts::outcome_key`]), applied to
+    /// `state`.
+    fn apply_outcome(&self, state: &mut G, key: u64, j: u32) {
+        let stream =
+            mix64(self.seed ^ mix64(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(j) + 1)));
         let mut rng = GameRng::seed_from_u64(stream);
         let outcome = state.sample_chance(&mut rng);
         if state.apply_chance(&outcome).is_err() {
@@ -409,6 +440,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.path.clear();
         let mut idx = 0u32;
         let mut depth = 0u32;
+        // Chance nodes passed on this path.
+        let mut level = 0u32;
         let backed = loop {
             let node = self.tree[idx as usize];
             let mover = match state.turn() {
@@ -437,8 +470,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 (_, Turn::Chance) => {
                     let allowed = (node.visits as f32).sqrt().ceil() as u32;
                     let allowed = allowed.min(self.config.chance_samples).max(1);
+                    let key = self.outcome_key(idx, level);
                     if node.kind == Kind::New || node.len < allowed {
-                        break self.widen(&state, idx, depth);
+                        break self.widen(&state, idx, key, depth);
                     }
                     let kids = node.first..node.first + node.len;
                     let c = kids
@@ -446,8 +480,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                         .unwrap_or(node.first);
                     // Outcome j sits in the j-th of the node's reserved slots.
                     let j = c - node.first;
-                    self.apply_outcome(&mut state, idx, j);
+                    self.apply_outcome(&mut state, key, j);
                     idx = c;
+                    level += 1;
                 }
             }
             depth += 1;
@@ -571,30 +606,24 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// Adds the next sampled outcome to the chance node `idx` at `state` (reserving its
     /// slots on the first visit). Returns the new outcome's chances to back up (the node's
     /// own if it is full or the tree is), or `None` if the node limit ends the search.
-    fn widen(&mut self, state: &G, idx: u32, depth: u32) -> Option<[f32; MAX_PLAYERS]> {
+    fn widen(&mut self, state: &G, idx: u32, key: u64, depth: u32) -> Option<[f32; MAX_PLAYERS]> {
         let node = self.tree[idx as usize];
         let k = self.config.chance_samples;
+        // With common outcomes the slots grow as the outcomes do (1, 2, 4, ... up to K), so
+        // a large K costs memory only where the visits ask for the outcomes; otherwise all K
+        // are reserved at once (the layout the searches before common outcomes had, kept so
+        // that their seeded games replay).
+        let grows = self.config.common_outcomes;
         if node.kind == Kind::New {
-            if self.tree.len() + k as usize > self.config.tree_cap {
+            let reserve = if grows { 1 } else { k };
+            if self.tree.len() + reserve as usize > self.config.tree_cap {
                 self.full = true;
                 self.tree[idx as usize].kind = Kind::Leaf;
                 self.open -= 1;
                 return Some(node.chances);
             }
             let first = self.tree.len() as u32;
-            for _ in 0..k {
-                self.tree.push(Node {
-                    action: None,
-                    prior: 0.0,
-                    visits: 0,
-                    sum: 0.0,
-                    chances: [0.0; MAX_PLAYERS],
-                    first: 0,
-                    len: 0,
-                    kind: Kind::New,
-                    mover: OVER,
-                });
-            }
+            self.push_slots(reserve);
             let n = &mut self.tree[idx as usize];
             n.first = first;
             n.len = 0;
@@ -606,13 +635,31 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         if self.would_pass_limit(1) {
             return None;
         }
+        if grows && node.len > 0 && node.len == slots_for(node.len, k) {
+            // The block is full: move its outcomes to one twice as large at the tree's end
+            // (their subtrees stay where they are; the old slots are left unused).
+            let larger = (2 * node.len).min(k);
+            if self.tree.len() + larger as usize > self.config.tree_cap {
+                // No room for another outcome: the node's own chances, as at a capped leaf.
+                self.full = true;
+                return Some(node.chances);
+            }
+            let first = self.tree.len() as u32;
+            for t in node.first..node.first + node.len {
+                let moved = self.tree[t as usize];
+                self.tree.push(moved);
+            }
+            self.push_slots(larger - node.len);
+            self.tree[idx as usize].first = first;
+        }
+        let node = self.tree[idx as usize];
         let j = node.len;
         let mut child = match self.child.take() {
             Some(c) => c,
             None => state.clone(),
         };
         child.clone_from(state);
-        self.apply_outcome(&mut child, idx, j);
+        self.apply_outcome(&mut child, key, j);
         let chances = self.chances(&child);
         let leaf = self.is_leaf(&child, depth + 1);
         let mover = mover_of(&child);
@@ -634,6 +681,23 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.outcomes += 1;
         self.deepest = self.deepest.max(depth + 1);
         Some(chances)
+    }
+
+    /// Pushes `n` empty outcome slots at the tree's end.
+    fn push_slots(&mut self, n: u32) {
+        for _ in 0..n {
+            self.tree.push(Node {
+                action: None,
+                prior: 0.0,
+                visits: 0,
+                sum: 0.0,
+                chances: [0.0; MAX_PLAYERS],
+                first: 0,
+                len: 0,
+                kind: Kind::New,
+                mover: OVER,
+            });
+        }
     }
 
     /// The exact value of the complete subtree at `idx`: its static chances at a leaf,

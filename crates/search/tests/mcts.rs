@@ -334,9 +334,10 @@ fn the_memory_cap_bounds_the_tree_and_is_never_taken_for_a_solution() {
     let s = &azul_positions(9)[0];
     let mut legal = Vec::new();
     s.legal_actions(&mut legal);
-    for samples in [0, 4] {
+    for (samples, common) in [(0, false), (4, false), (4, true), (64, true)] {
         let capped = MctsConfig {
             tree_cap: 2_000,
+            common_outcomes: common,
             ..azul_config(samples)
         };
         let mut m = Mcts::new(Strong(StrongEval::default()), capped);
@@ -346,7 +347,11 @@ fn the_memory_cap_bounds_the_tree_and_is_never_taken_for_a_solution() {
         assert!(r.full && !r.solved, "samples {samples}: {r:?}");
         assert!(legal.contains(&r.best.unwrap()));
         // The default cap lets the same budget grow the tree far past it.
-        let mut free = Mcts::new(Strong(StrongEval::default()), azul_config(samples));
+        let uncapped = MctsConfig {
+            common_outcomes: common,
+            ..azul_config(samples)
+        };
+        let mut free = Mcts::new(Strong(StrongEval::default()), uncapped);
         free.seed(3);
         let r = free.search(s, &nodes(100_000));
         assert!(r.tree > 20_000 && !r.full, "samples {samples}: {}", r.tree);
@@ -377,4 +382,88 @@ fn the_memory_cap_bounds_the_tree_and_is_never_taken_for_a_solution() {
         checked += 1;
     }
     assert!(checked >= 10, "only {checked} trees had a move");
+}
+
+/// Strong's values, recording the factories of every state evaluated at the start of the
+/// round after `round` (a refill the search sampled).
+struct Refills {
+    eval: StrongEval,
+    round: u32,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<Vec<[u8; 5]>>>>,
+}
+impl Evaluator<AzulState> for Refills {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        // A refill is evaluated before any move of its round: every factory still full.
+        let fresh = s.factories().iter().all(|f| f.total() == 4);
+        if s.round() == self.round + 1 && fresh && s.turn() != Turn::Terminal {
+            let deal = s.factories().iter().map(|f| f.0).collect();
+            if let Ok(mut seen) = self.seen.lock() {
+                seen.push(deal);
+            }
+        }
+        self.eval.values(s)
+    }
+}
+
+#[test]
+fn common_outcomes_give_every_end_of_a_round_the_same_refills() {
+    let positions = azul_positions(5);
+    let first = positions[0].round();
+    // Decisions a few plies before the first round's end, whose bag is the same at every
+    // end of the round, and still holds every tile of the next deal.
+    let late: Vec<_> = positions
+        .iter()
+        .filter(|s| s.round() == first && s.bag().total() >= 20)
+        .rev()
+        .skip(2)
+        .take(3)
+        .collect();
+    assert_eq!(late.len(), 3);
+    for s in late {
+        let mut distinct = Vec::new();
+        for common in [false, true] {
+            let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let eval = Refills {
+                eval: StrongEval::default(),
+                round: s.round(),
+                seen: seen.clone(),
+            };
+            let config = MctsConfig {
+                common_outcomes: common,
+                ..azul_config(4)
+            };
+            let mut m = Mcts::new(eval, config);
+            m.seed(21);
+            let r = m.search(s, &nodes(20_000));
+            assert!(r.chance_nodes > 4, "{} round ends searched", r.chance_nodes);
+            let mut deals = seen.lock().unwrap().clone();
+            let sampled = deals.len();
+            deals.sort();
+            deals.dedup();
+            distinct.push((sampled, deals.len(), r.chance_nodes));
+        }
+        let (own, common) = (distinct[0], distinct[1]);
+        // Growing slots: with up to 64 refills a round's end, most rounds' ends hold one or
+        // two, so a tree that reserves all 64 at each holds many more nodes: common
+        // outcomes' tree is smaller by at least 16 slots a round's end.
+        let size = |common: bool| {
+            let config = MctsConfig {
+                common_outcomes: common,
+                ..azul_config(64)
+            };
+            let mut m = Mcts::new(Strong(StrongEval::default()), config);
+            m.seed(21);
+            let r = m.search(s, &nodes(20_000));
+            (r.tree, r.outcomes, r.chance_nodes)
+        };
+        let (reserved, grown) = (size(false), size(true));
+        assert!(
+            grown.0 + 16 * reserved.2 as usize <= reserved.0,
+            "tree of {grown:?} nodes and outcomes growing, {reserved:?} reserved"
+        );
+        // Each round's end draws its own refills: nearly every one is new.
+        assert!(own.1 > 4 * 4, "own streams: {own:?}");
+        // The same streams: at most one refill per slot, whatever the round's end.
+        assert!(common.1 <= 4 && common.0 > 4, "common streams: {common:?}");
+    }
 }

@@ -73,7 +73,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 17] = [
+const PARAMS: [ParamDoc; 18] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -130,7 +130,7 @@ const PARAMS: [ParamDoc; 17] = [
     ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp` and `outcomes` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes` and `common` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -147,6 +147,11 @@ const PARAMS: [ParamDoc; 17] = [
         kind: ParamKind::Value { default: "0" },
         doc: "with mcts: K > 0 searches on past the round's end through up to K sampled refills per round's end, widened as the visits grow (about the square root of the visits; 0-64; 0: the round's end is a leaf)",
     },
+    ParamDoc {
+        name: "common",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts and outcomes: 1 draws the j-th refill of every end of the same round from the same random stream (common random numbers: positions with the same bag get the same refills, so the moves of a round are compared on the same futures); 0, each round's end draws its own",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -156,7 +161,7 @@ const PARAMS: [ParamDoc; 17] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 17] = {
+const ORACLE_PARAMS: [ParamDoc; 18] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -176,7 +181,7 @@ const ORACLE_PARAMS: [ParamDoc; 17] = {
     p[13] = ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp` and `outcomes` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes` and `common` do not apply",
     };
     p[11] = ParamDoc {
         name: "weights",
@@ -370,7 +375,7 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 3] = ["cpuct", "temp", "outcomes"];
+const MCTS_ONLY: [&str; 4] = ["cpuct", "temp", "outcomes", "common"];
 
 /// What `augur` or `oracle` does when its name does not say.
 #[derive(Copy, Clone, Debug)]
@@ -478,6 +483,18 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
         temperature: ranged("temp", 1.0, 0.01, 100.0)?,
         value_scale: 1000.0,
         chance_samples: refills(spec, "outcomes", defaults.outcomes)?,
+        common_outcomes: match spec.u64("common", 0)? {
+            0 => false,
+            1 => true,
+            k => {
+                return Err(SpecError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "common".into(),
+                    value: k.to_string(),
+                    expected: "0 or 1".into(),
+                });
+            }
+        },
         ..MctsConfig::default()
     })
 }
@@ -928,6 +945,13 @@ mod tests {
                 deep > plain.last_info().unwrap().depth,
                 "{deep} plies with refills"
             );
+            // Common refills: as reproducible, within the budget, and past the round too.
+            let mut c = seat("oracle:common=1:outcomes=32:nodes=20000");
+            let x = c.choose(&s, &mut seeded(8));
+            let info = c.last_info().unwrap();
+            assert!(info.nodes <= 20000 && info.depth > plain.last_info().unwrap().depth);
+            let y = seat("oracle:common=1:outcomes=32:nodes=20000").choose(&s, &mut seeded(8));
+            assert_eq!(x, y);
         }
     }
 
@@ -952,6 +976,9 @@ mod tests {
             ("oracle:mcts:alphabeta", "alphabeta"),
             ("augur:alphabeta:cpuct=2", "cpuct"),
             ("oracle:alphabeta:outcomes=8", "outcomes"),
+            ("oracle:mcts:common=2", "0 or 1"),
+            ("oracle:alphabeta:common=1", "common"),
+            ("augur:common=1", "augur:mcts"),
             // oracle searches by mcts without a flag: the alpha-beta keys must name their
             // search.
             ("oracle:killers", "oracle:alphabeta"),
@@ -978,6 +1005,7 @@ mod tests {
         // need no flag.
         assert!(reg.build("augur:killers:nodes=100").is_ok());
         assert!(reg.build("oracle:cpuct=2:outcomes=4:nodes=100").is_ok());
+        assert!(reg.build("oracle:common=1:outcomes=32:nodes=100").is_ok());
     }
 
     #[test]
