@@ -604,7 +604,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     }
 
     /// Adds the next sampled outcome to the chance node `idx` at `state` (reserving its
-    /// slots on the first visit). Returns the new outcome's chances to back up (the node's
+    /// slots on the first visit; with common outcomes one, and a block twice as large
+    /// whenever the node's is full). Returns the new outcome's chances to back up (the node's
     /// own if it is full or the tree is), or `None` if the node limit ends the search.
     fn widen(&mut self, state: &G, idx: u32, key: u64, depth: u32) -> Option<[f32; MAX_PLAYERS]> {
         let node = self.tree[idx as usize];
