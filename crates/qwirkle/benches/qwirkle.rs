@@ -131,6 +131,17 @@ fn bench(c: &mut Criterion) {
     });
     let name = format!("sage_nodes16_guard4_{}_positions", few.len());
     sage_moves(&mut g, &mut guarded, name, &few, 16);
+    // The learned leave on the bot's own play-out turns (`lleave=1`): every placement is
+    // generated on those turns.
+    let mut learned = SageBot::with_config(SageConfig {
+        seer: SeerConfig {
+            lleave: 1.0,
+            ..SageConfig::default().seer
+        },
+        ..SageConfig::default()
+    });
+    let name = format!("sage_nodes16_lleave1_{}_positions", few.len());
+    sage_moves(&mut g, &mut learned, name, &few, 16);
     // Whole games of `sage:nodes=2` against `points` (seed 1), without and with the
     // tracking of the opponent's kept tiles: what `track=1024` adds to a game.
     g.throughput(Throughput::Elements(1));

@@ -30,6 +30,7 @@ pub mod action;
 pub mod board;
 pub mod bots;
 pub mod error;
+pub mod leave;
 pub mod mc;
 pub mod movegen;
 pub mod sage;

@@ -88,6 +88,13 @@ pub(crate) struct Guard {
     pub me: PlayerId,
     /// Placements weighed on its turns (0 or 1: the `points` policy).
     pub k: usize,
+    /// Weight of the learned leave ([`crate::leave`]) of the tiles a placement keeps, added
+    /// to its points while the bag holds tiles (0: none). With `k` at most 1 every
+    /// placement is weighed.
+    pub leave: f64,
+    /// The weighted leave of the placement it chose last (0 before its first choice in a
+    /// play-out, and after a choice that keeps nothing or empties the bag).
+    pub last: f64,
     list: Vec<Scored>,
     board: Board,
 }
@@ -98,6 +105,8 @@ impl Guard {
         Guard {
             me,
             k,
+            leave: 0.0,
+            last: 0.0,
             list: Vec::new(),
             board: Board::new(),
         }
@@ -116,11 +125,26 @@ impl Guard {
         let me = self.me;
         let next = me.next(s.num_players());
         let ends = s.bag().total() == 0;
-        let mut best = (i32::MIN, 0);
-        for (i, c) in self.list.iter().take(self.k.max(1)).enumerate() {
-            let value = if ends && c.placement.len() == s.hand(me).len() {
-                c.score + 6
+        let learned = self.leave > 0.0 && !ends;
+        let weighed = if self.k > 1 {
+            self.k
+        } else if learned {
+            self.list.len()
+        } else {
+            1
+        };
+        let mut best = (f64::NEG_INFINITY, 0, 0.0);
+        for (i, c) in self.list.iter().take(weighed).enumerate() {
+            let leave = if learned {
+                s.kept_after(me, &c.placement).map_or(0.0, |kept| {
+                    self.leave * crate::leave::value(&crate::leave::WEIGHTS, &kept)
+                })
             } else {
+                0.0
+            };
+            let value = if ends && c.placement.len() == s.hand(me).len() {
+                f64::from(c.score + 6)
+            } else if self.k > 1 {
                 self.board.clone_from(s.board());
                 for cell in c.placement.cells() {
                     self.board
@@ -129,12 +153,15 @@ impl Guard {
                 *nodes += 1;
                 let reply = movegen::best_placement(&self.board, s.hand(next), None, buf)
                     .map_or(0, |b| b.score);
-                c.score - reply
+                f64::from(c.score - reply) + leave
+            } else {
+                f64::from(c.score) + leave
             };
             if value > best.0 {
-                best = (value, i);
+                best = (value, i, leave);
             }
         }
+        self.last = best.2;
         Some(Move::Place(self.list[best.1].placement))
     }
 }
@@ -182,7 +209,9 @@ pub(crate) fn play_out_guarded(
                 }
                 turns += 1;
                 let chosen = match guard.as_deref_mut() {
-                    Some(g) if g.k > 1 && g.me == p => g.choose(s, buf, &mut nodes),
+                    Some(g) if (g.k > 1 || g.leave > 0.0) && g.me == p => {
+                        g.choose(s, buf, &mut nodes)
+                    }
                     _ => {
                         nodes += 1;
                         s.best_placement(buf).map(|b| Move::Place(b.placement))
@@ -212,10 +241,13 @@ pub(crate) fn play_candidate(
     plies: usize,
     to_end: bool,
     buf: &mut BestScratch,
-    guard: Option<&mut Guard>,
+    mut guard: Option<&mut Guard>,
 ) -> u64 {
     s.clone_from(world);
     s.apply(m);
+    if let Some(g) = guard.as_deref_mut() {
+        g.last = 0.0;
+    }
     let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
     play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
 }
@@ -407,6 +439,65 @@ mod tests {
             }
         }
         best.map(|(_, m)| m).unwrap_or(Move::Pass)
+    }
+
+    #[test]
+    fn a_learned_leave_turn_takes_the_best_points_plus_the_weighted_leave() {
+        let mut buf = BestScratch::new();
+        let (mut checked, mut differ) = (0, 0);
+        for seed in 0..40u64 {
+            let g = middle_game(seed, 4 + (seed as usize % 9));
+            let Turn::Player(me) = g.turn() else { continue };
+            if g.bag().total() == 0 {
+                continue;
+            }
+            let greedy = g.best_placement(&mut buf).map(|b| Move::Place(b.placement));
+            let Some(greedy) = greedy else { continue };
+            // Independently: every placement applied to a copy, the kept tiles read from
+            // the hand it leaves before the draw.
+            let mut all = Vec::new();
+            g.scored_placements(&mut all);
+            let mut best: Option<(f64, Move)> = None;
+            for c in &all {
+                let mut t = g.clone();
+                let before = t.scores()[me];
+                t.apply(Move::Place(c.placement));
+                let points = f64::from(t.scores()[me] - before);
+                let kept: Vec<_> = t.hand(me).to_vec();
+                let v = points + 2.0 * crate::leave::value(&crate::leave::WEIGHTS, &kept);
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, Move::Place(c.placement)));
+                }
+            }
+            let mut guard = Guard::new(me, 0);
+            guard.leave = 2.0;
+            let mut nodes = 0;
+            let chosen = guard.choose(&g, &mut buf, &mut nodes);
+            let (value, by_hand) = best.expect("placements");
+            // Equal values may break ties differently: compare the values.
+            let c = all
+                .iter()
+                .find(|c| chosen == Some(Move::Place(c.placement)))
+                .expect("a placement of the list");
+            let kept = g.kept_after(me, &c.placement).expect("the hand holds it");
+            let leave = 2.0 * crate::leave::value(&crate::leave::WEIGHTS, &kept);
+            let chosen_value = f64::from(c.score) + leave;
+            assert!(
+                (chosen_value - value).abs() < 1e-9,
+                "seed {seed}: {chosen:?} against {by_hand:?}"
+            );
+            assert!(
+                (guard.last - leave).abs() < 1e-9,
+                "seed {seed}: the leave kept"
+            );
+            differ += usize::from(chosen != Some(greedy));
+            checked += 1;
+        }
+        assert!(checked >= 25, "only {checked} positions");
+        assert!(
+            differ >= 3,
+            "the learned leave never changed the greedy choice ({differ})"
+        );
     }
 
     #[test]

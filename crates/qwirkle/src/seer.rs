@@ -110,6 +110,13 @@ pub struct SeerConfig {
     /// (with that player's hand in the world) is largest (0 or 1: the `points` policy, as
     /// every other seat). The other seats stay greedy.
     pub guard: usize,
+    /// The bot's own turns in the play-outs take the placement whose points plus `lleave`
+    /// times the learned leave of the tiles it keeps ([`crate::leave`]) are largest, while
+    /// the bag holds tiles (0: off). With `guard` the reply is taken off as well.
+    pub lleave: f64,
+    /// A play-out that does not end the game is valued with the weighted learned leave of
+    /// the bot's last own placement in it added (needs `lleave`; false: off).
+    pub ltail: bool,
 }
 
 impl Default for SeerConfig {
@@ -129,6 +136,8 @@ impl Default for SeerConfig {
             exclude: false,
             track: 0,
             guard: 0,
+            lleave: 0.0,
+            ltail: false,
         }
     }
 }
@@ -820,6 +829,12 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.guard != d.guard {
         name.push_str(&format!(":guard={}", c.guard));
     }
+    if c.lleave != d.lleave {
+        name.push_str(&format!(":lleave={}", c.lleave));
+    }
+    if c.ltail != d.ltail {
+        name.push_str(&format!(":ltail={}", u8::from(c.ltail)));
+    }
     name
 }
 
@@ -890,13 +905,14 @@ impl Agent<Qwirkle> for SeerBot {
         let mut used = 0u64;
         let mut nodes = 0u64;
         let mut s = state.clone();
-        let guarded = self.config.guard > 1;
+        let guarded = self.config.guard > 1 || self.config.lleave > 0.0;
         if guarded {
             let g = self
                 .guard
                 .get_or_insert_with(|| Guard::new(me, self.config.guard));
             g.me = me;
             g.k = self.config.guard;
+            g.leave = self.config.lleave;
         }
         let mut out_of_time = false;
         let mut round = 0u64;
@@ -948,7 +964,11 @@ impl Agent<Qwirkle> for SeerBot {
                         &mut self.scratch,
                         guard,
                     );
-                    self.values[c].push(value(&s, me, &self.config));
+                    let tail = match &self.guard {
+                        Some(g) if guarded && self.config.ltail && !s.is_terminal() => g.last,
+                        _ => 0.0,
+                    };
+                    self.values[c].push(value(&s, me, &self.config) + tail);
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;

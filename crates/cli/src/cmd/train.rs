@@ -63,6 +63,26 @@ pub enum Model {
   tessera train azul-board-net --fit rows-1.txt,rows-2.txt --observations obs-1.txt,obs-2.txt --out net.json"
     )]
     AzulBoardNet(NetArgs),
+    /// Qwirkle's learned leave (`sage:lleave=W`): the points a player scores on its next
+    /// turn as a linear function of the tiles it kept, fitted by least squares on seeded games
+    /// of the `points` policy against itself.
+    #[command(after_help = "Example (the shipped weights):
+  tessera train qwirkle-leave --games 20000 --seed 4242 --check")]
+    QwirkleLeave(LeaveArgs),
+}
+
+/// `tessera train qwirkle-leave`.
+#[derive(clap::Args, Debug)]
+pub struct LeaveArgs {
+    /// Master seed of the games.
+    #[arg(long, default_value_t = 4242)]
+    pub seed: u64,
+    /// Games of `points` against itself (with exploration among its six best placements).
+    #[arg(long, default_value_t = 20000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub games: u64,
+    /// Fail unless the fitted weights equal the shipped ones (to the thousandth).
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// `tessera train azul-augur`.
@@ -166,7 +186,40 @@ pub fn run(a: Args) -> Result<()> {
     match a.model {
         Model::AzulAugur(a) => augur(a),
         Model::AzulBoardNet(a) => board_net(&a),
+        Model::QwirkleLeave(a) => qwirkle_leave(&a),
     }
+}
+
+/// `tessera train qwirkle-leave`: prints the weights, and with `--check` compares them with
+/// the shipped ones.
+fn qwirkle_leave(a: &LeaveArgs) -> Result<()> {
+    use tessera_qwirkle::leave;
+    let (w, samples) = leave::fit(a.games, a.seed).context("fitting the leave")?;
+    println!(
+        "# {samples} leaves from {} games of points against itself, seed {}",
+        a.games, a.seed
+    );
+    for (name, (v, shipped)) in leave::NAMES.iter().zip(w.iter().zip(&leave::WEIGHTS)) {
+        println!("{name:>9} {v:+.3} (shipped {shipped:+.3})");
+    }
+    let rounded: Vec<String> = w.iter().map(|v| format!("{v:.3}")).collect();
+    println!("weights: [{}]", rounded.join(", "));
+    if a.check {
+        let differ: Vec<&str> = leave::NAMES
+            .iter()
+            .zip(w.iter().zip(&leave::WEIGHTS))
+            .filter(|(_, (v, s))| (*v - *s).abs() > 0.0005)
+            .map(|(n, _)| *n)
+            .collect();
+        if !differ.is_empty() {
+            bail!(
+                "the fitted weights differ from the shipped ones in {}",
+                differ.join(", ")
+            );
+        }
+        println!("the fitted weights equal the shipped ones");
+    }
+    Ok(())
 }
 
 /// `tessera train azul-augur`.
@@ -596,7 +649,9 @@ mod tests {
         ])?;
         match T::from_arg_matches(&m)?.a.model {
             Model::AzulAugur(a) => Ok(a.player),
-            Model::AzulBoardNet(_) => panic!("azul-augur was asked for"),
+            Model::AzulBoardNet(_) | Model::QwirkleLeave(_) => {
+                panic!("azul-augur was asked for")
+            }
         }
     }
 

@@ -519,6 +519,18 @@ const SEER_GUARD: ParamDoc = ParamDoc {
     doc: "the bot's own turns in the play-outs take, among this many best placements by points, the one whose points minus the next player's best reply are largest, 0-100 (0 or 1: the best by points)",
 };
 
+const SEER_LLEAVE: ParamDoc = ParamDoc {
+    name: "lleave",
+    kind: ParamKind::Value { default: "0" },
+    doc: "the bot's own turns in the play-outs take the placement whose points plus this weight times the learned leave of the tiles it keeps are largest, while the bag holds tiles, 0-100 (0: off)",
+};
+
+const SEER_LTAIL: ParamDoc = ParamDoc {
+    name: "ltail",
+    kind: ParamKind::Value { default: "0" },
+    doc: "1: a play-out that does not end the game adds the weighted learned leave of the bot's last own placement in it (needs lleave); 0: off",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -545,6 +557,8 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_EXCLUDE,
     SEER_TRACK,
     SEER_GUARD,
+    SEER_LLEAVE,
+    SEER_LTAIL,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -573,6 +587,8 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_EXCLUDE,
     SEER_TRACK,
     SEER_GUARD,
+    SEER_LLEAVE,
+    SEER_LTAIL,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -705,7 +721,16 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
             }
             v as usize
         },
+        lleave: real("lleave", d.lleave, 100.0)?,
+        ltail: switch("ltail", d.ltail)?,
     };
+    if config.ltail && config.lleave == 0.0 {
+        return Err(bad(
+            "ltail",
+            "1".into(),
+            "ltail=1 together with a learned-leave weight lleave above 0",
+        ));
+    }
     Ok(config)
 }
 
@@ -962,6 +987,10 @@ mod tests {
             "sage:guard=4",
             "sage:guard=100",
             "seer:guard=2",
+            "sage:lleave=1",
+            "sage:lleave=0.5:ltail=1",
+            "sage:lleave=100:guard=4",
+            "seer:lleave=1:ltail=1",
             "sage:replies=0",
             "sage:replies=1:endnodes=1",
             "sage:replies=100:endnodes=100000",
@@ -988,6 +1017,12 @@ mod tests {
             "sage:guard=101",
             "sage:guard=-1",
             "seer:guard=few",
+            "sage:lleave=-1",
+            "sage:lleave=101",
+            "sage:lleave=some",
+            "sage:ltail=1",
+            "sage:lleave=0:ltail=1",
+            "sage:lleave=1:ltail=2",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -1021,6 +1056,8 @@ mod tests {
             "sage:guard=4",
             "sage:guard=0",
             "seer:guard=3",
+            "sage:lleave=1:ltail=1",
+            "sage:lleave=0:ltail=0",
             "sage:replies=1:endnodes=1024:endgame=6",
             "sage:replies=0:endnodes=64:endgame=3",
         ]
@@ -1044,6 +1081,8 @@ mod tests {
                 "sage:guard=4",
                 "sage",
                 "seer:guard=3",
+                "sage:lleave=1:ltail=1",
+                "sage",
                 "sage",
                 "sage:endgame=3:replies=0:endnodes=64"
             ]
@@ -1097,6 +1136,14 @@ mod tests {
         let events = |spec: &str| record_against_points(spec, 95).events;
         assert_ne!(events("sage:nodes=4:guard=4"), events("sage:nodes=4"));
         assert_eq!(events("sage:nodes=4:guard=1"), events("sage:nodes=4"));
+        // The learned leave on the bot's own play-out turns changes the game too, and its
+        // tail changes it again; reproducible at a node budget.
+        assert_replays_against_points("sage:nodes=2:lleave=1:ltail=1", 93);
+        assert_ne!(events("sage:nodes=4:lleave=1"), events("sage:nodes=4"));
+        assert_ne!(
+            events("sage:nodes=4:lleave=1:ltail=1"),
+            events("sage:nodes=4:lleave=1")
+        );
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
