@@ -621,3 +621,41 @@ fn the_board_network_fits_three_player_tables_and_refuses_the_wrong_table_size()
         "{err}"
     );
 }
+
+#[test]
+fn the_qwirkle_leave_is_fitted_from_a_seed_and_checked_against_the_shipped_weights() {
+    let fit = |seed: &str| ok(&["train", "qwirkle-leave", "--games", "40", "--seed", seed]);
+    let a = fit("5");
+    assert!(
+        a.contains("from 40 games of points against itself, seed 5"),
+        "{a}"
+    );
+    assert!(a.contains("group=5") && a.contains("weights: ["), "{a}");
+    // The same seed, the same weights; another seed, other games.
+    assert_eq!(a, fit("5"));
+    assert_ne!(a, fit("6"));
+    // A small fit is not the shipped one: --check fails and names the weights that differ,
+    // without a backtrace.
+    let (success, out, err) = run_tessera(
+        &[
+            "train",
+            "qwirkle-leave",
+            "--games",
+            "40",
+            "--seed",
+            "5",
+            "--check",
+        ],
+        "",
+    );
+    assert!(!success, "{out}{err}");
+    assert!(err.contains("differ from the shipped ones in"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    // No games is refused by the argument's name.
+    let (success, _, err) = run_tessera(&["train", "qwirkle-leave", "--games", "0"], "");
+    assert!(!success);
+    assert!(err.contains("--games"), "{err}");
+}
