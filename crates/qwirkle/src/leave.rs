@@ -1,7 +1,8 @@
 //! A learned leave value: the points a player can expect on its next turn from the tiles it
 //! keeps after a placement (before it draws), as a linear function of a few features of the
 //! kept tiles, fitted by least squares on seeded games of the `points` policy against itself
-//! with some exploration among the best placements ([`fit`]).
+//! with some exploration among the best placements ([`normal_equations`]; the system is
+//! solved by `tessera_search::learn::solve_spd`, `tessera train qwirkle-leave`).
 //!
 //! The features: the number of tiles kept (one indicator for each of 1-5), the pairs of
 //! equal tiles, of tiles sharing only a colour and of tiles sharing only a shape, and the
@@ -26,8 +27,9 @@ pub const NAMES: [&str; FEATURES] = [
     "group=2", "group=3", "group=4", "group=5",
 ];
 
-/// The weights shipped with `sage`'s `lleave` option: `fit(20000, 4242)` (the command
-/// `tessera train qwirkle-leave --games 20000 --seed 4242` prints them), rounded to
+/// The weights shipped with `sage`'s `lleave` option: the least-squares solution of
+/// `normal_equations(20000, 4242)` with the ridge [`RIDGE`] (the command `tessera train
+/// qwirkle-leave --games 20000 --seed 4242 --check` prints them and compares), rounded to
 /// thousandths.
 pub const WEIGHTS: [f64; FEATURES] = [
     8.000, 1.262, 0.590, 0.063, -0.382, -1.058, -0.493, 0.067, 0.074, 0.107, 0.509, 1.710, 2.918,
@@ -71,19 +73,64 @@ pub fn value(weights: &[f64; FEATURES], kept: &[Tile]) -> f64 {
     weights.iter().zip(features(kept)).map(|(w, x)| w * x).sum()
 }
 
-/// Fits the weights on `games` two-player games of the `points` policy against itself, in
-/// which every placement is the best by points with probability 1/2 and otherwise one of the
-/// six best at random (so that leaves a greedy player would not choose are seen too): for
-/// every placement after which the bag still holds tiles, the features of the tiles kept and
-/// the points the same player scores on its next turn (0 after a trade, the +6 included).
-/// Least squares (normal equations, a tiny ridge for the features never seen). Game `g`'s
-/// chance comes from `derive_seed(seed, g)` and its choices from `derive_seed(seed + 101,
-/// g)`.
-/// Returns the weights and the number of samples.
-pub fn fit(games: u64, seed: u64) -> Result<([f64; FEATURES], u64), ParseError> {
-    let mut xtx = [[0.0; FEATURES]; FEATURES];
-    let mut xty = [0.0; FEATURES];
-    let mut n = 0u64;
+/// The ridge added to the normal equations' diagonal, for the features a run never sees.
+pub const RIDGE: f64 = 1e-6;
+
+/// The normal equations of a least-squares fit of the leave: `a = X'X`, `b = X'y` over the
+/// samples seen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormalEquations {
+    /// `X'X`.
+    pub a: [[f64; FEATURES]; FEATURES],
+    /// `X'y`.
+    pub b: [f64; FEATURES],
+    /// The samples added.
+    pub samples: u64,
+}
+
+impl Default for NormalEquations {
+    fn default() -> Self {
+        NormalEquations {
+            a: [[0.0; FEATURES]; FEATURES],
+            b: [0.0; FEATURES],
+            samples: 0,
+        }
+    }
+}
+
+impl NormalEquations {
+    /// Adds one sample: the features `f` and the target `y`.
+    pub fn add(&mut self, f: &[f64; FEATURES], y: f64) {
+        for (row, &fr) in self.a.iter_mut().zip(f) {
+            for (x, &fc) in row.iter_mut().zip(f) {
+                *x += fr * fc;
+            }
+        }
+        for (x, &fr) in self.b.iter_mut().zip(f) {
+            *x += fr * y;
+        }
+        self.samples += 1;
+    }
+
+    /// `a + ridge I`, row-major (the layout `tessera_search::learn::solve_spd` takes).
+    pub fn ridged(&self, ridge: f64) -> Vec<f64> {
+        let mut out: Vec<f64> = self.a.iter().flatten().copied().collect();
+        for i in 0..FEATURES {
+            out[i * FEATURES + i] += ridge;
+        }
+        out
+    }
+}
+
+/// The normal equations of the leave over `games` two-player games of the `points` policy
+/// against itself, in which every placement is the best by points with probability 1/2 and
+/// otherwise one of the six best at random (so that leaves a greedy player would not choose
+/// are seen too): for every placement after which the bag still holds tiles, the features
+/// of the tiles kept and the points the same player scores on its next turn (0 after a
+/// trade, the +6 included). Game `g`'s chance comes from `derive_seed(seed, g)` and its
+/// choices from `derive_seed(seed + 101, g)`.
+pub fn normal_equations(games: u64, seed: u64) -> Result<NormalEquations, ParseError> {
+    let mut eq = NormalEquations::default();
     let mut buf: Vec<Scored> = Vec::new();
     for g in 0..games {
         let mut s = Qwirkle::new(2)?;
@@ -120,64 +167,26 @@ pub fn fit(games: u64, seed: u64) -> Result<([f64; FEATURES], u64), ParseError> 
                     };
                     let bag_left = s.bag().total();
                     s.apply(m);
-                    let gained = f64::from(s.scores()[p] - before);
                     if let Some(f) = pending[p.index()].take() {
-                        for r in 0..FEATURES {
-                            for c in 0..FEATURES {
-                                xtx[r][c] += f[r] * f[c];
-                            }
-                            xty[r] += f[r] * gained;
-                        }
-                        n += 1;
+                        eq.add(&f, f64::from(s.scores()[p] - before));
                     }
                     pending[p.index()] = kept.filter(|_| bag_left > 0).map(|k| features(&k));
                 }
             }
         }
     }
-    Ok((solve(xtx, xty), n))
-}
-
-/// Solves `(A + 1e-6 I) w = b` by Gauss-Jordan elimination with partial pivoting.
-fn solve(mut a: [[f64; FEATURES]; FEATURES], mut b: [f64; FEATURES]) -> [f64; FEATURES] {
-    for (i, row) in a.iter_mut().enumerate() {
-        row[i] += 1e-6;
-    }
-    for c in 0..FEATURES {
-        let p = (c..FEATURES)
-            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
-            .unwrap_or(c);
-        a.swap(c, p);
-        b.swap(c, p);
-        let pivot = a[c][c];
-        if pivot == 0.0 {
-            continue;
-        }
-        for r in 0..FEATURES {
-            if r != c {
-                let m = a[r][c] / pivot;
-                if m != 0.0 {
-                    let pivot_row = a[c];
-                    for (x, p) in a[r].iter_mut().zip(pivot_row) {
-                        *x -= m * p;
-                    }
-                    b[r] -= m * b[c];
-                }
-            }
-        }
-    }
-    let mut w = [0.0; FEATURES];
-    for (i, wi) in w.iter_mut().enumerate() {
-        if a[i][i] != 0.0 {
-            *wi = b[i] / a[i][i];
-        }
-    }
-    w
+    Ok(eq)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The least-squares weights of `eq`, as `tessera train qwirkle-leave` solves them.
+    fn solve(eq: &NormalEquations) -> Vec<f64> {
+        tessera_search::learn::solve_spd(&eq.ridged(RIDGE), &eq.b, FEATURES)
+            .expect("positive definite")
+    }
 
     fn tiles(text: &str) -> Vec<Tile> {
         text.split_whitespace()
@@ -221,7 +230,7 @@ mod tests {
     #[test]
     fn the_solver_recovers_an_exact_linear_relation() {
         // Rows of every kept size and group; targets an exact linear function of the
-        // features: the least-squares fit returns its weights.
+        // features: the least-squares solution returns its weights.
         let truth: [f64; FEATURES] = [
             7.0, 1.5, 0.5, 0.0, -0.5, -1.0, -0.4, 0.1, 0.2, 0.1, 0.6, 1.7, 3.0,
         ];
@@ -243,19 +252,13 @@ mod tests {
             "R1 R2 R3 B1 B1",
             "Y2 Y3 P2 P3 G5",
         ];
-        let mut a = [[0.0; FEATURES]; FEATURES];
-        let mut b = [0.0; FEATURES];
+        let mut eq = NormalEquations::default();
         for h in [""].iter().chain(&hands) {
             let f = features(&tiles(h));
             let y: f64 = truth.iter().zip(&f).map(|(w, x)| w * x).sum();
-            for r in 0..FEATURES {
-                for c in 0..FEATURES {
-                    a[r][c] += f[r] * f[c];
-                }
-                b[r] += f[r] * y;
-            }
+            eq.add(&f, y);
         }
-        let w = solve(a, b);
+        let w = solve(&eq);
         for (i, (got, want)) in w.iter().zip(&truth).enumerate() {
             assert!(
                 (got - want).abs() < 1e-3,
@@ -267,14 +270,18 @@ mod tests {
 
     #[test]
     fn a_fit_is_reproducible_from_its_seed() {
-        let (a, n) = fit(60, 7).expect("fit");
-        let (b, m) = fit(60, 7).expect("fit");
-        assert_eq!((a, n), (b, m));
+        let fit = |seed| {
+            let eq = normal_equations(60, seed).expect("games");
+            (solve(&eq), eq.samples)
+        };
+        let (a, n) = fit(7);
+        let (b, m) = fit(7);
+        assert_eq!((&a, n), (&b, m));
         assert!(n > 1000, "{n} samples");
-        let (c, _) = fit(60, 8).expect("fit");
+        let (c, _) = fit(8);
         assert_ne!(a, c, "another seed, other games");
         assert!(a.iter().all(|v| v.is_finite()));
-        // The constant is about the mean points of a turn (6-10 in two-player games).
+        // The constant (the value of keeping nothing) lies among a turn's usual points.
         assert!((5.0..11.0).contains(&a[0]), "{}", a[0]);
     }
 

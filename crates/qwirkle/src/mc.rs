@@ -93,7 +93,7 @@ pub(crate) struct Guard {
     /// placement is weighed.
     pub leave: f64,
     /// The weighted leave of the placement it chose last (0 before its first choice in a
-    /// play-out, and after a choice that keeps nothing or empties the bag).
+    /// play-out, without `leave`, and once the bag is empty).
     pub last: f64,
     list: Vec<Scored>,
     board: Board,

@@ -194,10 +194,12 @@ pub fn run(a: Args) -> Result<()> {
 /// the shipped ones.
 fn qwirkle_leave(a: &LeaveArgs) -> Result<()> {
     use tessera_qwirkle::leave;
-    let (w, samples) = leave::fit(a.games, a.seed).context("fitting the leave")?;
+    let eq = leave::normal_equations(a.games, a.seed).context("playing the games")?;
+    let w = tessera_search::learn::solve_spd(&eq.ridged(leave::RIDGE), &eq.b, leave::FEATURES)
+        .context("the leave's least squares has no unique solution")?;
     println!(
-        "# {samples} leaves from {} games of points against itself, seed {}",
-        a.games, a.seed
+        "# {} leaves from {} games of points against itself, seed {}",
+        eq.samples, a.games, a.seed
     );
     for (name, (v, shipped)) in leave::NAMES.iter().zip(w.iter().zip(&leave::WEIGHTS)) {
         println!("{name:>9} {v:+.3} (shipped {shipped:+.3})");
