@@ -252,6 +252,35 @@ pub(crate) fn play_candidate(
     play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
 }
 
+/// [`play_candidate`] in two legs on the same chance stream: `first` turns, then `mid` sees
+/// the state, then `then` turns more. The state it ends in is the one [`play_candidate`]
+/// with `first + then` turns reaches (a leg that meets an empty bag with `to_end` runs to
+/// the end of the game, and the next then has nothing to play). Returns the number of
+/// placement searches.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play_candidate_split(
+    s: &mut Qwirkle,
+    world: &Qwirkle,
+    world_seed: u64,
+    m: Move,
+    (first, then): (usize, usize),
+    to_end: bool,
+    buf: &mut BestScratch,
+    mut guard: Option<&mut Guard>,
+    mid: &mut dyn FnMut(&Qwirkle),
+) -> u64 {
+    s.clone_from(world);
+    s.apply(m);
+    if let Some(g) = guard.as_deref_mut() {
+        g.last = 0.0;
+    }
+    let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut nodes = play_out_guarded(s, first, to_end, &mut chance, buf, guard.as_deref_mut());
+    mid(s);
+    nodes += play_out_guarded(s, then, to_end, &mut chance, buf, guard);
+    nodes
+}
+
 /// The mover's score minus the best other score (shared by `montecarlo` and `seer`).
 pub(crate) fn margin(s: &Qwirkle, me: PlayerId) -> f64 {
     let scores = s.scores();

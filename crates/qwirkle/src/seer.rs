@@ -39,7 +39,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
-use crate::mc::{Guard, play_candidate};
+use crate::mc::{Guard, play_candidate, play_candidate_split};
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Hand, Phase, Qwirkle, hand_without};
 use crate::tile::{Tile, TileCounts};
@@ -117,6 +117,30 @@ pub struct SeerConfig {
     /// A play-out that does not end the game is valued with the weighted learned leave of
     /// the bot's last own placement in it added (needs `lleave`; false: off).
     pub ltail: bool,
+    /// Once the bag holds at most this many tiles at the decision, every play-out runs to
+    /// the end of the game instead of `plies` turns (0: only once the bag is empty, as
+    /// always), so the last draws, the +6 for going out and a blocked end are seen in every
+    /// world a few turns before the bag runs out.
+    pub finish: usize,
+    /// Weight of the value one turn before a play-out's end: a play-out of `plies` turns is
+    /// valued `(1 - early) x` its value at the end `+ early x` its value after `plies - 1`
+    /// turns (same worlds, same draws; the play-out is not made longer), which evens out
+    /// which player had the last turn before the horizon (0: the end alone, as always).
+    /// Not used for play-outs run to the end of the game.
+    pub early: f64,
+}
+
+impl SeerConfig {
+    /// The turns a play-out runs after the candidate when the bag holds `bag` tiles at the
+    /// decision: `plies`, or to the end of the game (`usize::MAX`) once `bag` is at most
+    /// `finish` (a play-out always runs to the end once the bag is empty).
+    pub fn playout_plies(&self, bag: usize) -> usize {
+        if bag <= self.finish && self.finish > 0 {
+            usize::MAX
+        } else {
+            self.plies
+        }
+    }
 }
 
 impl Default for SeerConfig {
@@ -138,6 +162,8 @@ impl Default for SeerConfig {
             guard: 0,
             lleave: 0.0,
             ltail: false,
+            finish: 0,
+            early: 0.0,
         }
     }
 }
@@ -835,6 +861,12 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.ltail != d.ltail {
         name.push_str(&format!(":ltail={}", u8::from(c.ltail)));
     }
+    if c.finish != d.finish {
+        name.push_str(&format!(":finish={}", c.finish));
+    }
+    if c.early != d.early {
+        name.push_str(&format!(":early={}", c.early));
+    }
     name
 }
 
@@ -952,23 +984,44 @@ impl Agent<Qwirkle> for SeerBot {
                     }
                     let (seed, ref world) = self.worlds[w];
                     let m = self.cands[c].to_move();
-                    let plies = self.config.plies;
+                    let plies = self.config.playout_plies(state.bag().total());
                     let guard = self.guard.as_mut().filter(|_| guarded);
-                    nodes += play_candidate(
-                        &mut s,
-                        world,
-                        seed,
-                        m,
-                        plies,
-                        true,
-                        &mut self.scratch,
-                        guard,
-                    );
+                    let early = self.config.early;
+                    let mut before = None;
+                    if early > 0.0 && plies >= 2 && plies != usize::MAX {
+                        let config = &self.config;
+                        nodes += play_candidate_split(
+                            &mut s,
+                            world,
+                            seed,
+                            m,
+                            (plies - 1, 1),
+                            true,
+                            &mut self.scratch,
+                            guard,
+                            &mut |t| before = Some(value(t, me, config)),
+                        );
+                    } else {
+                        nodes += play_candidate(
+                            &mut s,
+                            world,
+                            seed,
+                            m,
+                            plies,
+                            true,
+                            &mut self.scratch,
+                            guard,
+                        );
+                    }
                     let tail = match &self.guard {
                         Some(g) if guarded && self.config.ltail && !s.is_terminal() => g.last,
                         _ => 0.0,
                     };
-                    self.values[c].push(value(&s, me, &self.config) + tail);
+                    let end = value(&s, me, &self.config) + tail;
+                    self.values[c].push(match before {
+                        Some(b) => (1.0 - early) * end + early * b,
+                        None => end,
+                    });
                     used += 1;
                     if used > 1 && deadline.is_some_and(|d| Instant::now() >= d) {
                         out_of_time = true;
@@ -1026,6 +1079,139 @@ mod tests {
 
     fn t(s: &str) -> Tile {
         s.parse().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_play_out_in_two_legs_ends_where_one_in_one_leg_does() {
+        let mut scratch = BestScratch::new();
+        let (mut compared, mut moved_between) = (0, 0);
+        for seed in 0..10 {
+            let g = middle_game(seed, 4 + seed as usize);
+            let mut places = Vec::new();
+            g.scored_placements(&mut places);
+            let Some(m) = places.first().map(|p| Move::Place(p.placement)) else {
+                continue;
+            };
+            let mut bot = SeerBot::new();
+            for (w, world) in bot
+                .sample_worlds(&g, 4, &mut seeded(seed))
+                .iter()
+                .enumerate()
+            {
+                for (first, then) in [(3, 1), (1, 3), (4, 2), (2, 0)] {
+                    let seed = 1000 * seed + w as u64;
+                    let mut one = world.clone();
+                    play_candidate(
+                        &mut one,
+                        world,
+                        seed,
+                        m,
+                        first + then,
+                        true,
+                        &mut scratch,
+                        None,
+                    );
+                    let mut two = world.clone();
+                    let mut seen = None;
+                    play_candidate_split(
+                        &mut two,
+                        world,
+                        seed,
+                        m,
+                        (first, then),
+                        true,
+                        &mut scratch,
+                        None,
+                        &mut |t| seen = Some(t.clone()),
+                    );
+                    assert_eq!(one, two, "seed {seed}, legs {first}+{then}");
+                    // The state between the legs is the one a play-out of `first` turns
+                    // reaches.
+                    let mut short = world.clone();
+                    play_candidate(&mut short, world, seed, m, first, true, &mut scratch, None);
+                    let seen = seen.unwrap_or_else(|| panic!("mid not called"));
+                    assert_eq!(short, seen);
+                    compared += 1;
+                    moved_between += usize::from(then > 0 && seen != two);
+                }
+            }
+        }
+        assert!(compared >= 100, "{compared}");
+        assert!(moved_between >= 50, "{moved_between}");
+    }
+
+    #[test]
+    fn late_play_outs_run_to_the_end_of_the_game() {
+        let c = SeerConfig {
+            finish: 20,
+            ..SeerConfig::default()
+        };
+        assert_eq!(c.playout_plies(21), 4);
+        assert_eq!(c.playout_plies(20), usize::MAX);
+        assert_eq!(c.playout_plies(0), usize::MAX);
+        let off = SeerConfig::default();
+        assert_eq!(off.playout_plies(0), 4);
+        assert_eq!(off.playout_plies(20), 4);
+        // In sampled worlds of middle games: the default's play-outs stop after 4 turns
+        // with tiles still in the bag; with `finish` at the bag's size every one ends the
+        // game.
+        let (mut finished, mut stopped) = (0, 0);
+        let mut scratch = BestScratch::new();
+        for seed in 0..12 {
+            let g = middle_game(seed, 6 + seed as usize);
+            let Phase::Play { .. } = g.phase() else {
+                continue;
+            };
+            let mut places = Vec::new();
+            g.scored_placements(&mut places);
+            let Some(m) = places.first().map(|p| Move::Place(p.placement)) else {
+                continue;
+            };
+            let bag = g.bag().total();
+            let mut bot = SeerBot::new();
+            for (w, world) in bot
+                .sample_worlds(&g, 3, &mut seeded(seed))
+                .iter()
+                .enumerate()
+            {
+                let all = SeerConfig {
+                    finish: bag,
+                    ..SeerConfig::default()
+                };
+                let mut s = world.clone();
+                play_candidate(
+                    &mut s,
+                    world,
+                    w as u64,
+                    m,
+                    all.playout_plies(bag),
+                    true,
+                    &mut scratch,
+                    None,
+                );
+                assert!(s.is_terminal(), "seed {seed}, world {w}");
+                finished += 1;
+                let mut s = world.clone();
+                play_candidate(
+                    &mut s,
+                    world,
+                    w as u64,
+                    m,
+                    off.playout_plies(bag),
+                    true,
+                    &mut scratch,
+                    None,
+                );
+                if !s.is_terminal() && s.bag().total() > 0 {
+                    stopped += 1;
+                }
+            }
+        }
+        assert!(finished >= 20, "{finished}");
+        assert_eq!(
+            stopped, finished,
+            "a 4-turn play-out from the middle game stops early"
+        );
     }
 
     #[test]

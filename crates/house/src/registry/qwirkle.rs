@@ -531,6 +531,18 @@ const SEER_LTAIL: ParamDoc = ParamDoc {
     doc: "1: a play-out that does not end the game adds the weighted learned leave of the bot's last own placement in it (needs lleave); 0: off",
 };
 
+const SEER_FINISH: ParamDoc = ParamDoc {
+    name: "finish",
+    kind: ParamKind::Value { default: "0" },
+    doc: "once the bag holds at most this many tiles, every play-out runs to the game's end instead of plies turns, 0-108 (0: only once the bag is empty)",
+};
+
+const SEER_EARLY: ParamDoc = ParamDoc {
+    name: "early",
+    kind: ParamKind::Value { default: "0" },
+    doc: "weight of a play-out's value one turn before its end, mixed with the value at its end (the same play-out; evens out who moved last before the horizon), 0-1 (0: the end alone)",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -559,6 +571,8 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_GUARD,
     SEER_LLEAVE,
     SEER_LTAIL,
+    SEER_FINISH,
+    SEER_EARLY,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -589,6 +603,8 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_GUARD,
     SEER_LLEAVE,
     SEER_LTAIL,
+    SEER_FINISH,
+    SEER_EARLY,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -723,6 +739,18 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         },
         lleave: real("lleave", d.lleave, 100.0)?,
         ltail: switch("ltail", d.ltail)?,
+        finish: {
+            let v = spec.u64("finish", d.finish as u64)?;
+            if v > 108 {
+                return Err(bad(
+                    "finish",
+                    v.to_string(),
+                    "a whole number of tiles in the bag from 0 to 108",
+                ));
+            }
+            v as usize
+        },
+        early: real("early", d.early, 1.0)?,
     };
     if config.ltail && config.lleave == 0.0 {
         return Err(bad(
@@ -991,6 +1019,12 @@ mod tests {
             "sage:lleave=0.5:ltail=1",
             "sage:lleave=100:guard=4",
             "seer:lleave=1:ltail=1",
+            "sage:finish=0",
+            "sage:finish=108",
+            "seer:finish=20",
+            "sage:early=0.5",
+            "sage:early=1",
+            "seer:early=0.25:plies=5",
             "sage:replies=0",
             "sage:replies=1:endnodes=1",
             "sage:replies=100:endnodes=100000",
@@ -1023,6 +1057,12 @@ mod tests {
             "sage:ltail=1",
             "sage:lleave=0:ltail=1",
             "sage:lleave=1:ltail=2",
+            "sage:finish=109",
+            "sage:finish=-1",
+            "seer:finish=late",
+            "sage:early=1.5",
+            "sage:early=-0.5",
+            "seer:early=half",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -1058,6 +1098,10 @@ mod tests {
             "seer:guard=3",
             "sage:lleave=1:ltail=1",
             "sage:lleave=0:ltail=0",
+            "sage:finish=20",
+            "seer:finish=0",
+            "sage:early=0.5",
+            "sage:early=0",
             "sage:replies=1:endnodes=1024:endgame=6",
             "sage:replies=0:endnodes=64:endgame=3",
         ]
@@ -1082,6 +1126,10 @@ mod tests {
                 "sage",
                 "seer:guard=3",
                 "sage:lleave=1:ltail=1",
+                "sage",
+                "sage:finish=20",
+                "seer",
+                "sage:early=0.5",
                 "sage",
                 "sage",
                 "sage:endgame=3:replies=0:endnodes=64"
@@ -1144,6 +1192,15 @@ mod tests {
             events("sage:nodes=4:lleave=1:ltail=1"),
             events("sage:nodes=4:lleave=1")
         );
+        // Play-outs to the end late in the game change the game (seed 95: some decision
+        // with 1-40 tiles in the bag differs), reproducibly; finish=0 is the default.
+        assert_replays_against_points("sage:nodes=2:finish=40", 92);
+        assert_ne!(events("sage:nodes=4:finish=40"), events("sage:nodes=4"));
+        assert_eq!(events("sage:nodes=4:finish=0"), events("sage:nodes=4"));
+        // Mixing in the value a turn before the horizon changes the game; reproducible.
+        assert_replays_against_points("sage:nodes=2:early=0.5", 91);
+        assert_ne!(events("sage:nodes=4:early=0.5"), events("sage:nodes=4"));
+        assert_eq!(events("sage:nodes=4:early=0"), events("sage:nodes=4"));
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
