@@ -128,6 +128,10 @@ pub struct SeerConfig {
     /// which player had the last turn before the horizon (0: the end alone, as always).
     /// Not used for play-outs run to the end of the game.
     pub early: f64,
+    /// Play-outs stop after `plies` turns even when the bag runs out inside them (false:
+    /// once the bag is empty a play-out runs on to the end of the game, as always). Play-outs
+    /// from a decision with the bag already empty still run to the end.
+    pub cut: bool,
 }
 
 impl SeerConfig {
@@ -164,6 +168,7 @@ impl Default for SeerConfig {
             ltail: false,
             finish: 0,
             early: 0.0,
+            cut: false,
         }
     }
 }
@@ -867,6 +872,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.early != d.early {
         name.push_str(&format!(":early={}", c.early));
     }
+    if c.cut != d.cut {
+        name.push_str(&format!(":cut={}", u8::from(c.cut)));
+    }
     name
 }
 
@@ -986,6 +994,7 @@ impl Agent<Qwirkle> for SeerBot {
                     let m = self.cands[c].to_move();
                     let plies = self.config.playout_plies(state.bag().total());
                     let guard = self.guard.as_mut().filter(|_| guarded);
+                    let to_end = !self.config.cut || state.bag().total() == 0;
                     let early = self.config.early;
                     let mut before = None;
                     if early > 0.0 && plies >= 2 && plies != usize::MAX {
@@ -996,7 +1005,7 @@ impl Agent<Qwirkle> for SeerBot {
                             seed,
                             m,
                             (plies - 1, 1),
-                            true,
+                            to_end,
                             &mut self.scratch,
                             guard,
                             &mut |t| before = Some(value(t, me, config)),
@@ -1008,7 +1017,7 @@ impl Agent<Qwirkle> for SeerBot {
                             seed,
                             m,
                             plies,
-                            true,
+                            to_end,
                             &mut self.scratch,
                             guard,
                         );

@@ -543,6 +543,12 @@ const SEER_EARLY: ParamDoc = ParamDoc {
     doc: "weight of a play-out's value one turn before its end, mixed with the value at its end (the same play-out; evens out who moved last before the horizon), 0-1 (0: the end alone)",
 };
 
+const SEER_CUT: ParamDoc = ParamDoc {
+    name: "cut",
+    kind: ParamKind::Value { default: "0" },
+    doc: "1: play-outs stop after plies turns even when the bag runs out inside them; 0: once the bag is empty they run on to the game's end",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -573,6 +579,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_LTAIL,
     SEER_FINISH,
     SEER_EARLY,
+    SEER_CUT,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -605,6 +612,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_LTAIL,
     SEER_FINISH,
     SEER_EARLY,
+    SEER_CUT,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -751,6 +759,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
             v as usize
         },
         early: real("early", d.early, 1.0)?,
+        cut: switch("cut", d.cut)?,
     };
     if config.ltail && config.lleave == 0.0 {
         return Err(bad(
@@ -1024,6 +1033,8 @@ mod tests {
             "seer:finish=20",
             "sage:early=0.5",
             "sage:early=1",
+            "sage:cut=1",
+            "seer:cut=0",
             "seer:early=0.25:plies=5",
             "sage:replies=0",
             "sage:replies=1:endnodes=1",
@@ -1063,6 +1074,8 @@ mod tests {
             "sage:early=1.5",
             "sage:early=-0.5",
             "seer:early=half",
+            "sage:cut=2",
+            "seer:cut=yes",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -1201,6 +1214,10 @@ mod tests {
         assert_replays_against_points("sage:nodes=2:early=0.5", 91);
         assert_ne!(events("sage:nodes=4:early=0.5"), events("sage:nodes=4"));
         assert_eq!(events("sage:nodes=4:early=0"), events("sage:nodes=4"));
+        // Play-outs cut at the horizon when the bag runs out change the game; reproducible.
+        assert_replays_against_points("sage:nodes=2:cut=1", 90);
+        assert_ne!(events("sage:nodes=4:cut=1"), events("sage:nodes=4"));
+        assert_eq!(events("sage:nodes=4:cut=0"), events("sage:nodes=4"));
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
