@@ -243,13 +243,25 @@ pub(crate) fn play_candidate(
     buf: &mut BestScratch,
     mut guard: Option<&mut Guard>,
 ) -> u64 {
+    let mut chance = start_candidate(s, world, world_seed, m, guard.as_deref_mut());
+    play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
+}
+
+/// `s` becomes `world` after `m`, the guard's last leave is reset, and the world's chance
+/// stream (the same for every candidate) is returned.
+fn start_candidate(
+    s: &mut Qwirkle,
+    world: &Qwirkle,
+    world_seed: u64,
+    m: Move,
+    guard: Option<&mut Guard>,
+) -> GameRng {
     s.clone_from(world);
     s.apply(m);
-    if let Some(g) = guard.as_deref_mut() {
+    if let Some(g) = guard {
         g.last = 0.0;
     }
-    let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
-    play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
+    seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15)
 }
 
 /// [`play_candidate`] in two legs on the same chance stream: `first` turns, then `mid` sees
@@ -269,12 +281,7 @@ pub(crate) fn play_candidate_split(
     mut guard: Option<&mut Guard>,
     mid: &mut dyn FnMut(&Qwirkle),
 ) -> u64 {
-    s.clone_from(world);
-    s.apply(m);
-    if let Some(g) = guard.as_deref_mut() {
-        g.last = 0.0;
-    }
-    let mut chance = seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut chance = start_candidate(s, world, world_seed, m, guard.as_deref_mut());
     let mut nodes = play_out_guarded(s, first, to_end, &mut chance, buf, guard.as_deref_mut());
     mid(s);
     nodes += play_out_guarded(s, then, to_end, &mut chance, buf, guard);
