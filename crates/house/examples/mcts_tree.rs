@@ -1,10 +1,12 @@
 //! How large `oracle`'s tree search grows in a given time: for the first decision of each
 //! of the first three rounds of a seeded game between two random players, one search of
 //! `oracle:mcts`'s evaluator (v10, `outcomes` refills at a round's end) per time, printing
-//! the nodes the tree holds, whether it reached the cap, the node count and the depth.
+//! the nodes the tree holds, whether it reached the cap, the node count, the depth, the
+//! simulations and the transpositions merged.
 //!
-//! `cargo run --release -p tessera-house --example mcts_tree -- [SECONDS,...] [OUTCOMES]`
-//! (default `1,5 8`).
+//! `cargo run --release -p tessera-house --example mcts_tree -- [SECONDS,...] [OUTCOMES]
+//! [COMMON] [TRANSPOSE]` (default `1,5 8 0 0`; COMMON and TRANSPOSE 0 or 1, `oracle`'s
+//! `common` and `transpose`).
 
 use std::time::Duration;
 
@@ -30,6 +32,15 @@ fn main() -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("OUTCOMES: a count of refills, 0-64 ({e})"))?,
         None => 8,
     };
+    let mut flag = |name: &str| -> anyhow::Result<bool> {
+        match args.next().as_deref() {
+            None | Some("0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(x) => anyhow::bail!("{name}: 0 or 1, not '{x}'"),
+        }
+    };
+    let common = flag("COMMON")?;
+    let transpose = flag("TRANSPOSE")?;
     let eval = AugurEvaluator {
         eval: AugurEval::version("v10").ok_or_else(|| anyhow::anyhow!("no weights v10"))?,
         past_round: false,
@@ -42,10 +53,12 @@ fn main() -> anyhow::Result<()> {
     let config = MctsConfig {
         value_scale: 1000.0,
         chance_samples: outcomes,
+        common_outcomes: common,
+        transpositions: transpose,
         ..MctsConfig::default()
     };
     println!(
-        "cap {} nodes; round, seconds, tree, full, nodes, depth",
+        "cap {} nodes; round, seconds, tree, full, nodes, depth, simulations, merged",
         config.tree_cap
     );
     let mut rng = seeded(1);
@@ -67,8 +80,8 @@ fn main() -> anyhow::Result<()> {
                 };
                 let r = m.search(&s, &budget);
                 println!(
-                    "{round}, {t}, {}, {}, {}, {}",
-                    r.tree, r.full, r.nodes, r.depth
+                    "{round}, {t}, {}, {}, {}, {}, {}, {}",
+                    r.tree, r.full, r.nodes, r.depth, r.simulations, r.merged
                 );
             }
         }

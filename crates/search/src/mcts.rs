@@ -69,6 +69,8 @@
 //! assert_eq!(r.best.map(|a| (a.pile, a.count)), Some((0, 2)));
 //! ```
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -103,6 +105,15 @@ pub struct MctsConfig {
     /// all at once, so a large `chance_samples` costs memory only where visits use it.
     #[serde(default)]
     pub common_outcomes: bool,
+    /// Transpositions before the first chance node: if true, a node about to be expanded
+    /// whose state ([`Evaluator::key`]) is already in the tree, reached by another order of
+    /// moves of the same round and chosen by the same player, is not expanded again but
+    /// shares that node (its visits and values; the simulation goes on from there), so the
+    /// tree becomes a graph and a budget covers more distinct positions. Only states with no chance node above them are merged (for Azul
+    /// the round being played, where the key is exact: the bag does not change). Needs an
+    /// evaluator with a key; without one nothing is merged.
+    #[serde(default)]
+    pub transpositions: bool,
 }
 
 impl Default for MctsConfig {
@@ -114,6 +125,7 @@ impl Default for MctsConfig {
             chance_samples: 0,
             tree_cap: TREE_CAP,
             common_outcomes: false,
+            transpositions: false,
         }
     }
 }
@@ -135,6 +147,10 @@ enum Kind {
     /// Never expanded (terminal, a leaf by the evaluator, a chance leaf, the depth limit or
     /// the tree's cap): every visit backs up its static chances.
     Leaf,
+    /// A move leading to a state already in the tree ([`MctsConfig::transpositions`]):
+    /// `first` is that node's index, whose visits and values it shares; only the move and
+    /// the prior are its own.
+    Alias,
 }
 
 /// A tree node. Children are contiguous: `first .. first + len` (chance nodes reserve
@@ -208,6 +224,9 @@ pub struct MctsResult<A> {
     /// (a leaf valued by the evaluator), so the search is never `solved`, and once nothing
     /// else can be added it stops early.
     pub full: bool,
+    /// Nodes that were transpositions of nodes already in the tree and share them instead
+    /// of being expanded ([`MctsConfig::transpositions`]).
+    pub merged: u64,
     /// Total time.
     pub elapsed: Duration,
 }
@@ -240,6 +259,28 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     open: u64,
     /// A node was left unexpanded because the tree reached [`MctsConfig::tree_cap`].
     full: bool,
+    /// With [`MctsConfig::transpositions`]: the tree index of every node expanded before
+    /// the first chance node of its path, by its state's key, with the seat that chose it.
+    table: HashMap<u64, (u32, u8), BuildHasherDefault<KeyHasher>>,
+    merged: u64,
+}
+
+/// The hasher of [`Mcts::table`]: its keys are hashes already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).rotate_left(5);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
 }
 
 /// The logistic function.
@@ -270,6 +311,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             chance_nodes: 0,
             open: 0,
             full: false,
+            table: HashMap::default(),
+            merged: 0,
         }
     }
 
@@ -297,6 +340,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.chance_nodes = 0;
         self.open = 1;
         self.full = false;
+        self.merged = 0;
+        self.table.clear();
         self.tree.clear();
         self.tree.push(Node {
             action: None,
@@ -333,8 +378,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let best = if solved {
             let m = usize::from(root_node.mover);
             let mut best: Option<(u32, f32)> = None;
+            let mut memo = vec![None; self.tree.len()];
             for k in kids.clone() {
-                let c = self.solve(k as u32)[m];
+                let c = self.solve(k as u32, &mut memo)[m];
                 if best.is_none_or(|(_, b)| c > b) {
                     best = Some((k as u32, c));
                 }
@@ -343,13 +389,13 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         } else {
             kids.clone()
                 .max_by(|&a, &b| {
-                    let (a, b) = (&self.tree[a], &self.tree[b]);
+                    let (a, b) = (self.shared(a as u32), self.shared(b as u32));
                     a.visits
                         .cmp(&b.visits)
                         .then((a.sum / a.visits as f32).total_cmp(&(b.sum / b.visits as f32)))
                 })
                 .map(|k| {
-                    let n = &self.tree[k];
+                    let n = self.shared(k as u32);
                     (k as u32, n.sum / n.visits as f32)
                 })
         };
@@ -366,10 +412,22 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             depth: self.deepest,
             outcomes: self.outcomes,
             chance_nodes: self.chance_nodes,
-            root_visits: self.tree[kids].iter().map(|n| n.visits).collect(),
+            root_visits: kids.map(|k| self.shared(k as u32).visits).collect(),
             tree: self.tree.len(),
             full: self.full,
+            merged: self.merged,
             elapsed: start.elapsed(),
+        }
+    }
+
+    /// The node whose visits and values the tree slot `k` has: itself, or the node an
+    /// [`Kind::Alias`] shares.
+    fn shared(&self, k: u32) -> &Node<G::Action> {
+        let n = &self.tree[k as usize];
+        if n.kind == Kind::Alias {
+            &self.tree[n.first as usize]
+        } else {
+            n
         }
     }
 
@@ -450,6 +508,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             };
             self.path.push((idx, mover));
             match (node.kind, state.turn()) {
+                (Kind::Alias, _) => {
+                    // Never on a path: the descent goes to the node an alias shares.
+                    debug_assert!(false, "an alias is never descended into");
+                    break Some(node.chances);
+                }
                 (Kind::Leaf, _) | (_, Turn::Terminal) => {
                     // A visit to a node already valued: it counts as a node, so a node
                     // limit ends every search.
@@ -459,13 +522,26 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     self.nodes += 1;
                     break Some(node.chances);
                 }
-                (Kind::New, Turn::Player(m)) => break self.expand(&state, idx, m, depth),
+                (Kind::New, Turn::Player(m)) => {
+                    if let Some(t) = self.transposition(&state, idx, level) {
+                        // Go on from the node this one now shares, as if it had been chosen.
+                        self.path.pop();
+                        idx = t;
+                        continue;
+                    }
+                    break self.expand(&state, idx, m, depth);
+                }
                 (Kind::Expanded, Turn::Player(_)) => {
                     let c = self.select(idx);
-                    if let Some(a) = self.tree[c as usize].action {
+                    let slot = self.tree[c as usize];
+                    if let Some(a) = slot.action {
                         state.apply(a);
                     }
-                    idx = c;
+                    idx = if slot.kind == Kind::Alias {
+                        slot.first
+                    } else {
+                        c
+                    };
                 }
                 (_, Turn::Chance) => {
                     let allowed = (node.visits as f32).sqrt().ceil() as u32;
@@ -494,6 +570,39 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
+    /// With [`MctsConfig::transpositions`], before the new node `idx` at `state` (`level`
+    /// chance nodes below the root, last on the path) is expanded: if a node of the same
+    /// state, chosen by the same player, was reached before, `idx` becomes an alias of it
+    /// and that node is returned; otherwise `idx` is recorded as the state's node.
+    fn transposition(&mut self, state: &G, idx: u32, level: u32) -> Option<u32> {
+        if !self.config.transpositions || level > 0 {
+            return None;
+        }
+        let key = self.eval.key(state)?;
+        // The player who chose the node (its sums are that player's chances).
+        let chooser = match self.path.len().checked_sub(2).map(|i| self.path[i].1) {
+            Some(Some(p)) => p.0,
+            // The root, or a node below a chance node: never merged.
+            _ => return None,
+        };
+        match self.table.get(&key) {
+            Some(&(t, c)) if c == chooser && t != idx => {
+                let n = &mut self.tree[idx as usize];
+                n.kind = Kind::Alias;
+                n.first = t;
+                // It will never be expanded itself.
+                self.open -= 1;
+                self.merged += 1;
+                Some(t)
+            }
+            Some(_) => None,
+            None => {
+                self.table.insert(key, (idx, chooser));
+                None
+            }
+        }
+    }
+
     /// The child of the player node `idx` that PUCT prefers (each child's sum is already its
     /// chooser's, the node's mover's).
     fn select(&self, idx: u32) -> u32 {
@@ -502,10 +611,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let mut best = node.first;
         let mut best_score = f32::NEG_INFINITY;
         for k in node.first..node.first + node.len {
-            let c = &self.tree[k as usize];
+            let prior = self.tree[k as usize].prior;
+            let c = self.shared(k);
             // Every child has a visit from its expansion.
             let q = c.sum / c.visits.max(1) as f32;
-            let score = q + self.config.cpuct * c.prior * sqrt_n / (1.0 + c.visits as f32);
+            let score = q + self.config.cpuct * prior * sqrt_n / (1.0 + c.visits as f32);
             if score > best_score {
                 best_score = score;
                 best = k;
@@ -703,17 +813,35 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
     /// The exact value of the complete subtree at `idx`: its static chances at a leaf,
     /// the mean over the outcomes at a chance node, and where a player moves the child best
-    /// for that player (the first of equals).
-    fn solve(&self, idx: u32) -> [f32; MAX_PLAYERS] {
+    /// for that player (the first of equals). `memo` holds the values found (one slot a
+    /// tree node), so a node that several aliases share is solved once.
+    fn solve(&self, idx: u32, memo: &mut Vec<Option<[f32; MAX_PLAYERS]>>) -> [f32; MAX_PLAYERS] {
         let n = self.tree[idx as usize];
+        if n.kind == Kind::Alias {
+            return self.solve(n.first, memo);
+        }
         if n.kind != Kind::Expanded || n.len == 0 {
             return n.chances;
         }
+        if let Some(v) = memo[idx as usize] {
+            return v;
+        }
+        let v = self.solve_expanded(n, memo);
+        memo[idx as usize] = Some(v);
+        v
+    }
+
+    /// [`Mcts::solve`] at the expanded node `n`.
+    fn solve_expanded(
+        &self,
+        n: Node<G::Action>,
+        memo: &mut Vec<Option<[f32; MAX_PLAYERS]>>,
+    ) -> [f32; MAX_PLAYERS] {
         let kids = n.first..n.first + n.len;
         if n.mover == CHANCE {
             let mut mean = [0.0; MAX_PLAYERS];
             for k in kids {
-                for (m, c) in mean.iter_mut().zip(self.solve(k)) {
+                for (m, c) in mean.iter_mut().zip(self.solve(k, memo)) {
                     *m += c / n.len as f32;
                 }
             }
@@ -722,7 +850,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let m = usize::from(n.mover) % MAX_PLAYERS;
         let mut best: Option<[f32; MAX_PLAYERS]> = None;
         for k in kids {
-            let c = self.solve(k);
+            let c = self.solve(k, memo);
             if best.is_none_or(|b| c[m] > b[m]) {
                 best = Some(c);
             }

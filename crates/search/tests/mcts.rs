@@ -467,3 +467,205 @@ fn common_outcomes_give_every_end_of_a_round_the_same_refills() {
         assert!(common.1 <= 4 && common.0 > 4, "common streams: {common:?}");
     }
 }
+
+/// Nim's exact values as [`NimEval`], with a key: the state's hash (piles, mover and the
+/// stones each player took), so moves of the same players in another order meet.
+struct KeyedNim(NimEval);
+impl Evaluator<Nim> for KeyedNim {
+    fn evaluate(&mut self, s: &Nim) -> PerPlayer<Value> {
+        self.0.evaluate(s)
+    }
+    fn key(&self, s: &Nim) -> Option<u64> {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut h = DefaultHasher::new();
+        s.hash(&mut h);
+        Some(h.finish())
+    }
+}
+
+fn transposing(config: MctsConfig) -> MctsConfig {
+    MctsConfig {
+        transpositions: true,
+        ..config
+    }
+}
+
+#[test]
+fn transpositions_solve_complete_trees_to_the_same_value_with_fewer_nodes() {
+    // Small positions whose whole tree fits: the graph's exact value must be the tree's,
+    // for the same move's value, and sharing must save evaluator calls.
+    let mut merged = 0;
+    for text in [
+        "2 1 3,2,2 0,0",
+        "2 1 2,2,2 0,0",
+        "2 2 3,3,1 0,0",
+        "2 1 4,2,1 0,0",
+        "3 1 2,2,2 0,0,0",
+    ] {
+        let root: Nim = text.parse().unwrap();
+        let config = MctsConfig {
+            value_scale: 1000.0,
+            cpuct: 50.0,
+            temperature: 100.0,
+            ..MctsConfig::default()
+        };
+        let tree = Mcts::new(KeyedNim(NimEval { known: 0 }), config.clone())
+            .search(&root, &nodes(10_000_000));
+        let graph = Mcts::new(KeyedNim(NimEval { known: 0 }), transposing(config))
+            .search(&root, &nodes(10_000_000));
+        assert!(tree.solved && graph.solved, "{text}: both must be complete");
+        assert_eq!(tree.merged, 0, "{text}: nothing merged without the setting");
+        assert_eq!(graph.value, tree.value, "{text}: the graph's value");
+        // The moves may differ only between moves of equal value.
+        let value_of = |a| {
+            let mut s = root.clone();
+            s.apply(a);
+            Mcts::new(KeyedNim(NimEval { known: 0 }), config_for_value())
+                .search(&s, &nodes(10_000_000))
+                .value
+        };
+        assert_eq!(
+            value_of(graph.best.unwrap()),
+            value_of(tree.best.unwrap()),
+            "{text}: the moves' values"
+        );
+        assert!(
+            graph.merged > 0 && graph.nodes < tree.nodes,
+            "{text}: {} merged, {} nodes against {}",
+            graph.merged,
+            graph.nodes,
+            tree.nodes
+        );
+        merged += graph.merged;
+    }
+    assert!(merged > 20, "only {merged} transpositions in five trees");
+}
+
+fn config_for_value() -> MctsConfig {
+    MctsConfig {
+        value_scale: 1000.0,
+        cpuct: 50.0,
+        temperature: 100.0,
+        ..MctsConfig::default()
+    }
+}
+
+#[test]
+fn transpositions_still_find_winning_moves_far_below_the_root() {
+    // As `winning_moves_are_found_far_below_the_root`, on the graph.
+    let mut mcts = Mcts::new(
+        KeyedNim(NimEval { known: 8 }),
+        transposing(MctsConfig::default()),
+    );
+    let mut won = 0;
+    for text in [
+        "2 1 7,6,4 0,0",
+        "2 1 5,5,4 0,0",
+        "2 1 6,6,3 0,0",
+        "2 1 7,5,3 0,0",
+        "2 2 4,4,7 0,0",
+        "2 1 6,6,4 0,0",
+        "2 2 6,5,4 0,0",
+        "2 1 7,7,2 0,0",
+    ] {
+        let root: Nim = text.parse().unwrap();
+        let before = piles(&root);
+        let r = mcts.search(&root, &nodes(200_000));
+        assert!(r.merged > 0, "{text}: no transposition met");
+        assert!(r.nodes <= 200_000);
+        let value = r.value.unwrap_or(0);
+        if grundy(&before) == 0 {
+            assert!(value < 0, "{text}: a lost position valued {value}");
+            continue;
+        }
+        let mut after = root.clone();
+        after.apply(r.best.unwrap());
+        assert_eq!(grundy(&piles(&after)), 0, "{text}: not a winning move");
+        won += 1;
+    }
+    assert!(won >= 5);
+}
+
+struct KeyedStrong(StrongEval);
+impl Evaluator<AzulState> for KeyedStrong {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.values(s)
+    }
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        Some(tessera_azul::eval::state_key(s))
+    }
+}
+
+#[test]
+fn azul_transpositions_are_merged_within_the_round_and_keep_the_limits() {
+    let positions = azul_positions(3);
+    let first = positions[0].round();
+    let mut merged = 0;
+    for (i, s) in positions.iter().enumerate().step_by(5) {
+        for samples in [0, 8] {
+            let search = |seed| {
+                let mut m = Mcts::new(
+                    KeyedStrong(StrongEval::default()),
+                    transposing(azul_config(samples)),
+                );
+                m.seed(seed);
+                m.search(s, &nodes(20_000))
+            };
+            let r = search(7);
+            assert!(r.nodes <= 20_000, "position {i}: {} nodes", r.nodes);
+            let again = search(7);
+            assert_eq!(
+                (r.best, r.value, &r.root_visits, r.merged),
+                (again.best, again.value, &again.root_visits, again.merged),
+                "position {i}: not reproducible"
+            );
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            assert!(r.best.is_some_and(|b| legal.contains(&b)));
+            assert_eq!(r.root_visits.len(), legal.len());
+            if s.round() == first {
+                merged += r.merged;
+            }
+            // Without a key nothing is merged, whatever the setting says.
+            let mut plain = Mcts::new(Strong(StrongEval::default()), transposing(azul_config(0)));
+            assert_eq!(plain.search(s, &nodes(2000)).merged, 0);
+        }
+    }
+    assert!(merged > 0, "no transposition in the first round's searches");
+}
+
+#[test]
+fn azul_complete_rounds_solve_to_the_same_value_with_transpositions() {
+    // The last decisions of a round: the round's tree is completed with and without
+    // sharing, to the same exact value (the round's end a leaf).
+    let mut checked = 0;
+    for seed in [5u64, 6, 7] {
+        let positions = azul_positions(seed);
+        let first = positions[0].round();
+        let late: Vec<_> = positions
+            .iter()
+            .filter(|s| s.round() == first)
+            .rev()
+            .take(5)
+            .collect();
+        for s in late {
+            let config = MctsConfig {
+                cpuct: 50.0,
+                temperature: 100.0,
+                ..azul_config(0)
+            };
+            let tree = Mcts::new(KeyedStrong(StrongEval::default()), config.clone())
+                .search(s, &nodes(5_000_000));
+            let graph = Mcts::new(KeyedStrong(StrongEval::default()), transposing(config))
+                .search(s, &nodes(5_000_000));
+            if !tree.solved {
+                continue;
+            }
+            assert!(graph.solved, "the graph of a complete tree is complete");
+            assert_eq!(graph.value, tree.value, "{s}");
+            assert!(graph.nodes <= tree.nodes);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} complete rounds");
+}

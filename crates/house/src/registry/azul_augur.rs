@@ -73,7 +73,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 18] = [
+const PARAMS: [ParamDoc; 19] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -130,7 +130,7 @@ const PARAMS: [ParamDoc; 18] = [
     ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes` and `common` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common` and `transpose` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -152,6 +152,11 @@ const PARAMS: [ParamDoc; 18] = [
         kind: ParamKind::Value { default: "0" },
         doc: "with mcts and outcomes: 1 draws the j-th refill of every end of the same round from the same random stream (common random numbers: positions with the same bag get the same refills, so the moves of a round are compared on the same futures); 0, each round's end draws its own",
     },
+    ParamDoc {
+        name: "transpose",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: 1 merges transpositions within the round being played (a move reaching a position already in the tree by another order of moves shares that node, its visits and values, instead of being valued again), so a budget covers more distinct positions; 0, a tree",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -161,7 +166,7 @@ const PARAMS: [ParamDoc; 18] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 18] = {
+const ORACLE_PARAMS: [ParamDoc; 19] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -181,7 +186,7 @@ const ORACLE_PARAMS: [ParamDoc; 18] = {
     p[13] = ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes` and `common` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common` and `transpose` do not apply",
     };
     p[11] = ParamDoc {
         name: "weights",
@@ -375,7 +380,7 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 4] = ["cpuct", "temp", "outcomes", "common"];
+const MCTS_ONLY: [&str; 5] = ["cpuct", "temp", "outcomes", "common", "transpose"];
 
 /// What `augur` or `oracle` does when its name does not say.
 #[derive(Copy, Clone, Debug)]
@@ -490,6 +495,18 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
                 return Err(SpecError::BadValue {
                     agent: spec.name.clone(),
                     key: "common".into(),
+                    value: k.to_string(),
+                    expected: "0 or 1".into(),
+                });
+            }
+        },
+        transpositions: match spec.u64("transpose", 0)? {
+            0 => false,
+            1 => true,
+            k => {
+                return Err(SpecError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "transpose".into(),
                     value: k.to_string(),
                     expected: "0 or 1".into(),
                 });
@@ -979,6 +996,9 @@ mod tests {
             ("oracle:mcts:common=2", "0 or 1"),
             ("oracle:alphabeta:common=1", "common"),
             ("augur:common=1", "augur:mcts"),
+            ("oracle:mcts:transpose=2", "0 or 1"),
+            ("oracle:alphabeta:transpose=1", "transpose"),
+            ("augur:transpose=1", "augur:mcts"),
             // oracle searches by mcts without a flag: the alpha-beta keys must name their
             // search.
             ("oracle:killers", "oracle:alphabeta"),
