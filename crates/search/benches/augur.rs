@@ -5,7 +5,8 @@
 //! (`oracle`'s two-seat network); `augur_v9_3p_d3` and `augur_v5_3p_d3` the same search at
 //! three seats with v9 (its three-player network) and v5; `mcts_v10_n20k` the Monte Carlo
 //! tree search with v10 to 20,000 nodes (evaluator calls and leaf revisits) from the same
-//! three first turns. Throughput = nodes visited (search) or positions evaluated
+//! three first turns, `mcts_v10_tt_n20k` the same with transpositions within the round
+//! (`transpose=1`). Throughput = nodes visited (search) or positions evaluated
 //! (evaluators).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
@@ -148,6 +149,26 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(nodes));
     g.bench_function("mcts_v10_n20k", |b| {
         let mut m = Mcts::new(v10(), MctsConfig::default());
+        b.iter(|| {
+            for p in &positions {
+                black_box(m.search(black_box(p), &budget));
+            }
+        })
+    });
+    // The same with transpositions within the round (`oracle:mcts:outcomes=0:transpose=1`):
+    // nodes still count evaluator calls and leaf revisits, so a node costs what the key and
+    // the table lookup add at each expansion.
+    let tt = || MctsConfig {
+        transpositions: true,
+        ..MctsConfig::default()
+    };
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| Mcts::new(v10(), tt()).search(p, &budget).nodes)
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("mcts_v10_tt_n20k", |b| {
+        let mut m = Mcts::new(v10(), tt());
         b.iter(|| {
             for p in &positions {
                 black_box(m.search(black_box(p), &budget));

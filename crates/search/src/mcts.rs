@@ -34,6 +34,14 @@
 //! `i` (common random numbers: for Azul every end of the same round whose bag is the same
 //! gets the same `j`-th refill, so moves are compared on the same futures).
 //!
+//! # Transpositions
+//! With [`MctsConfig::transpositions`] (and an evaluator with a [`Evaluator::key`]) the tree
+//! becomes a graph within the part before the first chance node (for Azul, the round being
+//! played): a node about to be expanded whose state another order of moves already reached,
+//! chosen by the same player, becomes an alias of that node, whose visits and values it
+//! shares from then on, and the simulation goes on from it. A complete graph is solved with
+//! every shared node solved once.
+//!
 //! # Limits and the move played
 //! `time` is checked before every simulation; `nodes` counts evaluator calls and visits to
 //! leaves already valued (every simulation counts at least one), and is never exceeded (a
@@ -109,8 +117,9 @@ pub struct MctsConfig {
     /// whose state ([`Evaluator::key`]) is already in the tree, reached by another order of
     /// moves of the same round and chosen by the same player, is not expanded again but
     /// shares that node (its visits and values; the simulation goes on from there), so the
-    /// tree becomes a graph and a budget covers more distinct positions. Only states with no chance node above them are merged (for Azul
-    /// the round being played, where the key is exact: the bag does not change). Needs an
+    /// tree becomes a graph and a budget covers more distinct positions. Only player nodes
+    /// with no chance node above them are merged (for Azul the round being played, where
+    /// the key is exact: the bag does not change; a round's end itself is not). Needs an
     /// evaluator with a key; without one nothing is merged.
     #[serde(default)]
     pub transpositions: bool,
@@ -815,7 +824,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// the mean over the outcomes at a chance node, and where a player moves the child best
     /// for that player (the first of equals). `memo` holds the values found (one slot a
     /// tree node), so a node that several aliases share is solved once.
-    fn solve(&self, idx: u32, memo: &mut Vec<Option<[f32; MAX_PLAYERS]>>) -> [f32; MAX_PLAYERS] {
+    fn solve(&self, idx: u32, memo: &mut [Option<[f32; MAX_PLAYERS]>]) -> [f32; MAX_PLAYERS] {
         let n = self.tree[idx as usize];
         if n.kind == Kind::Alias {
             return self.solve(n.first, memo);
@@ -835,7 +844,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn solve_expanded(
         &self,
         n: Node<G::Action>,
-        memo: &mut Vec<Option<[f32; MAX_PLAYERS]>>,
+        memo: &mut [Option<[f32; MAX_PLAYERS]>],
     ) -> [f32; MAX_PLAYERS] {
         let kids = n.first..n.first + n.len;
         if n.mover == CHANCE {

@@ -969,7 +969,35 @@ mod tests {
             assert!(info.nodes <= 20000 && info.depth > plain.last_info().unwrap().depth);
             let y = seat("oracle:common=1:outcomes=32:nodes=20000").choose(&s, &mut seeded(8));
             assert_eq!(x, y);
+            // Transpositions: as reproducible and within the budget.
+            let tt = "oracle:common=1:outcomes=32:transpose=1:nodes=20000";
+            let mut t = seat(tt);
+            let x = t.choose(&s, &mut seeded(8));
+            assert!(t.last_info().unwrap().nodes <= 20000);
+            assert_eq!(x, seat(tt).choose(&s, &mut seeded(8)));
         }
+        // Early in a round, where orders of moves meet, sharing them changes some search.
+        let mut differ = 0;
+        let early = positions();
+        for s in early
+            .iter()
+            .filter(|s| s.num_legal_actions() >= 2)
+            .take(40)
+            .step_by(4)
+        {
+            let mut plain = seat("oracle:nodes=30000");
+            let mut tt = seat("oracle:transpose=1:nodes=30000");
+            let (a, b) = (
+                plain.choose(s, &mut seeded(3)),
+                tt.choose(s, &mut seeded(3)),
+            );
+            let (pa, pb) = (plain.last_info().unwrap(), tt.last_info().unwrap());
+            assert!(pb.nodes <= 30000);
+            if a != b || pa.value != pb.value || pa.depth != pb.depth {
+                differ += 1;
+            }
+        }
+        assert!(differ > 0, "transpose=1 searched as the tree everywhere");
     }
 
     #[test]
