@@ -227,6 +227,9 @@ pub struct MctsResult<A> {
     pub chance_nodes: u64,
     /// Visits of each root move, in legal order.
     pub root_visits: Vec<u32>,
+    /// The sum of the chances backed up through each root move for the root's mover, in
+    /// legal order (its mean is this over [`MctsResult::root_visits`]).
+    pub root_sums: Vec<f32>,
     /// Nodes the tree held at the end (the chance nodes' reserved outcome slots included).
     pub tree: usize,
     /// True if the tree reached [`MctsConfig::tree_cap`]: some node was left unexpanded
@@ -241,7 +244,7 @@ pub struct MctsResult<A> {
 }
 
 /// A reusable Monte Carlo tree searcher: owns the evaluator, the settings, the tree and every
-/// buffer, so once warmed up a search allocates only its result's `root_visits`.
+/// buffer, so once warmed up a search allocates only its result's `root_visits` and `root_sums`.
 pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// The evaluator.
     pub eval: E,
@@ -421,7 +424,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             depth: self.deepest,
             outcomes: self.outcomes,
             chance_nodes: self.chance_nodes,
-            root_visits: kids.map(|k| self.shared(k as u32).visits).collect(),
+            root_visits: kids.clone().map(|k| self.shared(k as u32).visits).collect(),
+            root_sums: kids.map(|k| self.shared(k as u32).sum).collect(),
             tree: self.tree.len(),
             full: self.full,
             merged: self.merged,
@@ -886,26 +890,172 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 ///
 /// It holds no limits: the [`Budget`] it is handed binds (an empty one means
 /// [`Budget::DEFAULT`]). With a single legal move it plays it without searching.
+///
+/// # Threads
+/// Made by [`MctsAgent::with_threads`] with `t` > 1 threads it searches by root
+/// parallelism: `t` independent trees of the same root, each on its own thread with its own
+/// evaluator and its own seed (so with refills each tree samples its own futures), under the
+/// same time limit; a node limit is shared out between them (the trees' nodes together never
+/// pass it) and so is nothing else. The move played is the one with the most visits over
+/// all the trees (ties to the higher mean chance), unless a tree is complete: then its exact
+/// move. Under a node limit the move depends only on the seed, as with one thread.
 pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     name: String,
     mcts: Mcts<G, E>,
+    /// The other threads' searchers (none with one thread).
+    helpers: Vec<Mcts<G, E>>,
     last: Option<MctsResult<G::Action>>,
 }
 
 impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
-    /// A player called `name` with an evaluator and settings.
+    /// A player called `name` with an evaluator and settings, searching on one thread.
     pub fn new(name: impl Into<String>, eval: E, config: MctsConfig) -> Self {
         MctsAgent {
             name: name.into(),
             mcts: Mcts::new(eval, config),
+            helpers: Vec::new(),
             last: None,
         }
     }
 
-    /// The full result of the last search.
+    /// A player searching on `threads` threads (root parallelism, see the type's
+    /// documentation); 0 is taken as 1.
+    pub fn with_threads(
+        name: impl Into<String>,
+        eval: E,
+        config: MctsConfig,
+        threads: usize,
+    ) -> Self
+    where
+        E: Clone,
+    {
+        let helpers = (1..threads)
+            .map(|_| Mcts::new(eval.clone(), config.clone()))
+            .collect();
+        MctsAgent {
+            name: name.into(),
+            mcts: Mcts::new(eval, config),
+            helpers,
+            last: None,
+        }
+    }
+
+    /// The threads it searches on.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
+    }
+
+    /// The full result of the last search (with several threads: the trees' results
+    /// combined, their counts summed; `depth` the deepest, `tree` the largest).
     pub fn last_result(&self) -> Option<&MctsResult<G::Action>> {
         self.last.as_ref()
     }
+
+    /// Searches `state` on every thread and combines the trees' results.
+    fn search_all(
+        &mut self,
+        state: &G,
+        actions: &[G::Action],
+        budget: &Budget,
+        seed: u64,
+    ) -> MctsResult<G::Action> {
+        self.mcts.seed(seed);
+        if self.helpers.is_empty() {
+            return self.mcts.search(state, budget);
+        }
+        let threads = self.threads() as u64;
+        // Tree `t`'s share of a node limit: the first trees take the remainder.
+        let share = |t: u64| Budget {
+            nodes: budget
+                .nodes
+                .map(|n| n / threads + u64::from(t < n % threads)),
+            ..*budget
+        };
+        let main = &mut self.mcts;
+        let helpers = &mut self.helpers;
+        let (first, others) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let t = i as u64 + 1;
+                    h.seed(mix64(seed ^ mix64(t)));
+                    let root = state.clone();
+                    let limits = share(t);
+                    scope.spawn(move || h.search(&root, &limits))
+                })
+                .collect();
+            let first = main.search(state, &share(0));
+            let others: Vec<_> = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
+            (first, others)
+        });
+        combine(first, others, actions, main.config.value_scale)
+    }
+}
+
+/// The root-parallel trees' results as one: the exact move of a complete tree if there is
+/// one, otherwise the move with the most visits over all the trees (ties to the higher mean).
+/// `actions` are the root's legal moves, in the order of every tree's root children.
+fn combine<A: Copy>(
+    first: MctsResult<A>,
+    others: Vec<MctsResult<A>>,
+    actions: &[A],
+    scale: f32,
+) -> MctsResult<A> {
+    let mut all = first;
+    let solved = std::iter::once(&all).chain(&others).position(|r| r.solved);
+    let exact = solved.map(|i| {
+        if i == 0 {
+            (all.best, all.value)
+        } else {
+            (others[i - 1].best, others[i - 1].value)
+        }
+    });
+    for r in &others {
+        all.simulations += r.simulations;
+        all.nodes += r.nodes;
+        all.depth = all.depth.max(r.depth);
+        all.outcomes += r.outcomes;
+        all.chance_nodes += r.chance_nodes;
+        all.tree = all.tree.max(r.tree);
+        all.full |= r.full;
+        all.merged += r.merged;
+        all.elapsed = all.elapsed.max(r.elapsed);
+        if all.root_visits.is_empty() {
+            all.root_visits = vec![0; r.root_visits.len()];
+            all.root_sums = vec![0.0; r.root_sums.len()];
+        }
+        if r.root_visits.len() == all.root_visits.len() {
+            for (v, x) in all.root_visits.iter_mut().zip(&r.root_visits) {
+                *v += x;
+            }
+            for (v, x) in all.root_sums.iter_mut().zip(&r.root_sums) {
+                *v += x;
+            }
+        }
+    }
+    if let Some((best, value)) = exact {
+        all.best = best;
+        all.value = value;
+        all.solved = true;
+        return all;
+    }
+    let pick = (0..all.root_visits.len()).max_by(|&a, &b| {
+        let mean = |k: usize| all.root_sums[k] / all.root_visits[k].max(1) as f32;
+        all.root_visits[a]
+            .cmp(&all.root_visits[b])
+            .then(mean(a).total_cmp(&mean(b)))
+    });
+    if let Some((k, &best)) = pick.and_then(|k| actions.get(k).map(|a| (k, a))) {
+        let q = (all.root_sums[k] / all.root_visits[k].max(1) as f32).clamp(1e-6, 1.0 - 1e-6);
+        all.best = Some(best);
+        all.value = Some(((q / (1.0 - q)).ln() * scale).round() as i32);
+    }
+    all.solved = false;
+    all
 }
 
 impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
@@ -915,7 +1065,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
 
     fn choose(&mut self, state: &G, budget: &Budget, rng: &mut GameRng) -> G::Action {
         use rand::Rng;
-        self.mcts.seed(rng.random::<u64>());
+        let seed = rng.random::<u64>();
         let mut actions = Vec::new();
         state.legal_actions(&mut actions);
         assert!(
@@ -926,7 +1076,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
             self.last = None;
             return actions[0];
         }
-        let r = self.mcts.search(state, &budget.or_default());
+        let r = self.search_all(state, &actions, &budget.or_default(), seed);
         let best = r.best.unwrap_or(actions[0]);
         self.last = Some(r);
         best

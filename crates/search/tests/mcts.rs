@@ -4,11 +4,13 @@
 
 use tessera_azul::AzulState;
 use tessera_azul::eval::StrongEval;
+use tessera_core::Agent;
+use tessera_core::rng::mix64;
 use tessera_core::testgame::Nim;
 use tessera_core::{Budget, Game, PerPlayer, PlayerId, Turn, rng::seeded};
 use tessera_search::adversarial::testtree::{TreeEval, TreeGame};
 use tessera_search::adversarial::{Algorithm, Evaluator, MultiMode, SearchConfig, Searcher, Value};
-use tessera_search::mcts::{Mcts, MctsConfig};
+use tessera_search::mcts::{Mcts, MctsAgent, MctsConfig};
 
 /// TreeGame's utilities are -20..=20: ten units a logit keeps them within a few logits,
 /// where the chances (f32) round-trip to the same integer. PUCT visits unlikely moves so
@@ -109,6 +111,7 @@ fn a_depth_limit_solves_to_minimax_at_that_depth() {
 /// Nim's exact values where few stones are left (the Sprague-Grundy value of a pile is its
 /// size mod 4 when 1-3 stones may be taken; the mover wins iff their xor is not 0), and
 /// nothing known above `known` stones: the search must reach the known positions.
+#[derive(Clone)]
 struct NimEval {
     known: u32,
 }
@@ -189,6 +192,7 @@ fn winning_moves_are_found_far_below_the_root() {
     assert!(won >= 5);
 }
 
+#[derive(Clone)]
 struct Strong(StrongEval);
 impl Evaluator<AzulState> for Strong {
     fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
@@ -668,4 +672,114 @@ fn azul_complete_rounds_solve_to_the_same_value_with_transpositions() {
         }
     }
     assert!(checked >= 8, "only {checked} complete rounds");
+}
+
+/// The seed an [`MctsAgent`] draws from `rng` for its next search (its first draw).
+fn next_seed(rng: &tessera_core::GameRng) -> u64 {
+    use rand::Rng;
+    rng.clone().random::<u64>()
+}
+
+#[test]
+fn two_threads_are_two_trees_sharing_the_node_limit() {
+    // The agent's combined visits are exactly those of two one-thread searches with the
+    // node limit halved, the first with the agent's seed and the second with the helper's;
+    // it plays the move with the most of them, and replays the same.
+    for (i, s) in azul_positions(11).iter().enumerate().step_by(6) {
+        let mut rng = seeded(100 + i as u64);
+        let seed = next_seed(&rng);
+        let mut agent =
+            MctsAgent::with_threads("t2", Strong(StrongEval::default()), azul_config(8), 2);
+        assert_eq!(agent.threads(), 2);
+        let a = agent.choose(s, &nodes(20_001), &mut rng);
+        let r = agent.last_result().expect("a search").clone();
+        assert!(r.nodes <= 20_001, "position {i}: {} nodes", r.nodes);
+        let one = |seed, n| {
+            let mut m = Mcts::new(Strong(StrongEval::default()), azul_config(8));
+            m.seed(seed);
+            m.search(s, &nodes(n))
+        };
+        let (first, second) = (one(seed, 10_001), one(mix64(seed ^ mix64(1)), 10_000));
+        assert_eq!(r.nodes, first.nodes + second.nodes, "position {i}");
+        assert_eq!(r.simulations, first.simulations + second.simulations);
+        let summed: Vec<u32> = first
+            .root_visits
+            .iter()
+            .zip(&second.root_visits)
+            .map(|(x, y)| x + y)
+            .collect();
+        assert_eq!(r.root_visits, summed, "position {i}");
+        if !(first.solved || second.solved) {
+            assert!(!r.solved);
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            let most = *summed.iter().max().unwrap();
+            let k = legal.iter().position(|&m| m == a).unwrap();
+            assert_eq!(summed[k], most, "position {i}: not the most visited move");
+        }
+        let mut again =
+            MctsAgent::with_threads("t2", Strong(StrongEval::default()), azul_config(8), 2);
+        assert_eq!(
+            again.choose(s, &nodes(20_001), &mut seeded(100 + i as u64)),
+            a
+        );
+        assert_eq!(
+            again.last_result().map(|r| &r.root_visits),
+            Some(&r.root_visits)
+        );
+    }
+}
+
+#[test]
+fn one_thread_is_the_plain_search() {
+    for (i, s) in azul_positions(12).iter().enumerate().step_by(7) {
+        let mut plain = MctsAgent::new("p", Strong(StrongEval::default()), azul_config(8));
+        let mut one =
+            MctsAgent::with_threads("p", Strong(StrongEval::default()), azul_config(8), 1);
+        let a = plain.choose(s, &nodes(5_000), &mut seeded(i as u64));
+        let b = one.choose(s, &nodes(5_000), &mut seeded(i as u64));
+        assert_eq!(a, b, "position {i}");
+        let timeless = |r: Option<&tessera_search::mcts::MctsResult<_>>| {
+            r.cloned().map(|r| tessera_search::mcts::MctsResult {
+                elapsed: std::time::Duration::ZERO,
+                ..r
+            })
+        };
+        assert_eq!(
+            timeless(plain.last_result()),
+            timeless(one.last_result()),
+            "position {i}"
+        );
+    }
+}
+
+#[test]
+fn two_threads_find_winning_moves_and_solve_complete_trees() {
+    let mut agent = MctsAgent::with_threads("nim", NimEval { known: 8 }, MctsConfig::default(), 2);
+    let mut rng = seeded(3);
+    for text in ["2 1 7,6,4 0,0", "2 1 7,5,3 0,0", "2 1 6,6,3 0,0"] {
+        let root: Nim = text.parse().unwrap();
+        let a = agent.choose(&root, &nodes(200_000), &mut rng);
+        let mut after = root.clone();
+        after.apply(a);
+        assert_eq!(grundy(&piles(&after)), 0, "{text}: {a:?} does not win");
+    }
+    // A small game is solved by each tree (flat priors and wide exploration complete it):
+    // the agent plays the exact move and value.
+    let wide = MctsConfig {
+        cpuct: 50.0,
+        temperature: 100.0,
+        ..MctsConfig::default()
+    };
+    let mut agent = MctsAgent::with_threads("nim", NimEval { known: 0 }, wide.clone(), 2);
+    let root: Nim = "2 1 3,2,2 0,0".parse().unwrap();
+    let a = agent.choose(&root, &nodes(1_000_000), &mut rng);
+    let mut after = root.clone();
+    after.apply(a);
+    assert_eq!(grundy(&piles(&after)), 0, "{a:?} does not win");
+    let r = agent.last_result().expect("a search");
+    assert!(r.solved);
+    let exact = Mcts::new(NimEval { known: 0 }, wide).search(&root, &nodes(1_000_000));
+    assert!(exact.solved);
+    assert_eq!((Some(a), r.value), (exact.best, exact.value));
 }

@@ -73,7 +73,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 19] = [
+const PARAMS: [ParamDoc; 20] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -130,7 +130,7 @@ const PARAMS: [ParamDoc; 19] = [
     ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common` and `transpose` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose` and `threads` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -157,6 +157,11 @@ const PARAMS: [ParamDoc; 19] = [
         kind: ParamKind::Value { default: "0" },
         doc: "with mcts: 1 merges transpositions within the round being played (a move reaching a position already in the tree by another order of moves shares that node, its visits and values, instead of being valued again), so a budget covers more distinct positions; 0, a tree",
     },
+    ParamDoc {
+        name: "threads",
+        kind: ParamKind::Value { default: "1" },
+        doc: "with mcts: search on this many threads (1-16; root parallelism: independent trees of the same position under the same time, a node limit shared out between them, their visits added); the operator's only (a remote request plays on one thread)",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -166,7 +171,7 @@ const PARAMS: [ParamDoc; 19] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 19] = {
+const ORACLE_PARAMS: [ParamDoc; 20] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -186,7 +191,7 @@ const ORACLE_PARAMS: [ParamDoc; 19] = {
     p[13] = ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common` and `transpose` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose` and `threads` do not apply",
     };
     p[11] = ParamDoc {
         name: "weights",
@@ -380,7 +385,14 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 5] = ["cpuct", "temp", "outcomes", "common", "transpose"];
+const MCTS_ONLY: [&str; 6] = [
+    "cpuct",
+    "temp",
+    "outcomes",
+    "common",
+    "transpose",
+    "threads",
+];
 
 /// What `augur` or `oracle` does when its name does not say.
 #[derive(Copy, Clone, Debug)]
@@ -546,6 +558,7 @@ fn plan(
         }));
     }
     let config = mcts_config(spec, defaults)?;
+    let threads = threads(spec, trust)?;
     let eval = AugurEvaluator {
         eval,
         past_round: false,
@@ -553,8 +566,34 @@ fn plan(
         narrow,
     };
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-        Box::new(MctsAgent::new(&name, eval.clone(), config.clone()))
+        Box::new(MctsAgent::with_threads(
+            &name,
+            eval.clone(),
+            config.clone(),
+            threads,
+        ))
     }))
+}
+
+/// The tree search's threads (`threads`, 1-16): more than one only for the operator, since
+/// a remote request's agent must not take more of the machine than one seat's thread.
+fn threads(spec: &AgentSpec, trust: Trust) -> Result<usize, SpecError> {
+    const MAX: u64 = 16;
+    match spec.u64("threads", 1)? {
+        1 => Ok(1),
+        t @ 2..=MAX if trust == Trust::Local => Ok(t as usize),
+        2..=MAX => Err(SpecError::Refused {
+            agent: spec.name.clone(),
+            key: "threads".into(),
+            expected: "1: a remote request's agent searches on one thread".into(),
+        }),
+        t => Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: "threads".into(),
+            value: t.to_string(),
+            expected: format!("a number of threads from 1 to {MAX}"),
+        }),
+    }
 }
 
 /// The `augur` and `oracle` entries.
@@ -1001,6 +1040,51 @@ mod tests {
     }
 
     #[test]
+    fn threads_are_the_operators_and_keep_the_node_budget() {
+        use crate::registry::{RegistryError, Trust};
+        use crate::spec::SpecError;
+        let reg = registry();
+        // A remote request may not take more than one thread of the machine.
+        assert!(reg.parse_from("oracle:threads=1", Trust::Remote).is_ok());
+        let e = reg.parse_from("oracle:threads=2", Trust::Remote).err();
+        assert!(
+            matches!(e, Some(RegistryError::Spec(SpecError::Refused { .. }))),
+            "{e:?}"
+        );
+        assert!(reg.parse_from("oracle:threads=2", Trust::Local).is_ok());
+        // With two threads the seat's node budget is the two trees' together, the move is
+        // legal and the same seed replays it; with one thread the moves are the default's.
+        let mut differ = 0;
+        let positions = positions();
+        let choices = positions.iter().filter(|s| s.num_legal_actions() >= 2);
+        for (i, s) in choices.enumerate().step_by(9) {
+            let spec = "oracle:common=1:outcomes=32:threads=2:nodes=20000";
+            let mut a = seat(spec);
+            let x = a.choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            let info = a.last_info().unwrap();
+            assert!(
+                info.nodes <= 20000 && info.nodes > 10000,
+                "position {i}: {info:?}"
+            );
+            assert_eq!(
+                x,
+                seat(spec).choose(s, &mut seeded(i as u64)),
+                "position {i}"
+            );
+            let one = seat("oracle:threads=1:nodes=5000").choose(s, &mut seeded(i as u64));
+            assert_eq!(
+                one,
+                seat("oracle:nodes=5000").choose(s, &mut seeded(i as u64))
+            );
+            let mut single = seat("oracle:common=1:outcomes=32:nodes=20000");
+            let y = single.choose(s, &mut seeded(i as u64));
+            differ += usize::from(x != y || single.last_info().unwrap().value != info.value);
+        }
+        assert!(differ > 0, "two threads searched as one everywhere");
+    }
+
+    #[test]
     fn mcts_refuses_the_other_searchs_parameters_and_bad_values() {
         let reg = registry();
         for (bad, key) in [
@@ -1027,6 +1111,11 @@ mod tests {
             ("oracle:mcts:transpose=2", "0 or 1"),
             ("oracle:alphabeta:transpose=1", "transpose"),
             ("augur:transpose=1", "augur:mcts"),
+            ("oracle:threads=0", "from 1 to 16"),
+            ("oracle:threads=17", "from 1 to 16"),
+            ("oracle:threads=two", "threads"),
+            ("oracle:alphabeta:threads=2", "threads"),
+            ("augur:threads=2", "augur:mcts"),
             // oracle searches by mcts without a flag: the alpha-beta keys must name their
             // search.
             ("oracle:killers", "oracle:alphabeta"),
