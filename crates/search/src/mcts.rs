@@ -301,6 +301,13 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// A chance of winning as log-odds in evaluator units (`scale` a logit): the inverse of
+/// [`sigmoid`], kept finite at 0 and 1.
+fn log_odds(q: f32, scale: f32) -> i32 {
+    let q = q.clamp(1e-6, 1.0 - 1e-6);
+    ((q / (1.0 - q)).ln() * scale).round() as i32
+}
+
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// A searcher with an evaluator and settings.
     pub fn new(eval: E, config: MctsConfig) -> Self {
@@ -411,10 +418,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     (k as u32, n.sum / n.visits as f32)
                 })
         };
-        let value = best.map(|(_, q)| {
-            let q = q.clamp(1e-6, 1.0 - 1e-6);
-            ((q / (1.0 - q)).ln() * self.config.value_scale).round() as i32
-        });
+        let value = best.map(|(_, q)| log_odds(q, self.config.value_scale));
         MctsResult {
             best: best.and_then(|(k, _)| self.tree[k as usize].action),
             value,
@@ -1005,15 +1009,11 @@ fn combine<A: Copy>(
     actions: &[A],
     scale: f32,
 ) -> MctsResult<A> {
+    let exact = std::iter::once(&first)
+        .chain(&others)
+        .find(|r| r.solved)
+        .map(|r| (r.best, r.value));
     let mut all = first;
-    let solved = std::iter::once(&all).chain(&others).position(|r| r.solved);
-    let exact = solved.map(|i| {
-        if i == 0 {
-            (all.best, all.value)
-        } else {
-            (others[i - 1].best, others[i - 1].value)
-        }
-    });
     for r in &others {
         all.simulations += r.simulations;
         all.nodes += r.nodes;
@@ -1043,16 +1043,16 @@ fn combine<A: Copy>(
         all.solved = true;
         return all;
     }
+    let mean = |k: usize| all.root_sums[k] / all.root_visits[k].max(1) as f32;
     let pick = (0..all.root_visits.len()).max_by(|&a, &b| {
-        let mean = |k: usize| all.root_sums[k] / all.root_visits[k].max(1) as f32;
         all.root_visits[a]
             .cmp(&all.root_visits[b])
             .then(mean(a).total_cmp(&mean(b)))
     });
     if let Some((k, &best)) = pick.and_then(|k| actions.get(k).map(|a| (k, a))) {
-        let q = (all.root_sums[k] / all.root_visits[k].max(1) as f32).clamp(1e-6, 1.0 - 1e-6);
+        let value = log_odds(mean(k), scale);
         all.best = Some(best);
-        all.value = Some(((q / (1.0 - q)).ln() * scale).round() as i32);
+        all.value = Some(value);
     }
     all.solved = false;
     all
