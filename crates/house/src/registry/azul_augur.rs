@@ -17,6 +17,7 @@ use tessera_core::{Agent, Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
 use tessera_search::mcts::{MctsAgent, MctsConfig};
 
+use super::azul_endgame::LastRound;
 use super::{AgentEntry, ParamDoc, ParamKind, Recipe, Trust};
 use crate::spec::{AgentSpec, SpecError};
 
@@ -73,7 +74,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 20] = [
+const PARAMS: [ParamDoc; 21] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -162,6 +163,11 @@ const PARAMS: [ParamDoc; 20] = [
         kind: ParamKind::Value { default: "1" },
         doc: "with mcts: search on this many threads (1-16; root parallelism: independent trees of the same position under the same time, a node limit shared out between them, their visits added); the operator's only (a remote request plays on one thread)",
     },
+    ParamDoc {
+        name: "endgame",
+        kind: ParamKind::Value { default: "0" },
+        doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0, the default: off)",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -171,7 +177,7 @@ const PARAMS: [ParamDoc; 20] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 20] = {
+const ORACLE_PARAMS: [ParamDoc; 21] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -552,9 +558,14 @@ fn plan(
         killers: spec.flag("killers")?,
         history: spec.flag("history")?,
     };
+    let endgame = endgame_share(spec)?;
     if search == Search::AlphaBeta {
         return Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-            Box::new(augur_player(&name, eval.clone(), past, narrow, reductions))
+            let agent = augur_player(&name, eval.clone(), past, narrow, reductions);
+            match endgame {
+                Some(share) => Box::new(LastRound::new(agent, share)),
+                None => Box::new(agent),
+            }
         }));
     }
     let config = mcts_config(spec, defaults)?;
@@ -566,13 +577,27 @@ fn plan(
         narrow,
     };
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-        Box::new(MctsAgent::with_threads(
-            &name,
-            eval.clone(),
-            config.clone(),
-            threads,
-        ))
+        let agent = MctsAgent::with_threads(&name, eval.clone(), config.clone(), threads);
+        match endgame {
+            Some(share) => Box::new(LastRound::new(agent, share)),
+            None => Box::new(agent),
+        }
     }))
+}
+
+/// The exact last-round solver's share of a move's budget (`endgame`, 0 to 1; `None` when
+/// off).
+fn endgame_share(spec: &AgentSpec) -> Result<Option<f64>, SpecError> {
+    let share = spec.f64("endgame", 0.0)?;
+    if !(0.0..=1.0).contains(&share) {
+        return Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: "endgame".into(),
+            value: share.to_string(),
+            expected: "a share of the move's budget from 0 (off) to 1".into(),
+        });
+    }
+    Ok((share > 0.0).then_some(share))
 }
 
 /// The tree search's threads (`threads`, 1-16): more than one only for the operator, since
@@ -1082,6 +1107,94 @@ mod tests {
             differ += usize::from(x != y || single.last_info().unwrap().value != info.value);
         }
         assert!(differ > 0, "two threads searched as one everywhere");
+    }
+
+    #[test]
+    fn the_last_round_solver_plays_exact_moves_and_refuses_bad_shares() {
+        use crate::registry::azul_endgame::{last_round_certain, solve, solver};
+        let reg = registry();
+        for (bad, key) in [
+            ("oracle:endgame=1.5", "from 0 (off) to 1"),
+            ("oracle:endgame=-0.1", "from 0 (off) to 1"),
+            ("oracle:endgame=NaN", "endgame"),
+            ("augur:endgame=half", "endgame"),
+        ] {
+            let err = reg
+                .parse(bad)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(err.contains(key), "{bad}: '{err}'");
+        }
+        // Decisions of a seeded game where the last round is certain.
+        let mut rng = seeded(11);
+        let mut game = tessera_azul::AzulState::new(2, PlayerId(0));
+        let mut strong = seat("strong:nodes=3000");
+        let mut last = Vec::new();
+        while game.turn() != Turn::Terminal {
+            if game.turn() == Turn::Chance {
+                let d = game.sample_chance(&mut rng);
+                game.apply_chance(&d).unwrap();
+                continue;
+            }
+            if last_round_certain(&game) && game.num_legal_actions() > 1 {
+                last.push(game.clone());
+            }
+            let a = strong.choose(&game, &mut rng);
+            game.apply(a);
+        }
+        assert!(last.len() >= 3, "{} positions", last.len());
+        let mut exact = solver();
+        let value = |s: &tessera_azul::AzulState, me: PlayerId, exact: &mut _| {
+            if s.turn() == Turn::Terminal {
+                let o = s.outcome().unwrap();
+                let w = |p: PlayerId| i32::from(o.winners.contains(&p));
+                let other = PlayerId(1 - me.0);
+                return 100 * (o.scores[me] - o.scores[other])
+                    + crate::registry::azul_endgame::WIN * (w(me) - w(other));
+            }
+            let (solved, _) = solve(exact, s, &tessera_core::Budget::default());
+            let v = solved.unwrap().1;
+            if s.current_player() == Some(me) {
+                v
+            } else {
+                -v
+            }
+        };
+        let mut checked = 0;
+        for (i, s) in last.iter().enumerate() {
+            // Only where the solver's share (10,000 nodes) is enough to solve.
+            let share = tessera_core::Budget {
+                nodes: Some(10_000),
+                ..tessera_core::Budget::default()
+            };
+            if solve(&mut exact, s, &share).0.is_none() {
+                continue;
+            }
+            checked += 1;
+            let me = s.current_player().unwrap();
+            let best = value(s, me, &mut exact);
+            for spec in [
+                "oracle:nodes=20000:endgame=0.5",
+                "augur:nodes=10000:endgame=1",
+            ] {
+                let mut a = seat(spec);
+                let m = a.choose(s, &mut seeded(i as u64));
+                assert_eq!(m, seat(spec).choose(s, &mut seeded(i as u64)), "{spec}");
+                let mut after = s.clone();
+                after.apply(m);
+                assert_eq!(value(&after, me, &mut exact), best, "{spec} at {s}");
+            }
+        }
+        assert!(checked >= 3, "{checked} of {} solved", last.len());
+        // At three players the solver is never used: the search alone decides.
+        for (i, s) in positions_of(3).iter().enumerate().step_by(7) {
+            if s.turn() == Turn::Player(s.current_player().unwrap()) {
+                let a = seat("oracle:nodes=500:endgame=1").choose(s, &mut seeded(i as u64));
+                let b = seat("oracle:nodes=500").choose(s, &mut seeded(i as u64));
+                assert_eq!(a, b);
+            }
+        }
     }
 
     #[test]

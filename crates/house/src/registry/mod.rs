@@ -10,6 +10,7 @@
 //! | `registry/azul.rs` | Azul: `random` and the thesis' heuristic players |
 //! | `registry/azul_search.rs` | Azul: search players |
 //! | `registry/azul_augur.rs` | Azul: `augur` (learned win-chance evaluator) |
+//! | `registry/azul_endgame.rs` | Azul: the exact last-round solver `augur` and `oracle` can use (`endgame`) |
 //! | `registry/qwirkle.rs` | Qwirkle: bots (and the game's [`crate::ArenaGame`] impl) |
 //! | `registry/nim.rs` | the Nim test game |
 //! | `ext.rs` | external engines over the text protocol |
@@ -43,6 +44,7 @@ use crate::spec::{AgentSpec, SpecError};
 
 pub mod azul;
 pub mod azul_augur;
+pub mod azul_endgame;
 pub mod azul_search;
 pub mod levels;
 pub mod nim;
