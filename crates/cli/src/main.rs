@@ -83,9 +83,14 @@ fn command() -> clap::Command {
 #[derive(Subcommand, Debug)]
 enum Analysis {
     /// The thesis' wall analysis: max/min scores, tiling orders, the n x n problem, symmetry.
-    AzulWall(cmd::analyze_wall::Args),
+    #[command(name = "azul-wall")]
+    Wall(cmd::analyze_wall::Args),
     /// The blog's search comparison: leaf nodes per depth and per-turn tables.
-    AzulSearch(cmd::analyze_search::Args),
+    #[command(name = "azul-search")]
+    Search(cmd::analyze_search::Args),
+    /// The exact value of every move of a two-player position in the game's last round.
+    #[command(name = "azul-endgame")]
+    Endgame(cmd::analyze_endgame::Args),
 }
 
 #[derive(Subcommand, Debug)]
@@ -150,8 +155,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Report(a) => cmd::report::run(a),
         Command::Games(a) => cmd::games::run(a),
         Command::Export(a) => cmd::export::run(a),
-        Command::Analyze(Analysis::AzulWall(a)) => cmd::analyze_wall::run(a),
-        Command::Analyze(Analysis::AzulSearch(a)) => cmd::analyze_search::run(a),
+        Command::Analyze(Analysis::Wall(a)) => cmd::analyze_wall::run(a),
+        Command::Analyze(Analysis::Search(a)) => cmd::analyze_search::run(a),
+        Command::Analyze(Analysis::Endgame(a)) => cmd::analyze_endgame::run(a),
         Command::Solve(SolveGame::Tiles(a)) => cmd::solve_tiles::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Train(a) => cmd::train::run(a),

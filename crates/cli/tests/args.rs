@@ -105,6 +105,20 @@ fn bad_values_are_usage_errors_naming_the_argument_and_the_form() {
             ],
         ),
         (
+            &["analyze", "azul-endgame", "--position", "2 5 play"],
+            &[
+                "for '--position <POSITION>'",
+                "expected 11 space-separated fields",
+            ],
+        ),
+        (
+            &["analyze", "azul-endgame", "--time", "1h", "--position", "x"],
+            &[
+                "for '--time <TIME>'",
+                "expected a duration such as 1s or 250ms",
+            ],
+        ),
+        (
             &["analyze", "azul-wall", "partial", "#x"],
             &["invalid value '#x' for '<WALL>'", "n^2 characters"],
         ),

@@ -4,7 +4,7 @@
 //! solver for each of the `SECONDS` limits and prints whether it solved the position, and,
 //! where the longest limit solved it, the exact value of the move `CHECK` plays there
 //! against the best value (in the solver's units: 10,000,000 a won game, 100 a point of
-//! margin).
+//! margin), and the position in the game's notation.
 //!
 //! `cargo run --release -p tessera-house --example last_round -- GAMES [SEED]
 //! [SECONDS,...] [PLAYER] [CHECK]` (default `20 1 0.01,0.05,0.5 oracle:nodes=20000
@@ -58,7 +58,7 @@ fn main() -> anyhow::Result<()> {
     let plan = reg.parse(&player)?;
     let check_plan = reg.parse(&check)?;
     let longest = Duration::from_secs_f64(times.iter().copied().fold(0.0, f64::max));
-    println!("game\tply\ttiles\tmoves\t{}\tloss", {
+    println!("game\tply\ttiles\tmoves\t{}\tloss\tposition", {
         let t: Vec<String> = times.iter().map(|t| format!("solved@{t}s")).collect();
         t.join("\t")
     });
@@ -105,7 +105,7 @@ fn main() -> anyhow::Result<()> {
                     }
                 }
                 println!(
-                    "{g}\t{ply}\t{}\t{}\t{}\t{loss}",
+                    "{g}\t{ply}\t{}\t{}\t{}\t{loss}\t{s}",
                     s.tiles_on_table(),
                     s.num_legal_actions(),
                     row.join("\t")

@@ -76,7 +76,7 @@ impl SearchPlayer {
 }
 
 /// `--time`: whole seconds or milliseconds (`1s`, `250ms`, a bare number is seconds).
-fn parse_time(t: &str) -> Result<Duration, String> {
+pub(crate) fn parse_time(t: &str) -> Result<Duration, String> {
     let bad = || format!("'{t}': expected a duration such as 1s or 250ms");
     let (num, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
     let n: u64 = num.parse().map_err(|_| bad())?;

@@ -1,6 +1,7 @@
 //! One module per subcommand; each owns its arguments and its `run`.
 
 pub mod agents;
+pub mod analyze_endgame;
 pub mod analyze_search;
 pub mod analyze_wall;
 pub mod engine;

@@ -199,6 +199,12 @@ const ORACLE_PARAMS: [ParamDoc; 21] = {
         kind: ParamKind::Flag,
         doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose` and `threads` do not apply",
     };
+    assert!(matches!(p[20].name.as_bytes(), b"endgame"));
+    p[20] = ParamDoc {
+        name: "endgame",
+        kind: ParamKind::Value { default: "0.5" },
+        doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0.5, the default since 2026-12-03; 0: off)",
+    };
     p[11] = ParamDoc {
         name: "weights",
         kind: ParamKind::Value {
@@ -409,6 +415,8 @@ struct Defaults {
     outcomes: u32,
     /// The search without `mcts` or `alphabeta`.
     search: Search,
+    /// The exact last-round solver's share of a move's budget (`endgame`, 0 off).
+    endgame: f64,
 }
 
 /// `augur`: v5, alpha-beta unless `mcts` is given, no refills in the tree search.
@@ -416,6 +424,7 @@ const AUGUR: Defaults = Defaults {
     weights: DEFAULT_VERSION,
     outcomes: 0,
     search: Search::AlphaBeta,
+    endgame: 0.0,
 };
 
 /// `oracle`'s refills at a round's end in the tree search unless `outcomes` says otherwise.
@@ -428,7 +437,12 @@ const ORACLE: Defaults = Defaults {
     weights: ORACLE_VERSION,
     outcomes: ORACLE_OUTCOMES,
     search: Search::Mcts,
+    endgame: ORACLE_ENDGAME,
 };
+
+/// `oracle`'s share of a move's budget for the exact last-round solver unless `endgame`
+/// says otherwise (since 2026-12-03: docs/players.md, "The last round solved exactly").
+const ORACLE_ENDGAME: f64 = 0.5;
 
 /// Which search a name asks for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -558,7 +572,7 @@ fn plan(
         killers: spec.flag("killers")?,
         history: spec.flag("history")?,
     };
-    let endgame = endgame_share(spec)?;
+    let endgame = endgame_share(spec, defaults.endgame)?;
     if search == Search::AlphaBeta {
         return Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
             let agent = augur_player(&name, eval.clone(), past, narrow, reductions);
@@ -587,8 +601,8 @@ fn plan(
 
 /// The exact last-round solver's share of a move's budget (`endgame`, 0 to 1; `None` when
 /// off).
-fn endgame_share(spec: &AgentSpec) -> Result<Option<f64>, SpecError> {
-    let share = spec.f64("endgame", 0.0)?;
+fn endgame_share(spec: &AgentSpec, default: f64) -> Result<Option<f64>, SpecError> {
+    let share = spec.f64("endgame", default)?;
     if !(0.0..=1.0).contains(&share) {
         return Err(SpecError::BadValue {
             agent: spec.name.clone(),
@@ -1174,7 +1188,9 @@ mod tests {
             checked += 1;
             let me = s.current_player().unwrap();
             let best = value(s, me, &mut exact);
+            // oracle's default share is 0.5: the plain name solves too.
             for spec in [
+                "oracle:nodes=20000",
                 "oracle:nodes=20000:endgame=0.5",
                 "augur:nodes=10000:endgame=1",
             ] {
