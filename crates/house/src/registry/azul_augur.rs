@@ -647,7 +647,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         },
         AgentEntry {
             name: "oracle",
-            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end (oracle:mcts:outcomes=8; augur's alpha-beta with oracle:alphabeta)",
+            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end (oracle:mcts:outcomes=8; augur's alpha-beta with oracle:alphabeta), the last round solved exactly at two players (endgame=0.5)",
             player_summary: "searches ahead, past the round's end, and judges the whole table by what it learned from many games against itself",
             params: &ORACLE_PARAMS,
             plan: |spec, trust| plan(spec, trust, ORACLE),
