@@ -116,10 +116,13 @@ impl<A: Agent<AzulState>> Agent<AzulState> for LastRound<A> {
         if self.share <= 0.0 || !last_round_certain(s) || s.num_legal_actions() < 2 {
             return self.inner.choose(s, budget, rng);
         }
+        // The solver reads time and nodes only (a depth-only budget gives it the default
+        // time); the wrapped player reads the budget as it always does.
+        let mine = budget.or_default_for_sampling();
         let whole = budget.or_default();
         let limits = Budget {
-            time: whole.time.map(|t| t.mul_f64(self.share)),
-            nodes: whole.nodes.map(|n| ((n as f64 * self.share) as u64).max(1)),
+            time: mine.time.map(|t| t.mul_f64(self.share)),
+            nodes: mine.nodes.map(|n| ((n as f64 * self.share) as u64).max(1)),
             depth: None,
         };
         let (solved, r) = solve(&mut self.searcher, s, &limits);
@@ -288,6 +291,20 @@ mod tests {
             assert_eq!(a.choose(s, &budget, &mut seeded(2)), m, "reproducible");
         }
         assert_eq!(n, 20);
+        // A depth-only budget still bounds the solver (the default time's share): an
+        // early last-round position, too large to solve, returns in time.
+        let big = last_rounds(40, 100)
+            .into_iter()
+            .max_by_key(|s| s.tiles_on_table())
+            .unwrap();
+        assert!(big.tiles_on_table() >= 18, "{big}");
+        let depth_only = Budget {
+            depth: Some(1),
+            ..Budget::default()
+        };
+        let start = std::time::Instant::now();
+        LastRound::new(RandomAgent::new(), 1.0).choose(&big, &depth_only, &mut seeded(4));
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
         // With no share the wrapped player alone decides.
         let s = &positions[0];
         let mut a = LastRound::new(RandomAgent::new(), 0.0);
