@@ -10,11 +10,16 @@ With --diff A B, compares two single-run databases played on the same deals (sam
 games and players, different first agents): the mean per-deal difference B - A of the first
 agent's pair or set score, with its 95% interval over the deals both completed.
 
+With --margin before the databases, the measure is the first-listed agent's final score
+minus the best other seat's, in points, instead of its share of the wins (a set's margin is
+the mean over its games), with the same interval.
+
 With --z Z before the databases, the pooled interval is mean +- Z standard errors instead of
 1.96 (for example 2.178, Pocock's bound for a match judged at two equally spaced looks at an
 overall 5% level).
 
 Usage: python3 scripts/pool-pairs.py [--z Z] RUN1.sqlite [RUN2.sqlite ...]
+       python3 scripts/pool-pairs.py --margin RUN1.sqlite [RUN2.sqlite ...]
        python3 scripts/pool-pairs.py --diff A.sqlite B.sqlite
 """
 
@@ -25,18 +30,26 @@ import sys
 from collections import defaultdict
 
 
-def sets_by_deal(db: str) -> dict[tuple[int, int, int, str], tuple[float, int]]:
+def sets_by_deal(
+    db: str, margin: bool = False
+) -> dict[tuple[int, int, int, str], tuple[float, int]]:
     """The first-listed agent's mean score over each complete pair or rotation set of `db`
     (as many games as seats) and the set's size, by (run, series, deal, the deal's game
-    seed)."""
+    seed). With `margin` the score of a game is the agent's final score minus the best
+    other seat's."""
     games = defaultdict(list)
     seat_count = {}
     rows = sqlite3.connect(db).execute(
-        "SELECT run, series, deal, seed, seats, winners FROM games"
+        "SELECT run, series, deal, seed, seats, winners, scores FROM games"
     )
-    for run, series, deal, seed, seats, winners in rows:
+    for run, series, deal, seed, seats, winners, scores in rows:
         seats, winners = json.loads(seats), json.loads(winners)
-        score = sum(1 / len(winners) for w in winners if seats[w] == 0)
+        if margin:
+            points = json.loads(scores)
+            me = seats.index(0)
+            score = points[me] - max(x for i, x in enumerate(points) if i != me)
+        else:
+            score = sum(1 / len(winners) for w in winners if seats[w] == 0)
         games[(run, series, deal, seed)].append(score)
         seat_count[(run, series, deal, seed)] = len(seats)
     return {
@@ -55,14 +68,20 @@ def interval(xs: list[float], z: float = 1.96) -> tuple[float, float]:
     return mean, z * sd / math.sqrt(n)
 
 
-def pool(dbs: list[str], z: float = 1.96) -> None:
-    sets = [p for db in dbs for p in sets_by_deal(db).values()]
+def pool(dbs: list[str], z: float = 1.96, margin: bool = False) -> None:
+    sets = [p for db in dbs for p in sets_by_deal(db, margin).values()]
     n = len(sets)
     if n < 2:
         sys.exit(f"{n} complete sets: at least 2 are needed for an interval")
     mean, half = interval([score for score, _ in sets], z)
-    lo, hi = 100 * (mean - half), 100 * (mean + half)
     games = sum(size for _, size in sets)
+    if margin:
+        print(
+            f"{n} sets ({games} games): margin {mean:+.2f} points "
+            f"[{mean - half:+.2f}, {mean + half:+.2f}]"
+        )
+        return
+    lo, hi = 100 * (mean - half), 100 * (mean + half)
     level = "" if z == 1.96 else f" (mean +- {z} standard errors)"
     print(f"{n} sets ({games} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]{level}")
 
@@ -107,11 +126,16 @@ def main() -> None:
                 "usage: pool-pairs.py --z Z RUN.sqlite [...] (Z a positive number)"
             )
         pool(args[2:], z)
+    elif args[:1] == ["--margin"]:
+        if len(args) < 2:
+            sys.exit("usage: pool-pairs.py --margin RUN.sqlite [...]")
+        pool(args[1:], margin=True)
     elif args:
         pool(args)
     else:
         sys.exit(
-            "usage: pool-pairs.py [--z Z] RUN.sqlite [RUN.sqlite ...] | --diff A.sqlite B.sqlite"
+            "usage: pool-pairs.py [--z Z | --margin] RUN.sqlite [RUN.sqlite ...] "
+            "| --diff A.sqlite B.sqlite"
         )
 
 

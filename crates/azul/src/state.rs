@@ -430,6 +430,31 @@ impl AzulState {
         Self::new(players, PlayerId(first as u8))
     }
 
+    /// The winners of a finished game as a bit set (bit `i` for player `i`), or `None`
+    /// before the end: the highest score, ties broken by the most complete horizontal
+    /// rows, a tie in both shared. [`Game::outcome`]'s winners, without allocating (for
+    /// searches that value final positions).
+    pub fn winners_mask(&self) -> Option<u8> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let boards = self.boards();
+        let best = boards.iter().map(|b| b.score).max().unwrap_or(0);
+        let top_rows = boards
+            .iter()
+            .filter(|b| b.score == best)
+            .map(|b| b.complete_rows())
+            .max()
+            .unwrap_or(0);
+        Some(boards.iter().enumerate().fold(0, |m, (i, b)| {
+            if b.score == best && b.complete_rows() == top_rows {
+                m | (1 << i)
+            } else {
+                m
+            }
+        }))
+    }
+
     /// The round number, from 1.
     #[inline]
     pub fn round(&self) -> u32 {
@@ -1167,25 +1192,14 @@ impl Game for AzulState {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.phase != Phase::Over {
-            return None;
-        }
-        let scores = self.scores();
-        let best = scores.as_slice().iter().copied().max().unwrap_or(0);
-        let top_rows = self
-            .boards()
-            .iter()
-            .filter(|b| b.score as i32 == best)
-            .map(|b| b.complete_rows())
-            .max()
-            .unwrap_or(0);
+        let mask = self.winners_mask()?;
         let winners = PlayerId::all(self.players as usize)
-            .filter(|&p| {
-                let b = &self.boards[p.index()];
-                b.score as i32 == best && b.complete_rows() == top_rows
-            })
+            .filter(|p| mask & (1 << p.index()) != 0)
             .collect();
-        Some(Outcome { scores, winners })
+        Some(Outcome {
+            scores: self.scores(),
+            winners,
+        })
     }
 
     fn view(&self, _player: PlayerId) -> AzulState {

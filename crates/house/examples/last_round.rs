@@ -15,30 +15,16 @@ use std::time::Duration;
 use tessera_azul::AzulState;
 use tessera_core::{Budget, Game, PlayerId, Turn, rng::seeded};
 use tessera_house::registry::azul::registry;
-use tessera_house::registry::azul_endgame::{ExactEnd, WIN, last_round_certain, solve, solver};
-use tessera_search::adversarial::{Evaluator, Value};
+use tessera_house::registry::azul_endgame::{WIN, last_round_certain, solve, solver, value_for};
+use tessera_search::adversarial::Value;
 
 /// The exact value of `s` for `me` (`None` if not solved within `time`).
 fn exact(s: &AzulState, me: PlayerId, time: Duration) -> Option<Value> {
-    if s.turn() == Turn::Terminal {
-        let v = ExactEnd::default().evaluate(s);
-        let other = PlayerId(1 - me.0);
-        return Some(v[me] - v[other]);
-    }
-    let (solved, _) = solve(
-        &mut solver(),
-        s,
-        &Budget {
-            time: Some(time),
-            ..Budget::default()
-        },
-    );
-    let (_, v) = solved?;
-    Some(if s.current_player() == Some(me) {
-        v
-    } else {
-        -v
-    })
+    let limits = Budget {
+        time: Some(time),
+        ..Budget::default()
+    };
+    value_for(&mut solver(), s, me, &limits)
 }
 
 fn main() -> anyhow::Result<()> {

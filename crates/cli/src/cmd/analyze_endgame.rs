@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use tessera_azul::AzulState;
-use tessera_core::{Budget, Game, PlayerId, Turn};
-use tessera_house::registry::azul_endgame::{ExactEnd, WIN, last_round_certain, solve, solver};
-use tessera_search::adversarial::{Evaluator, Value};
+use tessera_core::{Budget, Game, PlayerId};
+use tessera_house::registry::azul_endgame::{WIN, last_round_certain, solver, value_for};
+use tessera_search::adversarial::Value;
 
 use super::analyze_search::parse_time;
 
@@ -60,25 +60,6 @@ fn describe(v: Value) -> (&'static str, f64) {
     (result, f64::from(rest) / 100.0)
 }
 
-/// The exact value of `s` for `me` within `time` (`None` if not solved).
-fn value(s: &AzulState, me: PlayerId, time: Duration) -> Option<Value> {
-    if s.turn() == Turn::Terminal {
-        let v = ExactEnd::default().evaluate(s);
-        return Some(v[me] - v[PlayerId(1 - me.0)]);
-    }
-    let limits = Budget {
-        time: Some(time),
-        ..Budget::default()
-    };
-    let (solved, _) = solve(&mut solver(), s, &limits);
-    let v = solved?.1;
-    Some(if s.current_player() == Some(me) {
-        v
-    } else {
-        -v
-    })
-}
-
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
     let s = args.position;
@@ -90,12 +71,17 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut moves = Vec::new();
     s.legal_actions(&mut moves);
+    let mut searcher = solver();
+    let limits = Budget {
+        time: Some(args.time),
+        ..Budget::default()
+    };
     let mut rows: Vec<(Option<Value>, String)> = moves
         .iter()
         .map(|&a| {
             let mut t = s.clone();
             t.apply(a);
-            (value(&t, me, args.time), a.to_string())
+            (value_for(&mut searcher, &t, me, &limits), a.to_string())
         })
         .collect();
     // Best first; unsolved moves last.

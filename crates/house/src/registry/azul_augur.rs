@@ -1125,7 +1125,7 @@ mod tests {
 
     #[test]
     fn the_last_round_solver_plays_exact_moves_and_refuses_bad_shares() {
-        use crate::registry::azul_endgame::{last_round_certain, solve, solver};
+        use crate::registry::azul_endgame::{last_round_certain, solve, solver, value_for};
         let reg = registry();
         for (bad, key) in [
             ("oracle:endgame=1.5", "from 0 (off) to 1"),
@@ -1160,20 +1160,7 @@ mod tests {
         assert!(last.len() >= 3, "{} positions", last.len());
         let mut exact = solver();
         let value = |s: &tessera_azul::AzulState, me: PlayerId, exact: &mut _| {
-            if s.turn() == Turn::Terminal {
-                let o = s.outcome().unwrap();
-                let w = |p: PlayerId| i32::from(o.winners.contains(&p));
-                let other = PlayerId(1 - me.0);
-                return 100 * (o.scores[me] - o.scores[other])
-                    + crate::registry::azul_endgame::WIN * (w(me) - w(other));
-            }
-            let (solved, _) = solve(exact, s, &tessera_core::Budget::default());
-            let v = solved.unwrap().1;
-            if s.current_player() == Some(me) {
-                v
-            } else {
-                -v
-            }
+            value_for(exact, s, me, &tessera_core::Budget::default()).unwrap()
         };
         let mut checked = 0;
         for (i, s) in last.iter().enumerate() {

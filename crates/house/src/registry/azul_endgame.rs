@@ -13,7 +13,7 @@
 
 use tessera_azul::eval::{StrongEval, state_key};
 use tessera_azul::{AzulAction, AzulState};
-use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, SearchInfo};
+use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo};
 use tessera_search::adversarial::{
     Algorithm, Evaluator, SearchConfig, SearchResult, Searcher, Value,
 };
@@ -34,9 +34,10 @@ pub struct ExactEnd(StrongEval);
 
 impl Evaluator<AzulState> for ExactEnd {
     fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
-        match s.outcome() {
-            Some(o) => PerPlayer::from_fn(s.num_players(), |p| {
-                100 * o.scores[p] + if o.winners.contains(&p) { WIN } else { 0 }
+        match s.winners_mask() {
+            Some(won) => PerPlayer::from_fn(s.num_players(), |p| {
+                let win = if won & (1 << p.index()) != 0 { WIN } else { 0 };
+                100 * s.board(p).score() + win
             }),
             None => self.0.values(s),
         }
@@ -81,6 +82,28 @@ pub fn solve(
         None
     };
     (solved, r)
+}
+
+/// The exact value of `s` for `me` (either player, whoever moves; a finished game's own
+/// value), or `None` if the search within `limits` did not reach the game's end on every
+/// line.
+pub fn value_for(
+    searcher: &mut Searcher<AzulState, ExactEnd>,
+    s: &AzulState,
+    me: PlayerId,
+    limits: &Budget,
+) -> Option<Value> {
+    let other = PlayerId(1 - me.0);
+    if s.outcome().is_some() {
+        let v = searcher.eval.evaluate(s);
+        return Some(v[me] - v[other]);
+    }
+    let v = solve(searcher, s, limits).0?.1;
+    Some(if s.current_player() == Some(me) {
+        v
+    } else {
+        -v
+    })
 }
 
 /// A player that solves the last round exactly when it can (see the module's
@@ -166,7 +189,7 @@ impl<A: Agent<AzulState>> Agent<AzulState> for LastRound<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tessera_core::{PlayerId, Turn, rng::seeded};
+    use tessera_core::{Turn, rng::seeded};
 
     /// Who moves in `s`.
     fn mover(s: &AzulState) -> PlayerId {
