@@ -160,6 +160,10 @@ enum Kind {
     /// `first` is that node's index, whose visits and values it shares; only the move and
     /// the prior are its own.
     Alias,
+    /// Being expanded by one thread of a shared-tree search ([`Mcts::search_shared`]): its
+    /// children are being valued outside the tree's lock. Another thread reaching it backs
+    /// up its static chances, as at a leaf.
+    Busy,
 }
 
 /// A tree node. Children are contiguous: `first .. first + len` (chance nodes reserve
@@ -239,6 +243,9 @@ pub struct MctsResult<A> {
     /// Nodes that were transpositions of nodes already in the tree and share them instead
     /// of being expanded ([`MctsConfig::transpositions`]).
     pub merged: u64,
+    /// Simulations of a shared-tree search ([`Mcts::search_shared`]) that reached a node
+    /// another thread was expanding and backed up its static chances (0 on one thread).
+    pub collisions: u64,
     /// Total time.
     pub elapsed: Duration,
 }
@@ -275,6 +282,95 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// the first chance node of its path, by its state's key, with the seat that chose it.
     table: HashMap<u64, (u32, u8), BuildHasherDefault<KeyHasher>>,
     merged: u64,
+    /// The children of an expansion, valued before they go into the tree.
+    kids: Vec<Kid<G::Action>>,
+    /// True during a shared-tree search: a node to expand is reserved ([`Kind::Busy`]) and
+    /// its children are valued by the thread outside the lock.
+    defer: bool,
+    /// Children reserved by expansions in flight (counted against the tree's cap).
+    pending: usize,
+    /// Simulations finished in this search.
+    simulations: u64,
+    /// Descents that reached a node being expanded by another thread.
+    collisions: u64,
+}
+
+/// A child valued for an expansion: its move, static chances, whether it is a leaf, and
+/// who moves there.
+#[derive(Copy, Clone, Debug)]
+struct Kid<A> {
+    action: A,
+    chances: [f32; MAX_PLAYERS],
+    leaf: bool,
+    mover: u8,
+}
+
+/// What a descent from the root ends with.
+enum Descent {
+    /// Chances to back up along the path.
+    Back([f32; MAX_PLAYERS]),
+    /// The node limit ends the search.
+    Stop,
+    /// (Shared tree only.) The player node `idx`, where `m` moves at `depth` plies, is
+    /// reserved for expansion: its legal moves are in [`Mcts::actions`] and a virtual loss
+    /// is on every node of the path.
+    Expand { idx: u32, m: PlayerId, depth: u32 },
+}
+
+/// The settings a thread needs to value children outside the tree's lock.
+#[derive(Copy, Clone)]
+struct Valuing {
+    players: usize,
+    scale: f32,
+    chance_samples: u32,
+    max_depth: Option<u32>,
+}
+
+impl Valuing {
+    /// The static chances of every player at `state` (one evaluator call).
+    fn chances<G: Game, E: Evaluator<G>>(&self, eval: &mut E, state: &G) -> [f32; MAX_PLAYERS] {
+        let v = eval.evaluate(state);
+        let mut c = [0.0; MAX_PLAYERS];
+        for (p, slot) in c.iter_mut().enumerate().take(self.players) {
+            let u = eval.utility(&v, PlayerId(p as u8));
+            *slot = sigmoid(u as f32 / self.scale);
+        }
+        c
+    }
+
+    /// Whether `state`, just created at `depth`, can never be expanded.
+    fn is_leaf<G: Game, E: Evaluator<G>>(&self, eval: &E, state: &G, depth: u32) -> bool {
+        let deep = self.max_depth.is_some_and(|d| depth >= d);
+        match state.turn() {
+            Turn::Terminal => true,
+            Turn::Chance => self.chance_samples == 0 || deep,
+            Turn::Player(_) => eval.is_leaf(state) || deep,
+        }
+    }
+
+    /// Values every child of `state` by `actions` into `kids` (cleared first), using `child`
+    /// as the buffer.
+    fn children<G: Game, E: Evaluator<G>>(
+        &self,
+        eval: &mut E,
+        state: &G,
+        actions: &[G::Action],
+        depth: u32,
+        child: &mut G,
+        kids: &mut Vec<Kid<G::Action>>,
+    ) {
+        kids.clear();
+        for &a in actions {
+            child.clone_from(state);
+            child.apply(a);
+            kids.push(Kid {
+                action: a,
+                chances: self.chances(eval, child),
+                leaf: self.is_leaf(eval, child, depth + 1),
+                mover: mover_of(child),
+            });
+        }
+    }
 }
 
 /// The hasher of [`Mcts::table`]: its keys are hashes already.
@@ -332,6 +428,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             full: false,
             table: HashMap::default(),
             merged: 0,
+            kids: Vec::new(),
+            defer: false,
+            pending: 0,
+            simulations: 0,
+            collisions: 0,
         }
     }
 
@@ -344,6 +445,84 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// [`Budget::DEFAULT`]'s time).
     pub fn search(&mut self, root: &G, limits: &Budget) -> MctsResult<G::Action> {
         let start = Instant::now();
+        let deadline = self.begin(root, limits, start);
+        if matches!(root.turn(), Turn::Player(_)) {
+            loop {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                self.simulate(root);
+                if self.stop {
+                    break;
+                }
+                self.simulations += 1;
+                if self.open == 0 {
+                    break;
+                }
+            }
+        }
+        self.finish(start)
+    }
+
+    /// Searches `root` within `limits` on one thread for each of `evals`, all of them in
+    /// this searcher's one tree (tree parallelism). A thread descends under the tree's lock,
+    /// reserves the node it reaches and puts a virtual loss (a visit whose chance is 0 for
+    /// the chooser) on every node of its path, so the other threads are steered to other
+    /// moves; then it values the node's children with its own evaluator outside the lock,
+    /// and under the lock again puts them in the tree and backs up, the virtual losses
+    /// becoming real values. A thread reaching a node another is expanding backs up that
+    /// node's static chances, as at a leaf; chance outcomes are sampled under the lock (one
+    /// evaluator call, this searcher's). Limits bind as for [`Mcts::search`]: a node limit
+    /// counts every thread's evaluator calls (an expansion reserves its children's before it
+    /// starts), so it is never passed; the time is checked by each thread before each
+    /// simulation. The moves depend on the threads' timing, so even under a node limit a
+    /// search is not reproducible. With no evaluator in `evals` it is [`Mcts::search`].
+    pub fn search_shared(
+        &mut self,
+        evals: &mut [E],
+        root: &G,
+        limits: &Budget,
+    ) -> MctsResult<G::Action> {
+        if evals.is_empty() {
+            return self.search(root, limits);
+        }
+        let start = Instant::now();
+        let deadline = self.begin(root, limits, start);
+        // The root's expansion first, on this thread, so that no thread waits on it.
+        if matches!(root.turn(), Turn::Player(_)) && deadline.is_none_or(|d| Instant::now() < d) {
+            self.simulate(root);
+            if !self.stop {
+                self.simulations += 1;
+            }
+        }
+        if matches!(root.turn(), Turn::Player(_)) && !self.stop && self.open > 0 {
+            let valuing = self.valuing();
+            self.defer = true;
+            let tree = std::sync::Mutex::new(&mut *self);
+            std::thread::scope(|scope| {
+                for eval in evals.iter_mut() {
+                    let tree = &tree;
+                    scope.spawn(move || worker(tree, eval, root, deadline, valuing));
+                }
+            });
+            self.defer = false;
+        }
+        self.finish(start)
+    }
+
+    /// The settings for valuing children.
+    fn valuing(&self) -> Valuing {
+        Valuing {
+            players: self.players,
+            scale: self.config.value_scale,
+            chance_samples: self.config.chance_samples,
+            max_depth: self.max_depth,
+        }
+    }
+
+    /// Resets the searcher for a search of `root` within `limits` started at `start`;
+    /// returns the deadline.
+    fn begin(&mut self, root: &G, limits: &Budget, start: Instant) -> Option<Instant> {
         let time = match (limits.time, limits.nodes) {
             (None, None) => Budget::DEFAULT.time,
             (time, _) => time,
@@ -373,22 +552,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             kind: Kind::New,
             mover: mover_of(root),
         });
-        let mut simulations = 0u64;
-        if matches!(root.turn(), Turn::Player(_)) {
-            loop {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                self.simulate(root);
-                if self.stop {
-                    break;
-                }
-                simulations += 1;
-                if self.open == 0 {
-                    break;
-                }
-            }
-        }
+        self.simulations = 0;
+        self.collisions = 0;
+        self.pending = 0;
+        deadline
+    }
+
+    /// The result of the search begun at `start`, from the tree as it stands.
+    fn finish(&mut self, start: Instant) -> MctsResult<G::Action> {
+        let simulations = self.simulations;
         let root_node = self.tree[0];
         let kids = root_node.first as usize..(root_node.first + root_node.len) as usize;
         // A complete tree (nothing left to add, and nothing left out for the memory cap) is
@@ -433,6 +605,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             tree: self.tree.len(),
             full: self.full,
             merged: self.merged,
+            collisions: self.collisions,
             elapsed: start.elapsed(),
         }
     }
@@ -451,28 +624,12 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// The static chances of every player at `state` (one evaluator call).
     fn chances(&mut self, state: &G) -> [f32; MAX_PLAYERS] {
         self.nodes += 1;
-        let v = self.eval.evaluate(state);
-        let mut c = [0.0; MAX_PLAYERS];
-        for (p, slot) in c.iter_mut().enumerate().take(self.players) {
-            let u = self.eval.utility(&v, PlayerId(p as u8));
-            *slot = sigmoid(u as f32 / self.config.value_scale);
-        }
-        c
+        self.valuing().chances(&mut self.eval, state)
     }
 
     /// Whether `state`, just created in the tree, can never be expanded.
     fn is_leaf(&self, state: &G, depth: u32) -> bool {
-        match state.turn() {
-            Turn::Terminal => true,
-            Turn::Chance => self.config.chance_samples == 0 || self.at_depth_limit(depth),
-            Turn::Player(_) => self.eval.is_leaf(state) || self.at_depth_limit(depth),
-        }
-    }
-
-    /// True at or below the depth limit: no node there is expanded (nor a chance node
-    /// sampled).
-    fn at_depth_limit(&self, depth: u32) -> bool {
-        self.max_depth.is_some_and(|d| depth >= d)
+        self.valuing().is_leaf(&self.eval, state, depth)
     }
 
     fn would_pass_limit(&self, more: usize) -> bool {
@@ -506,18 +663,29 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// One simulation from `root`: descend, expand or revisit a leaf, back up.
     fn simulate(&mut self, root: &G) {
         let mut state = match self.state.take() {
-            Some(mut s) => {
-                s.clone_from(root);
-                s
-            }
+            Some(s) => s,
             None => root.clone(),
         };
+        let backed = self.descend(root, &mut state);
+        self.state = Some(state);
+        match backed {
+            Descent::Back(chances) => self.backup(&chances, true),
+            Descent::Stop => self.stop = true,
+            Descent::Expand { .. } => debug_assert!(false, "only a shared tree defers"),
+        }
+    }
+
+    /// Descends from `root` (with `state` as the buffer, left at the node the descent ends
+    /// at), the nodes passed in [`Mcts::path`]: expands or revisits a leaf, or in a shared
+    /// tree reserves the node to expand.
+    fn descend(&mut self, root: &G, state: &mut G) -> Descent {
+        state.clone_from(root);
         self.path.clear();
         let mut idx = 0u32;
         let mut depth = 0u32;
         // Chance nodes passed on this path.
         let mut level = 0u32;
-        let backed = loop {
+        loop {
             let node = self.tree[idx as usize];
             let mover = match state.turn() {
                 Turn::Player(m) => Some(m),
@@ -528,25 +696,33 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 (Kind::Alias, _) => {
                     // Never on a path: the descent goes to the node an alias shares.
                     debug_assert!(false, "an alias is never descended into");
-                    break Some(node.chances);
+                    break Descent::Back(node.chances);
                 }
-                (Kind::Leaf, _) | (_, Turn::Terminal) => {
-                    // A visit to a node already valued: it counts as a node, so a node
-                    // limit ends every search.
+                (Kind::Leaf | Kind::Busy, _) | (_, Turn::Terminal) => {
+                    // A visit to a node already valued (or, in a shared tree, being
+                    // expanded by another thread): it counts as a node, so a node limit
+                    // ends every search.
                     if self.would_pass_limit(1) {
-                        break None;
+                        break Descent::Stop;
                     }
                     self.nodes += 1;
-                    break Some(node.chances);
+                    self.collisions += u64::from(node.kind == Kind::Busy);
+                    break Descent::Back(node.chances);
                 }
                 (Kind::New, Turn::Player(m)) => {
-                    if let Some(t) = self.transposition(&state, idx, level) {
+                    if let Some(t) = self.transposition(state, idx, level) {
                         // Go on from the node this one now shares, as if it had been chosen.
                         self.path.pop();
                         idx = t;
                         continue;
                     }
-                    break self.expand(&state, idx, m, depth);
+                    if self.defer {
+                        break self.reserve(state, idx, m, depth);
+                    }
+                    break match self.expand(state, idx, m, depth) {
+                        Some(c) => Descent::Back(c),
+                        None => Descent::Stop,
+                    };
                 }
                 (Kind::Expanded, Turn::Player(_)) => {
                     let c = self.select(idx);
@@ -565,7 +741,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     let allowed = allowed.min(self.config.chance_samples).max(1);
                     let key = self.outcome_key(idx, level);
                     if node.kind == Kind::New || node.len < allowed {
-                        break self.widen(&state, idx, key, depth);
+                        break match self.widen(state, idx, key, depth) {
+                            Some(c) => Descent::Back(c),
+                            None => Descent::Stop,
+                        };
                     }
                     let kids = node.first..node.first + node.len;
                     let c = kids
@@ -573,17 +752,12 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                         .unwrap_or(node.first);
                     // Outcome j sits in the j-th of the node's reserved slots.
                     let j = c - node.first;
-                    self.apply_outcome(&mut state, key, j);
+                    self.apply_outcome(state, key, j);
                     idx = c;
                     level += 1;
                 }
             }
             depth += 1;
-        };
-        self.state = Some(state);
-        match backed {
-            Some(chances) => self.backup(&chances),
-            None => self.stop = true,
         }
     }
 
@@ -641,6 +815,29 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         best
     }
 
+    /// Before the player node `idx` at `state` is expanded: its legal moves into
+    /// [`Mcts::actions`]. Returns what the descent ends with instead if it is not expanded:
+    /// its own chances if it has no move or the tree is full (it becomes a leaf), or the
+    /// node limit's end.
+    fn prepare(&mut self, state: &G, idx: u32) -> Option<Descent> {
+        let mut actions = std::mem::take(&mut self.actions);
+        state.legal_actions(&mut actions);
+        let n = actions.len();
+        self.actions = actions;
+        let own = self.tree[idx as usize].chances;
+        let full = self.tree.len() + self.pending + n > self.config.tree_cap;
+        if n == 0 || full {
+            self.full |= full;
+            self.tree[idx as usize].kind = Kind::Leaf;
+            self.open -= 1;
+            return Some(Descent::Back(own));
+        }
+        if self.would_pass_limit(n) {
+            return Some(Descent::Stop);
+        }
+        None
+    }
+
     /// Expands the player node `idx` at `state`: every child evaluated once. Returns the
     /// chances to back up (the best child's for `m`; the node's own if it cannot be
     /// expanded), or `None` if the node limit ends the search.
@@ -651,83 +848,124 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         m: PlayerId,
         depth: u32,
     ) -> Option<[f32; MAX_PLAYERS]> {
-        let mut actions = std::mem::take(&mut self.actions);
-        state.legal_actions(&mut actions);
-        let own = self.tree[idx as usize].chances;
-        let full = self.tree.len() + actions.len() > self.config.tree_cap;
-        if actions.is_empty() || full {
-            self.full |= full;
-            self.tree[idx as usize].kind = Kind::Leaf;
-            self.open -= 1;
-            self.actions = actions;
-            return Some(own);
+        match self.prepare(state, idx) {
+            Some(Descent::Back(c)) => return Some(c),
+            Some(_) => return None,
+            None => {}
         }
-        if self.would_pass_limit(actions.len()) {
-            self.actions = actions;
-            return None;
-        }
-        let first = self.tree.len() as u32;
+        let mut kids = std::mem::take(&mut self.kids);
         let mut child = match self.child.take() {
             Some(c) => c,
             None => state.clone(),
         };
+        let valuing = self.valuing();
+        valuing.children(
+            &mut self.eval,
+            state,
+            &self.actions,
+            depth,
+            &mut child,
+            &mut kids,
+        );
+        self.child = Some(child);
+        self.nodes += kids.len() as u64;
+        let chances = self.insert(idx, m, depth, &kids);
+        self.kids = kids;
+        Some(chances)
+    }
+
+    /// In a shared tree: reserves the player node `idx` at `state` for expansion by the
+    /// descending thread (its legal moves in [`Mcts::actions`], their evaluator calls
+    /// counted now, a virtual loss on every node of the path), or ends the descent as
+    /// [`Mcts::prepare`] says.
+    fn reserve(&mut self, state: &G, idx: u32, m: PlayerId, depth: u32) -> Descent {
+        if let Some(d) = self.prepare(state, idx) {
+            return d;
+        }
+        let n = self.actions.len();
+        self.nodes += n as u64;
+        self.pending += n;
+        self.tree[idx as usize].kind = Kind::Busy;
+        for &(i, _) in &self.path {
+            // A visit whose chance (0) the backup replaces by the real one.
+            self.tree[i as usize].visits += 1;
+        }
+        Descent::Expand { idx, m, depth }
+    }
+
+    /// In a shared tree: the valued children `kids` of the node `idx` reserved by
+    /// [`Mcts::reserve`] go into the tree, and their best chances are backed up along the
+    /// path (in [`Mcts::path`]), replacing the virtual losses.
+    fn complete(&mut self, idx: u32, m: PlayerId, depth: u32, kids: &[Kid<G::Action>]) {
+        self.pending -= kids.len();
+        let chances = self.insert(idx, m, depth, kids);
+        self.backup(&chances, false);
+    }
+
+    /// Puts the valued children `kids` of the player node `idx` (where `m` moves, `depth`
+    /// plies below the root) into the tree, with their priors; returns the chances to back
+    /// up (the best child's for `m`).
+    fn insert(
+        &mut self,
+        idx: u32,
+        m: PlayerId,
+        depth: u32,
+        kids: &[Kid<G::Action>],
+    ) -> [f32; MAX_PLAYERS] {
+        let own = self.tree[idx as usize].chances;
+        let first = self.tree.len() as u32;
         let mut best: Option<[f32; MAX_PLAYERS]> = None;
         let mut top = f32::NEG_INFINITY;
-        for &a in &actions {
-            child.clone_from(state);
-            child.apply(a);
-            let chances = self.chances(&child);
-            let kind = if self.is_leaf(&child, depth + 1) {
+        for k in kids {
+            let kind = if k.leaf {
                 Kind::Leaf
             } else {
                 self.open += 1;
                 Kind::New
             };
-            let c = chances[m.index()];
+            let c = k.chances[m.index()];
             if best.is_none() || c > top {
                 top = c;
-                best = Some(chances);
+                best = Some(k.chances);
             }
             self.tree.push(Node {
-                action: Some(a),
+                action: Some(k.action),
                 prior: 0.0,
                 visits: 1,
                 sum: c,
-                chances,
+                chances: k.chances,
                 first: 0,
                 len: 0,
                 kind,
-                mover: mover_of(&child),
+                mover: k.mover,
             });
         }
-        self.child = Some(child);
-        self.actions = actions;
         // Priors: the softmax of the children's log-odds for `m` over the temperature.
         let t = self.config.temperature.max(1e-3);
         let logit = |c: f32| {
             let c = c.clamp(1e-6, 1.0 - 1e-6);
             (c / (1.0 - c)).ln() / t
         };
-        let kids = first as usize..self.tree.len();
-        let max = self.tree[kids.clone()]
+        let range = first as usize..self.tree.len();
+        let max = self.tree[range.clone()]
             .iter()
             .map(|n| logit(n.chances[m.index()]))
             .fold(f32::NEG_INFINITY, f32::max);
         let mut total = 0.0;
-        for n in &mut self.tree[kids.clone()] {
+        for n in &mut self.tree[range.clone()] {
             n.prior = (logit(n.chances[m.index()]) - max).exp();
             total += n.prior;
         }
-        for n in &mut self.tree[kids.clone()] {
+        for n in &mut self.tree[range.clone()] {
             n.prior /= total;
         }
         let node = &mut self.tree[idx as usize];
         node.first = first;
-        node.len = kids.len() as u32;
+        node.len = range.len() as u32;
         node.kind = Kind::Expanded;
         self.open -= 1;
         self.deepest = self.deepest.max(depth + 1);
-        best.or(Some(own))
+        best.unwrap_or(own)
     }
 
     /// Adds the next sampled outcome to the chance node `idx` at `state` (reserving its
@@ -875,18 +1113,80 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         best.unwrap_or(n.chances)
     }
 
-    /// Adds `chances` to every node on the path: a visit each, and to each node's sum the
-    /// chance of the player who chose it.
-    fn backup(&mut self, chances: &[f32; MAX_PLAYERS]) {
+    /// Adds `chances` to every node on the path: to each node's sum the chance of the
+    /// player who chose it, and a visit each if `visits` (a shared tree's expansion counted
+    /// its visits when it put its virtual losses on the path).
+    fn backup(&mut self, chances: &[f32; MAX_PLAYERS], visits: bool) {
         let mut parent_mover: Option<PlayerId> = None;
         for &(idx, mover) in &self.path {
             let n = &mut self.tree[idx as usize];
-            n.visits += 1;
+            n.visits += u32::from(visits);
             if let Some(p) = parent_mover {
                 n.sum += chances[p.index()];
             }
             parent_mover = mover;
         }
+    }
+}
+
+/// One thread of [`Mcts::search_shared`]: simulations in the shared `tree` until the
+/// deadline, the node limit or a complete tree, valuing the children of the nodes it
+/// expands with `eval` outside the lock.
+fn worker<G, E>(
+    tree: &std::sync::Mutex<&mut Mcts<G, E>>,
+    eval: &mut E,
+    root: &G,
+    deadline: Option<Instant>,
+    valuing: Valuing,
+) where
+    G: Game,
+    E: Evaluator<G>,
+{
+    let lock = || {
+        tree.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let mut state = root.clone();
+    let mut child = root.clone();
+    let mut path = Vec::new();
+    let mut actions = Vec::new();
+    let mut kids = Vec::new();
+    loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return;
+        }
+        let (idx, m, depth) = {
+            let mut t = lock();
+            if t.stop || t.open == 0 {
+                return;
+            }
+            std::mem::swap(&mut t.path, &mut path);
+            let descent = t.descend(root, &mut state);
+            match descent {
+                Descent::Back(chances) => {
+                    t.backup(&chances, true);
+                    t.simulations += 1;
+                    std::mem::swap(&mut t.path, &mut path);
+                    continue;
+                }
+                Descent::Stop => {
+                    t.stop = true;
+                    std::mem::swap(&mut t.path, &mut path);
+                    return;
+                }
+                Descent::Expand { idx, m, depth } => {
+                    std::mem::swap(&mut t.path, &mut path);
+                    std::mem::swap(&mut t.actions, &mut actions);
+                    (idx, m, depth)
+                }
+            }
+        };
+        valuing.children(eval, &state, &actions, depth, &mut child, &mut kids);
+        let mut t = lock();
+        std::mem::swap(&mut t.path, &mut path);
+        t.complete(idx, m, depth, &kids);
+        t.simulations += 1;
+        std::mem::swap(&mut t.path, &mut path);
     }
 }
 
@@ -903,11 +1203,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 /// pass it) and so is nothing else. The move played is the one with the most visits over
 /// all the trees (ties to the higher mean chance), unless a tree is complete: then its exact
 /// move. Under a node limit the move depends only on the seed, as with one thread.
+///
+/// Made by [`MctsAgent::with_shared_tree`] it searches by tree parallelism instead: its
+/// threads share one tree ([`Mcts::search_shared`]), steered apart by virtual losses.
 pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     name: String,
     mcts: Mcts<G, E>,
-    /// The other threads' searchers (none with one thread).
+    /// The other threads' searchers (none with one thread, or with a shared tree).
     helpers: Vec<Mcts<G, E>>,
+    /// With a shared tree: one evaluator for each thread.
+    workers: Vec<E>,
     last: Option<MctsResult<G::Action>>,
 }
 
@@ -918,6 +1223,7 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
             name: name.into(),
             mcts: Mcts::new(eval, config),
             helpers: Vec::new(),
+            workers: Vec::new(),
             last: None,
         }
     }
@@ -940,13 +1246,50 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
             name: name.into(),
             mcts: Mcts::new(eval, config),
             helpers,
+            workers: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// A player searching on `threads` threads that share one tree (tree parallelism with
+    /// virtual losses, [`Mcts::search_shared`]); with 0 or 1 it is [`MctsAgent::new`]. Its
+    /// moves depend on the threads' timing: with more than one thread it is not
+    /// reproducible, even under a node limit.
+    pub fn with_shared_tree(
+        name: impl Into<String>,
+        eval: E,
+        config: MctsConfig,
+        threads: usize,
+    ) -> Self
+    where
+        E: Clone,
+    {
+        let workers = if threads > 1 {
+            (0..threads).map(|_| eval.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        MctsAgent {
+            name: name.into(),
+            mcts: Mcts::new(eval, config),
+            helpers: Vec::new(),
+            workers,
             last: None,
         }
     }
 
     /// The threads it searches on.
     pub fn threads(&self) -> usize {
-        1 + self.helpers.len()
+        if self.workers.is_empty() {
+            1 + self.helpers.len()
+        } else {
+            self.workers.len()
+        }
+    }
+
+    /// True if its threads share one tree.
+    pub fn shares_tree(&self) -> bool {
+        !self.workers.is_empty()
     }
 
     /// The full result of the last search (with several threads: the trees' results
@@ -964,6 +1307,9 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
         seed: u64,
     ) -> MctsResult<G::Action> {
         self.mcts.seed(seed);
+        if !self.workers.is_empty() {
+            return self.mcts.search_shared(&mut self.workers, state, budget);
+        }
         if self.helpers.is_empty() {
             return self.mcts.search(state, budget);
         }
@@ -1023,6 +1369,7 @@ fn combine<A: Copy>(
         all.tree = all.tree.max(r.tree);
         all.full |= r.full;
         all.merged += r.merged;
+        all.collisions += r.collisions;
         all.elapsed = all.elapsed.max(r.elapsed);
         if all.root_visits.is_empty() {
             all.root_visits = vec![0; r.root_visits.len()];

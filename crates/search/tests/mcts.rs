@@ -783,3 +783,137 @@ fn two_threads_find_winning_moves_and_solve_complete_trees() {
     assert!(exact.solved);
     assert_eq!((Some(a), r.value), (exact.best, exact.value));
 }
+
+/// A result without its time, to compare two searches.
+fn timeless<A: Clone>(
+    r: &tessera_search::mcts::MctsResult<A>,
+) -> tessera_search::mcts::MctsResult<A> {
+    tessera_search::mcts::MctsResult {
+        elapsed: std::time::Duration::ZERO,
+        ..r.clone()
+    }
+}
+
+#[test]
+fn a_shared_tree_on_one_thread_is_the_plain_search() {
+    // With one thread the deferred expansion (reserve, value outside the lock, complete)
+    // builds the tree the plain search builds, result for result: the virtual losses are
+    // all replaced, the node counts and the refills the same.
+    let settings = [
+        azul_config(0),
+        azul_config(8),
+        MctsConfig {
+            common_outcomes: true,
+            transpositions: true,
+            ..azul_config(32)
+        },
+    ];
+    for (i, s) in azul_positions(13).iter().enumerate().step_by(5) {
+        for config in &settings {
+            let mut plain = Mcts::new(Strong(StrongEval::default()), config.clone());
+            plain.seed(i as u64);
+            let want = plain.search(s, &nodes(8_000));
+            let mut shared = Mcts::new(Strong(StrongEval::default()), config.clone());
+            shared.seed(i as u64);
+            let got = shared.search_shared(&mut [Strong(StrongEval::default())], s, &nodes(8_000));
+            assert_eq!(timeless(&got), timeless(&want), "position {i}, {config:?}");
+            assert_eq!(got.collisions, 0);
+        }
+    }
+}
+
+#[test]
+fn a_shared_tree_keeps_the_node_limit_and_every_visit_adds_up() {
+    // Two threads in one tree: the node limit is never passed, every simulation after the
+    // root's expansion adds exactly one visit to one root move (no virtual loss is left
+    // behind), the means are chances, and the move played is the most visited.
+    let mut searched = 0;
+    for (i, s) in azul_positions(14).iter().enumerate().step_by(4) {
+        let mut legal = Vec::new();
+        s.legal_actions(&mut legal);
+        for (samples, limit) in [(0, 20_000u64), (8, 30_000)] {
+            let mut agent = MctsAgent::with_shared_tree(
+                "shared",
+                Strong(StrongEval::default()),
+                azul_config(samples),
+                2,
+            );
+            assert_eq!(agent.threads(), 2);
+            assert!(agent.shares_tree());
+            let a = agent.choose(s, &nodes(limit), &mut seeded(i as u64));
+            if legal.len() == 1 {
+                continue;
+            }
+            let r = agent.last_result().expect("a search").clone();
+            assert!(r.nodes <= limit, "position {i}: {} nodes", r.nodes);
+            let visits: u64 = r.root_visits.iter().map(|&v| u64::from(v)).sum();
+            assert_eq!(
+                visits,
+                legal.len() as u64 + r.simulations - 1,
+                "position {i}: {r:?}"
+            );
+            for (&v, &sum) in r.root_visits.iter().zip(&r.root_sums) {
+                assert!(
+                    v >= 1 && (0.0..=v as f32 + 1e-3).contains(&sum),
+                    "{v} {sum}"
+                );
+            }
+            if !r.solved {
+                let most = *r.root_visits.iter().max().unwrap();
+                let k = legal.iter().position(|&m| m == a).unwrap();
+                assert_eq!(
+                    r.root_visits[k], most,
+                    "position {i}: not the most visited move"
+                );
+            }
+            searched += 1;
+        }
+    }
+    assert!(searched >= 6, "only {searched} searches");
+}
+
+#[test]
+fn a_shared_tree_keeps_the_memory_cap() {
+    // Expansions in flight count against the cap: two threads never grow the tree past it.
+    let s = &azul_positions(9)[0];
+    for samples in [0, 8] {
+        let capped = MctsConfig {
+            tree_cap: 2_000,
+            ..azul_config(samples)
+        };
+        let mut m = Mcts::new(Strong(StrongEval::default()), capped);
+        let evals = &mut [Strong(StrongEval::default()), Strong(StrongEval::default())];
+        let r = m.search_shared(evals, s, &nodes(100_000));
+        assert!(r.tree <= 2_000, "{} nodes held under a cap of 2000", r.tree);
+        assert!(r.full && !r.solved, "samples {samples}: {r:?}");
+    }
+}
+
+#[test]
+fn a_shared_tree_finds_winning_moves_and_solves_complete_trees() {
+    let mut agent =
+        MctsAgent::with_shared_tree("nim", NimEval { known: 8 }, MctsConfig::default(), 2);
+    let mut rng = seeded(3);
+    for text in ["2 1 7,6,4 0,0", "2 1 7,5,3 0,0", "2 1 6,6,3 0,0"] {
+        let root: Nim = text.parse().unwrap();
+        let a = agent.choose(&root, &nodes(200_000), &mut rng);
+        let mut after = root.clone();
+        after.apply(a);
+        assert_eq!(grundy(&piles(&after)), 0, "{text}: {a:?} does not win");
+    }
+    // A small game is completed by the two threads together and solved exactly.
+    let wide = MctsConfig {
+        cpuct: 50.0,
+        temperature: 100.0,
+        ..MctsConfig::default()
+    };
+    let mut agent = MctsAgent::with_shared_tree("nim", NimEval { known: 0 }, wide.clone(), 2);
+    let root: Nim = "2 1 3,2,2 0,0".parse().unwrap();
+    let a = agent.choose(&root, &nodes(1_000_000), &mut rng);
+    let r = agent.last_result().expect("a search");
+    assert!(r.solved);
+    let exact = Mcts::new(NimEval { known: 0 }, wide).search(&root, &nodes(1_000_000));
+    assert!(exact.solved);
+    assert_eq!((Some(a), r.value), (exact.best, exact.value));
+    assert_eq!(r.tree, exact.tree, "the complete tree is the same tree");
+}

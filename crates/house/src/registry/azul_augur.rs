@@ -74,7 +74,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 21] = [
+const PARAMS: [ParamDoc; 22] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -131,7 +131,7 @@ const PARAMS: [ParamDoc; 21] = [
     ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose` and `threads` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads` and `shared` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -164,6 +164,11 @@ const PARAMS: [ParamDoc; 21] = [
         doc: "with mcts: search on this many threads (1-16; root parallelism: independent trees of the same position under the same time, a node limit shared out between them, their visits added); the operator's only (a remote request plays on one thread)",
     },
     ParamDoc {
+        name: "shared",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with threads of 2 or more: 1 puts the threads in one shared tree (tree parallelism: a thread expanding a node leaves a virtual loss on its path, so the others search other moves; the moves then depend on the threads' timing, so even a node budget does not replay a game); 0, a tree a thread",
+    },
+    ParamDoc {
         name: "endgame",
         kind: ParamKind::Value { default: "0" },
         doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0, the default: off)",
@@ -177,7 +182,7 @@ const PARAMS: [ParamDoc; 21] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 21] = {
+const ORACLE_PARAMS: [ParamDoc; 22] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -197,10 +202,10 @@ const ORACLE_PARAMS: [ParamDoc; 21] = {
     p[13] = ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose` and `threads` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads` and `shared` do not apply",
     };
-    assert!(matches!(p[20].name.as_bytes(), b"endgame"));
-    p[20] = ParamDoc {
+    assert!(matches!(p[21].name.as_bytes(), b"endgame"));
+    p[21] = ParamDoc {
         name: "endgame",
         kind: ParamKind::Value { default: "0.5" },
         doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0.5, the default since 2026-12-03; 0: off)",
@@ -397,13 +402,14 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 6] = [
+const MCTS_ONLY: [&str; 7] = [
     "cpuct",
     "temp",
     "outcomes",
     "common",
     "transpose",
     "threads",
+    "shared",
 ];
 
 /// What `augur` or `oracle` does when its name does not say.
@@ -584,6 +590,7 @@ fn plan(
     }
     let config = mcts_config(spec, defaults)?;
     let threads = threads(spec, trust)?;
+    let shared = shared_tree(spec, threads)?;
     let eval = AugurEvaluator {
         eval,
         past_round: false,
@@ -591,7 +598,11 @@ fn plan(
         narrow,
     };
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-        let agent = MctsAgent::with_threads(&name, eval.clone(), config.clone(), threads);
+        let agent = if shared {
+            MctsAgent::with_shared_tree(&name, eval.clone(), config.clone(), threads)
+        } else {
+            MctsAgent::with_threads(&name, eval.clone(), config.clone(), threads)
+        };
         match endgame {
             Some(share) => Box::new(LastRound::new(agent, share)),
             None => Box::new(agent),
@@ -631,6 +642,25 @@ fn threads(spec: &AgentSpec, trust: Trust) -> Result<usize, SpecError> {
             key: "threads".into(),
             value: t.to_string(),
             expected: format!("a number of threads from 1 to {MAX}"),
+        }),
+    }
+}
+
+/// Whether the tree search's threads share one tree (`shared`, 0 or 1; 1 only with two
+/// threads or more).
+fn shared_tree(spec: &AgentSpec, threads: usize) -> Result<bool, SpecError> {
+    match spec.u64("shared", 0)? {
+        0 => Ok(false),
+        1 if threads >= 2 => Ok(true),
+        k => Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: "shared".into(),
+            value: k.to_string(),
+            expected: if k == 1 {
+                "0 with one thread: a shared tree needs threads=2 or more".into()
+            } else {
+                "0 or 1".into()
+            },
         }),
     }
 }
@@ -1124,6 +1154,34 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_tree_is_the_operators_and_keeps_the_node_budget() {
+        use crate::registry::{RegistryError, Trust};
+        use crate::spec::SpecError;
+        let reg = registry();
+        let e = reg
+            .parse_from("oracle:threads=2:shared=1", Trust::Remote)
+            .err();
+        assert!(
+            matches!(e, Some(RegistryError::Spec(SpecError::Refused { .. }))),
+            "{e:?}"
+        );
+        assert!(reg.parse_from("oracle:shared=0", Trust::Remote).is_ok());
+        // Two threads in one tree: a legal move within the seat's node budget.
+        let positions = positions();
+        let choices = positions.iter().filter(|s| s.num_legal_actions() >= 2);
+        let mut searched = 0;
+        for (i, s) in choices.enumerate().step_by(9) {
+            let mut a = seat("oracle:threads=2:shared=1:nodes=20000");
+            let x = a.choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            let info = a.last_info().unwrap();
+            assert!(info.nodes <= 20000, "position {i}: {info:?}");
+            searched += 1;
+        }
+        assert!(searched >= 3, "only {searched} positions");
+    }
+
+    #[test]
     fn the_last_round_solver_plays_exact_moves_and_refuses_bad_shares() {
         use crate::registry::azul_endgame::{last_round_certain, solve, solver, value_for};
         let reg = registry();
@@ -1230,6 +1288,9 @@ mod tests {
             ("oracle:threads=0", "from 1 to 16"),
             ("oracle:threads=17", "from 1 to 16"),
             ("oracle:threads=two", "threads"),
+            ("oracle:shared=1", "threads=2 or more"),
+            ("oracle:threads=2:shared=2", "0 or 1"),
+            ("oracle:alphabeta:threads=2:shared=1", "threads"),
             ("oracle:alphabeta:threads=2", "threads"),
             ("augur:threads=2", "augur:mcts"),
             // oracle searches by mcts without a flag: the alpha-beta keys must name their
