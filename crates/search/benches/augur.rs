@@ -155,6 +155,27 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // Two threads in one tree (`oracle:mcts:outcomes=0:threads=2:shared=1`) under the same
+    // node limit: the wall time a node costs on two cores (the nodes of a run vary a little
+    // with the threads' timing; the throughput is one run's).
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| {
+            Mcts::new(v10(), MctsConfig::default())
+                .search_shared(&mut [v10(), v10()], p, &budget)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("mcts_v10_shared2_n20k", |b| {
+        let mut m = Mcts::new(v10(), MctsConfig::default());
+        let mut evals = [v10(), v10()];
+        b.iter(|| {
+            for p in &positions {
+                black_box(m.search_shared(&mut evals, black_box(p), &budget));
+            }
+        })
+    });
     // The same with transpositions within the round (`oracle:mcts:outcomes=0:transpose=1`):
     // nodes still count evaluator calls and leaf revisits, so a node costs what the key and
     // the table lookup add at each expansion.

@@ -56,6 +56,14 @@
 //! it exhausts a tree. PUCT visits unlikely moves rarely, so
 //! only small trees (late in an Azul round, or under a small depth limit) are completed.
 //!
+//! # Threads
+//! [`Mcts::search_shared`] searches one tree on several threads (tree parallelism): each
+//! thread descends under the tree's lock, reserves the node it would expand and leaves a
+//! virtual loss on its path (a visit of chance 0, later replaced by the real value), so the
+//! others are steered to other moves, and values the node's children with its own evaluator
+//! outside the lock. [`MctsAgent::with_threads`] instead searches independent trees of the
+//! same root (root parallelism) and adds their visits.
+//!
 //! ```
 //! use tessera_core::{Budget, Game, PerPlayer, testgame::Nim};
 //! use tessera_search::adversarial::FnEvaluator;
@@ -1219,11 +1227,23 @@ pub struct MctsAgent<G: Game, E: Evaluator<G>> {
 impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
     /// A player called `name` with an evaluator and settings, searching on one thread.
     pub fn new(name: impl Into<String>, eval: E, config: MctsConfig) -> Self {
+        Self::with_parts(name, eval, config, Vec::new(), Vec::new())
+    }
+
+    /// A player from its main searcher's evaluator and settings, the other trees'
+    /// searchers (root parallelism) and the shared tree's evaluators (tree parallelism).
+    fn with_parts(
+        name: impl Into<String>,
+        eval: E,
+        config: MctsConfig,
+        helpers: Vec<Mcts<G, E>>,
+        workers: Vec<E>,
+    ) -> Self {
         MctsAgent {
             name: name.into(),
             mcts: Mcts::new(eval, config),
-            helpers: Vec::new(),
-            workers: Vec::new(),
+            helpers,
+            workers,
             last: None,
         }
     }
@@ -1242,13 +1262,7 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
         let helpers = (1..threads)
             .map(|_| Mcts::new(eval.clone(), config.clone()))
             .collect();
-        MctsAgent {
-            name: name.into(),
-            mcts: Mcts::new(eval, config),
-            helpers,
-            workers: Vec::new(),
-            last: None,
-        }
+        Self::with_parts(name, eval, config, helpers, Vec::new())
     }
 
     /// A player searching on `threads` threads that share one tree (tree parallelism with
@@ -1269,13 +1283,7 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
         } else {
             Vec::new()
         };
-        MctsAgent {
-            name: name.into(),
-            mcts: Mcts::new(eval, config),
-            helpers: Vec::new(),
-            workers,
-            last: None,
-        }
+        Self::with_parts(name, eval, config, Vec::new(), workers)
     }
 
     /// The threads it searches on.

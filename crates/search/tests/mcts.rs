@@ -6,11 +6,11 @@ use tessera_azul::AzulState;
 use tessera_azul::eval::StrongEval;
 use tessera_core::Agent;
 use tessera_core::rng::mix64;
-use tessera_core::testgame::Nim;
+use tessera_core::testgame::{Nim, Take};
 use tessera_core::{Budget, Game, PerPlayer, PlayerId, Turn, rng::seeded};
 use tessera_search::adversarial::testtree::{TreeEval, TreeGame};
 use tessera_search::adversarial::{Algorithm, Evaluator, MultiMode, SearchConfig, Searcher, Value};
-use tessera_search::mcts::{Mcts, MctsAgent, MctsConfig};
+use tessera_search::mcts::{Mcts, MctsAgent, MctsConfig, MctsResult};
 
 /// TreeGame's utilities are -20..=20: ten units a logit keeps them within a few logits,
 /// where the chances (f32) round-trip to the same integer. PUCT visits unlikely moves so
@@ -753,9 +753,13 @@ fn one_thread_is_the_plain_search() {
     }
 }
 
-#[test]
-fn two_threads_find_winning_moves_and_solve_complete_trees() {
-    let mut agent = MctsAgent::with_threads("nim", NimEval { known: 8 }, MctsConfig::default(), 2);
+/// Checks a two-thread player made by `make` (from an evaluator and settings): it plays a
+/// winning move in three won Nim positions, and completes a small game, playing the exact
+/// move and value; returns the complete search's result and the plain search's.
+fn two_threads_play_nim_exactly(
+    make: impl Fn(NimEval, MctsConfig) -> MctsAgent<Nim, NimEval>,
+) -> (MctsResult<Take>, MctsResult<Take>) {
+    let mut agent = make(NimEval { known: 8 }, MctsConfig::default());
     let mut rng = seeded(3);
     for text in ["2 1 7,6,4 0,0", "2 1 7,5,3 0,0", "2 1 6,6,3 0,0"] {
         let root: Nim = text.parse().unwrap();
@@ -764,24 +768,30 @@ fn two_threads_find_winning_moves_and_solve_complete_trees() {
         after.apply(a);
         assert_eq!(grundy(&piles(&after)), 0, "{text}: {a:?} does not win");
     }
-    // A small game is solved by each tree (flat priors and wide exploration complete it):
-    // the agent plays the exact move and value.
+    // Flat priors and wide exploration complete this small game.
     let wide = MctsConfig {
         cpuct: 50.0,
         temperature: 100.0,
         ..MctsConfig::default()
     };
-    let mut agent = MctsAgent::with_threads("nim", NimEval { known: 0 }, wide.clone(), 2);
+    let mut agent = make(NimEval { known: 0 }, wide.clone());
     let root: Nim = "2 1 3,2,2 0,0".parse().unwrap();
     let a = agent.choose(&root, &nodes(1_000_000), &mut rng);
     let mut after = root.clone();
     after.apply(a);
     assert_eq!(grundy(&piles(&after)), 0, "{a:?} does not win");
-    let r = agent.last_result().expect("a search");
+    let r = agent.last_result().expect("a search").clone();
     assert!(r.solved);
     let exact = Mcts::new(NimEval { known: 0 }, wide).search(&root, &nodes(1_000_000));
     assert!(exact.solved);
     assert_eq!((Some(a), r.value), (exact.best, exact.value));
+    (r, exact)
+}
+
+#[test]
+fn two_threads_find_winning_moves_and_solve_complete_trees() {
+    // Each of the two trees is complete and solved: the agent plays its exact move.
+    two_threads_play_nim_exactly(|e, c| MctsAgent::with_threads("nim", e, c, 2));
 }
 
 /// A result without its time, to compare two searches.
@@ -891,29 +901,8 @@ fn a_shared_tree_keeps_the_memory_cap() {
 
 #[test]
 fn a_shared_tree_finds_winning_moves_and_solves_complete_trees() {
-    let mut agent =
-        MctsAgent::with_shared_tree("nim", NimEval { known: 8 }, MctsConfig::default(), 2);
-    let mut rng = seeded(3);
-    for text in ["2 1 7,6,4 0,0", "2 1 7,5,3 0,0", "2 1 6,6,3 0,0"] {
-        let root: Nim = text.parse().unwrap();
-        let a = agent.choose(&root, &nodes(200_000), &mut rng);
-        let mut after = root.clone();
-        after.apply(a);
-        assert_eq!(grundy(&piles(&after)), 0, "{text}: {a:?} does not win");
-    }
-    // A small game is completed by the two threads together and solved exactly.
-    let wide = MctsConfig {
-        cpuct: 50.0,
-        temperature: 100.0,
-        ..MctsConfig::default()
-    };
-    let mut agent = MctsAgent::with_shared_tree("nim", NimEval { known: 0 }, wide.clone(), 2);
-    let root: Nim = "2 1 3,2,2 0,0".parse().unwrap();
-    let a = agent.choose(&root, &nodes(1_000_000), &mut rng);
-    let r = agent.last_result().expect("a search");
-    assert!(r.solved);
-    let exact = Mcts::new(NimEval { known: 0 }, wide).search(&root, &nodes(1_000_000));
-    assert!(exact.solved);
-    assert_eq!((Some(a), r.value), (exact.best, exact.value));
+    // The two threads complete one tree together: the plain search's complete tree.
+    let (r, exact) =
+        two_threads_play_nim_exactly(|e, c| MctsAgent::with_shared_tree("nim", e, c, 2));
     assert_eq!(r.tree, exact.tree, "the complete tree is the same tree");
 }
