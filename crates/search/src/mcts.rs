@@ -56,6 +56,16 @@
 //! it exhausts a tree. PUCT visits unlikely moves rarely, so
 //! only small trees (late in an Azul round, or under a small depth limit) are completed.
 //!
+//! # Tree reuse
+//! With [`MctsConfig::reuse`] a searcher keeps its tree after a search. The next search
+//! looks for its root among the tree's expanded player nodes at most one move of each seat
+//! below the last root, with no chance node between (for Azul: the same round, the moves
+//! played since), comparing positions; if found, that node's subtree is copied to the front
+//! of the tree (compacted, breadth first, every count kept) and the search goes on from it,
+//! its budget binding the new work only. Otherwise (a refill came between, a new game) it
+//! starts from an empty tree, as without reuse. The carried tree's refills keep the seed
+//! they were drawn with.
+//!
 //! # Threads
 //! [`Mcts::search_shared`] searches one tree on several threads (tree parallelism): each
 //! thread descends under the tree's lock, reserves the node it would expand and leaves a
@@ -131,6 +141,17 @@ pub struct MctsConfig {
     /// evaluator with a key; without one nothing is merged.
     #[serde(default)]
     pub transpositions: bool,
+    /// Tree reuse: if true, a search whose root is a position of the last search's tree
+    /// (reached by the moves played since, with no chance event between: for Azul, later
+    /// in the same round) starts from that node's subtree, its visits and values kept,
+    /// instead of an empty tree. The budget binds the new work alone (a node limit counts
+    /// this search's evaluator calls, as without reuse). Not with
+    /// [`MctsConfig::transpositions`] (an alias may point outside the subtree) and never
+    /// after a search under a depth limit or at the tree's cap (its leaves are not all
+    /// final). Under a node limit the moves stay reproducible: the carried tree is itself
+    /// the product of the seeded searches of the same game.
+    #[serde(default)]
+    pub reuse: bool,
 }
 
 impl Default for MctsConfig {
@@ -143,6 +164,7 @@ impl Default for MctsConfig {
             tree_cap: TREE_CAP,
             common_outcomes: false,
             transpositions: false,
+            reuse: false,
         }
     }
 }
@@ -254,6 +276,11 @@ pub struct MctsResult<A> {
     /// Simulations of a shared-tree search ([`Mcts::search_shared`]) that reached a node
     /// another thread was expanding and backed up its static chances (0 on one thread).
     pub collisions: u64,
+    /// Nodes carried over from the last search's tree ([`MctsConfig::reuse`]; 0 when the
+    /// search began with an empty tree).
+    pub reused: usize,
+    /// The root's visits carried over with them.
+    pub reused_visits: u32,
     /// Total time.
     pub elapsed: Duration,
 }
@@ -301,6 +328,17 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     simulations: u64,
     /// Descents that reached a node being expanded by another thread.
     collisions: u64,
+    /// With [`MctsConfig::reuse`]: the root of the last search, if its tree may be carried
+    /// into the next one (no depth limit, not capped).
+    last_root: Option<G>,
+    /// The seed the tree's chance outcomes were drawn with (kept while a tree is carried,
+    /// so its refills and the new ones come from the same streams).
+    tree_seed: u64,
+    /// The tree being built by a re-rooting (kept for its memory).
+    spare: Vec<Node<G::Action>>,
+    /// Nodes and root visits carried into this search.
+    reused: usize,
+    reused_visits: u32,
 }
 
 /// A child valued for an expansion: its move, static chances, whether it is a leaf, and
@@ -441,7 +479,18 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             pending: 0,
             simulations: 0,
             collisions: 0,
+            last_root: None,
+            tree_seed: 0,
+            spare: Vec::new(),
+            reused: 0,
+            reused_visits: 0,
         }
+    }
+
+    /// Forgets the last search's tree, so the next search starts from an empty one (a new
+    /// game).
+    pub fn forget(&mut self) {
+        self.last_root = None;
     }
 
     /// Seeds the chance outcomes (used only with [`MctsConfig::chance_samples`] > 0).
@@ -544,22 +593,40 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.deepest = 0;
         self.outcomes = 0;
         self.chance_nodes = 0;
-        self.open = 1;
         self.full = false;
         self.merged = 0;
         self.table.clear();
-        self.tree.clear();
-        self.tree.push(Node {
-            action: None,
-            prior: 1.0,
-            visits: 1,
-            sum: 0.0,
-            chances: [0.0; MAX_PLAYERS],
-            first: 0,
-            len: 0,
-            kind: Kind::New,
-            mover: mover_of(root),
-        });
+        self.reused = 0;
+        self.reused_visits = 0;
+        let carried = self.config.reuse
+            && !self.config.transpositions
+            && limits.depth.is_none()
+            && self.reroot(root);
+        if carried {
+            // The carried tree's outcomes were drawn with its first search's seed.
+            self.seed = self.tree_seed;
+        } else {
+            self.tree_seed = self.seed;
+            self.open = 1;
+            self.tree.clear();
+            self.tree.push(Node {
+                action: None,
+                prior: 1.0,
+                visits: 1,
+                sum: 0.0,
+                chances: [0.0; MAX_PLAYERS],
+                first: 0,
+                len: 0,
+                kind: Kind::New,
+                mover: mover_of(root),
+            });
+        }
+        if self.config.reuse {
+            match &mut self.last_root {
+                Some(r) => r.clone_from(root),
+                None => self.last_root = Some(root.clone()),
+            }
+        }
         self.simulations = 0;
         self.collisions = 0;
         self.pending = 0;
@@ -568,6 +635,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
     /// The result of the search begun at `start`, from the tree as it stands.
     fn finish(&mut self, start: Instant) -> MctsResult<G::Action> {
+        if self.full || self.max_depth.is_some() {
+            // Some leaves are leaves only for this search's limits: never carried on.
+            self.last_root = None;
+        }
         let simulations = self.simulations;
         let root_node = self.tree[0];
         let kids = root_node.first as usize..(root_node.first + root_node.len) as usize;
@@ -614,8 +685,108 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             full: self.full,
             merged: self.merged,
             collisions: self.collisions,
+            reused: self.reused,
+            reused_visits: self.reused_visits,
             elapsed: start.elapsed(),
         }
+    }
+
+    /// With a tree carried from the last search ([`MctsConfig::reuse`]): if `root` is the
+    /// position of one of its player nodes, searched before (expanded), at most one move of
+    /// each seat below its root and with no chance event between, that node's subtree
+    /// becomes the tree (copied, compacted, to the front; [`Mcts::open`] counted again) and
+    /// true is returned. Otherwise the tree is left as it is and false returned.
+    fn reroot(&mut self, root: &G) -> bool {
+        let Some(old) = self.last_root.take() else {
+            return false;
+        };
+        let found = self.find(&old, root);
+        self.last_root = Some(old);
+        let Some(top) = found else {
+            return false;
+        };
+        let k = self.config.chance_samples;
+        let grows = self.config.common_outcomes;
+        // What a node adds to `open`: a node not yet expanded, or a chance node with
+        // outcomes left to sample.
+        let open_of = |n: &Node<G::Action>| match n.kind {
+            Kind::New => 1,
+            Kind::Expanded if n.mover == CHANCE && n.len < k => 1,
+            _ => 0,
+        };
+        let mut spare = std::mem::take(&mut self.spare);
+        spare.clear();
+        let mut head = self.tree[top as usize];
+        head.action = None;
+        head.prior = 1.0;
+        let mut open = open_of(&head);
+        spare.push(head);
+        // Breadth first: each node's block of children (a chance node's reserved slots
+        // included) is copied whole to the new tree's end.
+        let mut i = 0;
+        while i < spare.len() {
+            let n = spare[i];
+            if n.kind == Kind::Expanded {
+                let slots = match n.mover {
+                    CHANCE if grows => slots_for(n.len, k),
+                    CHANCE => k,
+                    _ => n.len,
+                };
+                let first = spare.len() as u32;
+                for s in 0..slots {
+                    let c = self.tree[(n.first + s) as usize];
+                    if s < n.len {
+                        open += open_of(&c);
+                    }
+                    spare.push(c);
+                }
+                spare[i].first = first;
+            }
+            i += 1;
+        }
+        std::mem::swap(&mut self.tree, &mut spare);
+        spare.clear();
+        self.spare = spare;
+        self.open = open;
+        self.reused = self.tree.len();
+        self.reused_visits = self.tree[0].visits;
+        true
+    }
+
+    /// The expanded player node of the tree (a search's root `old`) whose position is
+    /// `root`: the root itself, or a node reached by at most one move of each seat with no
+    /// chance node between.
+    fn find(&self, old: &G, root: &G) -> Option<u32> {
+        if self.tree.first().is_none_or(|n| n.kind != Kind::Expanded) {
+            return None;
+        }
+        if old == root {
+            return Some(0);
+        }
+        let plies = self.players.max(1) as u32;
+        let mut stack = vec![(0u32, old.clone(), 0u32)];
+        let mut child = old.clone();
+        while let Some((idx, state, depth)) = stack.pop() {
+            let n = self.tree[idx as usize];
+            for c in n.first..n.first + n.len {
+                let node = self.tree[c as usize];
+                // Only expanded player nodes: a new node carries nothing, and a chance
+                // event's outcome is the game's, not one of the tree's samples.
+                if node.kind != Kind::Expanded || node.mover >= CHANCE {
+                    continue;
+                }
+                let Some(a) = node.action else { continue };
+                child.clone_from(&state);
+                child.apply(a);
+                if child == *root {
+                    return Some(c);
+                }
+                if depth + 1 < plies {
+                    stack.push((c, child.clone(), depth + 1));
+                }
+            }
+        }
+        None
     }
 
     /// The node whose visits and values the tree slot `k` has: itself, or the node an
@@ -1378,6 +1549,8 @@ fn combine<A: Copy>(
         all.full |= r.full;
         all.merged += r.merged;
         all.collisions += r.collisions;
+        all.reused += r.reused;
+        all.reused_visits += r.reused_visits;
         all.elapsed = all.elapsed.max(r.elapsed);
         if all.root_visits.is_empty() {
             all.root_visits = vec![0; r.root_visits.len()];
@@ -1439,6 +1612,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
 
     fn reset(&mut self) {
         self.last = None;
+        self.mcts.forget();
+        for h in &mut self.helpers {
+            h.forget();
+        }
     }
 
     fn last_info(&self) -> Option<SearchInfo> {

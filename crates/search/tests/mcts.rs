@@ -906,3 +906,197 @@ fn a_shared_tree_finds_winning_moves_and_solves_complete_trees() {
         two_threads_play_nim_exactly(|e, c| MctsAgent::with_shared_tree("nim", e, c, 2));
     assert_eq!(r.tree, exact.tree, "the complete tree is the same tree");
 }
+
+/// Settings that keep the tree between moves.
+fn reusing(config: MctsConfig) -> MctsConfig {
+    MctsConfig {
+        reuse: true,
+        ..config
+    }
+}
+
+#[test]
+fn a_carried_subtree_of_a_complete_tree_is_solved_without_a_new_node() {
+    // A complete tree of four plies, searched with reuse; two plies later (the move played
+    // and a reply) the carried subtree is itself complete: the next search is solved at
+    // once, with no evaluator call, to minimax's value of the remaining two plies. A copy
+    // that lost a node, or counted a finished node as open, fails it.
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let root = TreeGame::new(2, 4, 3000 + seed);
+        if root.turn() == Turn::Terminal {
+            continue;
+        }
+        let mut mcts = Mcts::new(TreeEval, reusing(tree_config()));
+        let first = mcts.search(&root, &nodes(1_000_000));
+        assert!(first.solved && first.reused == 0, "seed {seed}");
+        let mut next = root.clone();
+        next.apply(first.best.unwrap());
+        let mut replies = Vec::new();
+        next.legal_actions(&mut replies);
+        let Some(&reply) = replies.last() else {
+            continue;
+        };
+        next.apply(reply);
+        if next.turn() == Turn::Terminal {
+            continue;
+        }
+        let r = mcts.search(&next, &nodes(1));
+        let want =
+            Searcher::new(TreeEval, SearchConfig::new(Algorithm::Minimax)).search_depth(&next, 2);
+        assert!(r.reused > 1, "seed {seed}: nothing carried");
+        assert!(r.solved, "seed {seed}: the carried tree is complete, {r:?}");
+        assert_eq!(r.value, want.value, "seed {seed}: against minimax");
+        assert_eq!(r.nodes, 1, "seed {seed}: one revisit, no evaluator call");
+        // The same position again carries the whole tree.
+        let again = mcts.search(&next, &nodes(1));
+        assert_eq!(
+            (again.reused, again.value),
+            (r.tree, r.value),
+            "seed {seed}"
+        );
+        // A fresh searcher needs the nodes and gets the same value.
+        let fresh = Mcts::new(TreeEval, tree_config()).search(&next, &nodes(1_000_000));
+        let mut legal = Vec::new();
+        next.legal_actions(&mut legal);
+        assert!(fresh.solved, "seed {seed}: {fresh:?}");
+        assert!(fresh.nodes >= legal.len() as u64, "seed {seed}: {fresh:?}");
+        assert_eq!(fresh.value, r.value, "seed {seed}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} trees checked");
+}
+
+/// Plays a seeded two-player Azul game between two searchers of `config` at `limit` nodes a
+/// move (seats 0 and 1 their own agents), checking every search's limits and visit counts;
+/// returns the moves and the searches that carried a tree.
+fn azul_game_with(config: &MctsConfig, limit: u64, seed: u64) -> (Vec<String>, usize, usize) {
+    let mut rng = seeded(seed);
+    let mut seats: Vec<_> = (0..2)
+        .map(|_| MctsAgent::new("p", Strong(StrongEval::default()), config.clone()))
+        .collect();
+    let mut s = AzulState::new(2, PlayerId(0));
+    let (mut moves, mut searches, mut carried) = (Vec::new(), 0, 0);
+    while s.turn() != Turn::Terminal {
+        let Turn::Player(p) = s.turn() else {
+            let d = s.sample_chance(&mut rng);
+            s.apply_chance(&d).unwrap();
+            continue;
+        };
+        let agent = &mut seats[p.index()];
+        let a = agent.choose(&s, &nodes(limit), &mut rng);
+        if let Some(r) = agent.last_result() {
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            assert!(r.nodes <= limit, "{} nodes", r.nodes);
+            let visits: u64 = r.root_visits.iter().map(|&v| u64::from(v)).sum();
+            // The root's children hold one visit each from its expansion and one for every
+            // simulation after it, carried ones included: the copy kept every count.
+            let root_visits = if r.reused > 0 {
+                u64::from(r.reused_visits) + r.simulations
+            } else {
+                1 + r.simulations
+            };
+            if r.reused > 0 || r.simulations > 0 {
+                assert_eq!(visits, root_visits + legal.len() as u64 - 2, "{r:?}");
+            }
+            searches += 1;
+            carried += usize::from(r.reused > 0);
+        }
+        moves.push(a.to_string());
+        s.apply(a);
+    }
+    (moves, searches, carried)
+}
+
+#[test]
+fn azul_trees_are_carried_between_moves_within_the_limits_and_replay() {
+    for config in [
+        azul_config(0),
+        azul_config(8),
+        MctsConfig {
+            common_outcomes: true,
+            ..azul_config(16)
+        },
+    ] {
+        let on = reusing(config.clone());
+        let (moves, searches, carried) = azul_game_with(&on, 4_000, 21);
+        // Every search but a round's first (a refill came between) can find its position
+        // two plies down the last tree; most do.
+        assert!(
+            carried * 2 > searches,
+            "{config:?}: {carried} of {searches} searches carried a tree"
+        );
+        assert_eq!(
+            azul_game_with(&on, 4_000, 21).0,
+            moves,
+            "{config:?}: replay"
+        );
+        let (plain, _, none) = azul_game_with(&config, 4_000, 21);
+        assert_eq!(none, 0);
+        assert_ne!(plain, moves, "{config:?}: reuse changed no move");
+    }
+}
+
+#[test]
+fn a_new_game_or_a_depth_limit_starts_an_empty_tree() {
+    let positions = azul_positions(23);
+    let mut agent = MctsAgent::new("p", Strong(StrongEval::default()), reusing(azul_config(8)));
+    let s = &positions[0];
+    agent.choose(s, &nodes(3_000), &mut seeded(1));
+    agent.choose(s, &nodes(3_000), &mut seeded(1));
+    assert!(agent.last_result().unwrap().reused > 0, "the same position");
+    agent.reset();
+    agent.choose(s, &nodes(3_000), &mut seeded(1));
+    assert_eq!(agent.last_result().unwrap().reused, 0, "after reset");
+    let deep = Budget {
+        depth: Some(2),
+        ..nodes(3_000)
+    };
+    agent.choose(s, &deep, &mut seeded(1));
+    assert_eq!(
+        agent.last_result().unwrap().reused,
+        0,
+        "under a depth limit"
+    );
+    agent.choose(s, &nodes(3_000), &mut seeded(1));
+    assert_eq!(
+        agent.last_result().unwrap().reused,
+        0,
+        "after a depth limit: its leaves were the limit's"
+    );
+    // A capped tree is not carried either.
+    let mut capped = MctsAgent::new(
+        "p",
+        Strong(StrongEval::default()),
+        reusing(MctsConfig {
+            tree_cap: 500,
+            ..azul_config(0)
+        }),
+    );
+    capped.choose(s, &nodes(3_000), &mut seeded(1));
+    assert!(capped.last_result().unwrap().full);
+    capped.choose(s, &nodes(3_000), &mut seeded(1));
+    assert_eq!(capped.last_result().unwrap().reused, 0);
+}
+
+#[test]
+fn a_shared_tree_is_carried_too() {
+    let config = reusing(azul_config(8));
+    let mut agent = MctsAgent::with_shared_tree("shared", Strong(StrongEval::default()), config, 2);
+    let mut rng = seeded(5);
+    let mut s = azul_positions(25)[0].clone();
+    let mut carried = 0;
+    for _ in 0..6 {
+        if s.turn() != Turn::Player(PlayerId(0)) && s.turn() != Turn::Player(PlayerId(1)) {
+            break;
+        }
+        let a = agent.choose(&s, &nodes(20_000), &mut rng);
+        if let Some(r) = agent.last_result() {
+            assert!(r.nodes <= 20_000);
+            carried += usize::from(r.reused > 0);
+        }
+        s.apply(a);
+    }
+    assert!(carried >= 2, "{carried} searches carried a tree");
+}

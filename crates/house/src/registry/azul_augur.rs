@@ -74,7 +74,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 22] = [
+const PARAMS: [ParamDoc; 23] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -131,7 +131,7 @@ const PARAMS: [ParamDoc; 22] = [
     ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads` and `shared` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared` and `reuse` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -173,6 +173,11 @@ const PARAMS: [ParamDoc; 22] = [
         kind: ParamKind::Value { default: "0" },
         doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0, the default: off)",
     },
+    ParamDoc {
+        name: "reuse",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: 1 keeps the tree between moves: a search whose position the last move's tree reached (the moves played since, within the round) starts from that subtree, its visits and values kept; the budget binds the new work (a node budget counts this move's evaluator calls); not with transpose; 0, a new tree every move",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -182,7 +187,7 @@ const PARAMS: [ParamDoc; 22] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 22] = {
+const ORACLE_PARAMS: [ParamDoc; 23] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -202,7 +207,7 @@ const ORACLE_PARAMS: [ParamDoc; 22] = {
     p[13] = ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads` and `shared` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared` and `reuse` do not apply",
     };
     assert!(matches!(p[21].name.as_bytes(), b"endgame"));
     p[21] = ParamDoc {
@@ -402,7 +407,7 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 7] = [
+const MCTS_ONLY: [&str; 8] = [
     "cpuct",
     "temp",
     "outcomes",
@@ -410,6 +415,7 @@ const MCTS_ONLY: [&str; 7] = [
     "transpose",
     "threads",
     "shared",
+    "reuse",
 ];
 
 /// What `augur` or `oracle` does when its name does not say.
@@ -545,6 +551,27 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
                 return Err(SpecError::BadValue {
                     agent: spec.name.clone(),
                     key: "transpose".into(),
+                    value: k.to_string(),
+                    expected: "0 or 1".into(),
+                });
+            }
+        },
+        reuse: match spec.u64("reuse", 0)? {
+            0 => false,
+            1 if spec.u64("transpose", 0)? == 1 => {
+                return Err(SpecError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "reuse".into(),
+                    value: "1".into(),
+                    expected: "0 with transpose=1: a merged tree is not carried between moves"
+                        .into(),
+                });
+            }
+            1 => true,
+            k => {
+                return Err(SpecError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "reuse".into(),
                     value: k.to_string(),
                     expected: "0 or 1".into(),
                 });
@@ -1039,6 +1066,50 @@ mod tests {
         assert_eq!(a.last_info().unwrap().depth, 2);
     }
 
+    /// Plays `spec` against `oracle:nodes=2000` from `seed` through a table (the arena's
+    /// way of handing states to seats): the complete game's record.
+    fn record_against_oracle(
+        spec: &str,
+        seed: u64,
+    ) -> tessera_core::GameRecord<<tessera_azul::AzulState as Game>::Chance> {
+        use tessera_core::play_game;
+        let reg = registry();
+        let plan = reg.parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
+        let mut b = reg
+            .build("oracle:nodes=2000")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (end, record) = play_game(
+            tessera_azul::AzulState::new(2, PlayerId(0)),
+            &mut [a.as_mut(), b.as_mut()],
+            &plan.budget(),
+            seed,
+            None,
+            &mut (),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(end.is_terminal(), "{spec}");
+        record
+    }
+
+    #[test]
+    fn a_carried_tree_replays_and_changes_the_game() {
+        let carried = record_against_oracle("oracle:reuse=1:nodes=2000", 4);
+        assert_eq!(
+            carried,
+            record_against_oracle("oracle:reuse=1:nodes=2000", 4),
+            "the same seed, the same game"
+        );
+        // A search that carries nothing is the plain search, so a different game shows
+        // that trees were carried through the table's states.
+        let fresh = record_against_oracle("oracle:nodes=2000", 4);
+        assert_ne!(carried.events, fresh.events, "reuse=1 changed no move");
+        assert_eq!(
+            record_against_oracle("oracle:reuse=0:nodes=2000", 4).events,
+            fresh.events
+        );
+    }
+
     #[test]
     fn mcts_plays_legal_reproducible_moves_within_its_node_budget() {
         let mut differ = 0;
@@ -1283,6 +1354,10 @@ mod tests {
             ("oracle:alphabeta:common=1", "common"),
             ("augur:common=1", "augur:mcts"),
             ("oracle:mcts:transpose=2", "0 or 1"),
+            ("oracle:reuse=2", "0 or 1"),
+            ("oracle:transpose=1:reuse=1", "0 with transpose=1"),
+            ("oracle:alphabeta:reuse=1", "reuse"),
+            ("augur:reuse=1", "augur:mcts"),
             ("oracle:alphabeta:transpose=1", "transpose"),
             ("augur:transpose=1", "augur:mcts"),
             ("oracle:threads=0", "from 1 to 16"),
