@@ -334,8 +334,6 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// The seed the tree's chance outcomes were drawn with (kept while a tree is carried,
     /// so its refills and the new ones come from the same streams).
     tree_seed: u64,
-    /// The tree being built by a re-rooting (kept for its memory).
-    spare: Vec<Node<G::Action>>,
     /// Nodes and root visits carried into this search.
     reused: usize,
     reused_visits: u32,
@@ -481,7 +479,6 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             collisions: 0,
             last_root: None,
             tree_seed: 0,
-            spare: Vec::new(),
             reused: 0,
             reused_visits: 0,
         }
@@ -714,39 +711,38 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             Kind::Expanded if n.mover == CHANCE && n.len < k => 1,
             _ => 0,
         };
-        let mut spare = std::mem::take(&mut self.spare);
-        spare.clear();
+        // A new vector: the old tree's memory is freed once the subtree is out of it, so a
+        // searcher holds one tree's memory between moves, not two.
+        let mut carried = Vec::new();
         let mut head = self.tree[top as usize];
         head.action = None;
         head.prior = 1.0;
         let mut open = open_of(&head);
-        spare.push(head);
+        carried.push(head);
         // Breadth first: each node's block of children (a chance node's reserved slots
         // included) is copied whole to the new tree's end.
         let mut i = 0;
-        while i < spare.len() {
-            let n = spare[i];
+        while i < carried.len() {
+            let n = carried[i];
             if n.kind == Kind::Expanded {
                 let slots = match n.mover {
                     CHANCE if grows => slots_for(n.len, k),
                     CHANCE => k,
                     _ => n.len,
                 };
-                let first = spare.len() as u32;
+                let first = carried.len() as u32;
                 for s in 0..slots {
                     let c = self.tree[(n.first + s) as usize];
                     if s < n.len {
                         open += open_of(&c);
                     }
-                    spare.push(c);
+                    carried.push(c);
                 }
-                spare[i].first = first;
+                carried[i].first = first;
             }
             i += 1;
         }
-        std::mem::swap(&mut self.tree, &mut spare);
-        spare.clear();
-        self.spare = spare;
+        self.tree = carried;
         self.open = open;
         self.reused = self.tree.len();
         self.reused_visits = self.tree[0].visits;
