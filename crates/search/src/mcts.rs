@@ -334,6 +334,10 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// The seed the tree's chance outcomes were drawn with (kept while a tree is carried,
     /// so its refills and the new ones come from the same streams).
     tree_seed: u64,
+    /// The outcome keys of chance nodes carried from an earlier tree without common
+    /// outcomes, by their index in this tree: their outcomes were drawn with the key of
+    /// their index in the tree they were sampled in, and must be drawn with it again.
+    carried_keys: HashMap<u32, u64, BuildHasherDefault<KeyHasher>>,
     /// Nodes and root visits carried into this search.
     reused: usize,
     reused_visits: u32,
@@ -479,6 +483,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             collisions: 0,
             last_root: None,
             tree_seed: 0,
+            carried_keys: HashMap::default(),
             reused: 0,
             reused_visits: 0,
         }
@@ -604,6 +609,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             self.seed = self.tree_seed;
         } else {
             self.tree_seed = self.seed;
+            self.carried_keys.clear();
             self.open = 1;
             self.tree.clear();
             self.tree.push(Node {
@@ -714,6 +720,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         // A new vector: the old tree's memory is freed once the subtree is out of it, so a
         // searcher holds one tree's memory between moves, not two.
         let mut carried = Vec::new();
+        let mut keys = HashMap::default();
         let mut head = self.tree[top as usize];
         head.action = None;
         head.prior = 1.0;
@@ -732,9 +739,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 };
                 let first = carried.len() as u32;
                 for s in 0..slots {
-                    let c = self.tree[(n.first + s) as usize];
+                    let old = n.first + s;
+                    let c = self.tree[old as usize];
                     if s < n.len {
                         open += open_of(&c);
+                        if !grows && c.mover == CHANCE && c.kind == Kind::Expanded {
+                            // Its outcomes keep their random streams (their key is
+                            // the node's old index, or the key it was carried with).
+                            keys.insert(carried.len() as u32, self.outcome_key(old, 0));
+                        }
                     }
                     carried.push(c);
                 }
@@ -743,6 +756,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             i += 1;
         }
         self.tree = carried;
+        self.carried_keys = keys;
         self.open = open;
         self.reused = self.tree.len();
         self.reused_visits = self.tree[0].visits;
@@ -818,8 +832,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         if self.config.common_outcomes {
             // Apart from every tree index (which fits in 32 bits).
             (1u64 << 40) | u64::from(level)
-        } else {
+        } else if self.carried_keys.is_empty() {
             u64::from(i)
+        } else {
+            // A node carried from an earlier tree keeps the key it had there.
+            self.carried_keys.get(&i).copied().unwrap_or(u64::from(i))
         }
     }
 
