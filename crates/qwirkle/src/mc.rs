@@ -247,6 +247,89 @@ pub(crate) fn play_candidate(
     play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
 }
 
+/// Scratch space of [`play_candidate_own`]: the bot's placements at its searched turn and
+/// the states of the continuations, kept between calls so the play-outs do not allocate.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OwnScratch {
+    list: Vec<Scored>,
+    best: Option<Qwirkle>,
+    tmp: Option<Qwirkle>,
+}
+
+/// [`play_candidate`] (no guard) with one own turn searched: the play-out runs greedily
+/// until `me` is to move again, then each of `me`'s `k` best placements by points (the
+/// greedy choice first, ties in the generator's order) is played out greedily for the rest
+/// of the `plies` turns (on the same chance stream, so every continuation draws the same
+/// tiles), and `s` becomes the continuation whose `value` is largest (the first on ties).
+/// With `k` at most 1, or when the bot has at most one placement there, it is
+/// [`play_candidate`]. Returns the number of placement searches.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play_candidate_own(
+    s: &mut Qwirkle,
+    world: &Qwirkle,
+    world_seed: u64,
+    m: Move,
+    plies: usize,
+    to_end: bool,
+    buf: &mut BestScratch,
+    (me, k): (PlayerId, usize),
+    own: &mut OwnScratch,
+    value: &dyn Fn(&Qwirkle) -> f64,
+) -> u64 {
+    let mut chance = start_candidate(s, world, world_seed, m, None);
+    let mut nodes = 0;
+    let mut turns = 0;
+    // Greedy turns of the other seats until the bot is to move (or the play-out ends).
+    loop {
+        match s.turn() {
+            Turn::Terminal => return nodes,
+            Turn::Chance => {
+                if !s.apply_random_draw(&mut chance) {
+                    return nodes;
+                }
+            }
+            Turn::Player(p) => {
+                if turns >= plies && !(to_end && s.bag().total() == 0) {
+                    return nodes;
+                }
+                if p == me {
+                    break;
+                }
+                turns += 1;
+                nodes += 1;
+                let chosen = s.best_placement(buf).map(|b| Move::Place(b.placement));
+                let m = chosen.unwrap_or_else(|| fallback_move(s, &mut chance));
+                s.apply(m);
+            }
+        }
+    }
+    s.scored_placements(&mut own.list);
+    nodes += 1;
+    if k <= 1 || own.list.len() <= 1 {
+        let rest = plies.saturating_sub(turns);
+        return nodes + play_out_guarded(s, rest, to_end, &mut chance, buf, None);
+    }
+    // Stable: equal scores keep the generator's order, the greedy choice first.
+    own.list.sort_by_key(|c| std::cmp::Reverse(c.score));
+    let rest = plies.saturating_sub(turns + 1);
+    let best = own.best.get_or_insert_with(|| s.clone());
+    let tmp = own.tmp.get_or_insert_with(|| s.clone());
+    let mut best_value = f64::NEG_INFINITY;
+    for c in own.list.iter().take(k) {
+        tmp.clone_from(s);
+        let mut r = chance.clone();
+        tmp.apply(Move::Place(c.placement));
+        nodes += play_out_guarded(tmp, rest, to_end, &mut r, buf, None);
+        let v = value(tmp);
+        if v > best_value {
+            best_value = v;
+            std::mem::swap(best, tmp);
+        }
+    }
+    s.clone_from(best);
+    nodes
+}
+
 /// `s` becomes `world` after `m`, the guard's last leave is reset, and the world's chance
 /// stream (the same for every candidate) is returned.
 fn start_candidate(
@@ -574,6 +657,151 @@ mod tests {
         assert!(
             differ >= 5,
             "the guard never changed the greedy choice ({differ})"
+        );
+    }
+
+    /// One turn of the `points` policy by the public interface: the first highest-scoring
+    /// placement in the generator's order (or the rules' fallback), then its draw.
+    fn greedy_turn_by_hand(t: &mut Qwirkle, chance: &mut GameRng) {
+        let mut all = Vec::new();
+        t.scored_placements(&mut all);
+        let best = all.iter().fold(None::<&Scored>, |b, c| match b {
+            Some(b) if b.score >= c.score => Some(b),
+            _ => Some(c),
+        });
+        let m = best.map_or_else(|| fallback_move(t, chance), |c| Move::Place(c.placement));
+        t.apply(m);
+        draws_by_hand(t, chance);
+    }
+
+    fn draws_by_hand(t: &mut Qwirkle, chance: &mut GameRng) {
+        while t.turn() == Turn::Chance {
+            let d = t.sample_chance(chance);
+            t.apply_chance(&d).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    /// Greedy turns by hand until `plies` turns are played (on to the end once the bag is
+    /// empty), counting from `turns`.
+    fn rest_by_hand(t: &mut Qwirkle, chance: &mut GameRng, mut turns: usize, plies: usize) {
+        while let Turn::Player(_) = t.turn() {
+            if turns >= plies && t.bag().total() > 0 {
+                return;
+            }
+            turns += 1;
+            greedy_turn_by_hand(t, chance);
+        }
+    }
+
+    /// [`play_candidate_own`]'s margin for `me`, computed independently: the candidate, the
+    /// other player's greedy turn, then each of `me`'s `k` best placements (stable order by
+    /// points) played out greedily to the horizon by the public interface, the best margin.
+    fn own_by_hand(
+        world: &Qwirkle,
+        seed: u64,
+        m: Move,
+        plies: usize,
+        me: PlayerId,
+        k: usize,
+    ) -> f64 {
+        let mut chance = seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
+        let mut t = world.clone();
+        t.apply(m);
+        draws_by_hand(&mut t, &mut chance);
+        let mut turns = 0;
+        while let Turn::Player(p) = t.turn() {
+            if p == me || (turns >= plies && t.bag().total() > 0) {
+                break;
+            }
+            turns += 1;
+            greedy_turn_by_hand(&mut t, &mut chance);
+        }
+        if t.turn() != Turn::Player(me) || (turns >= plies && t.bag().total() > 0) {
+            return margin(&t, me);
+        }
+        let mut all = Vec::new();
+        t.scored_placements(&mut all);
+        if all.is_empty() {
+            rest_by_hand(&mut t, &mut chance, turns, plies);
+            return margin(&t, me);
+        }
+        all.sort_by_key(|c| std::cmp::Reverse(c.score));
+        all.iter()
+            .take(k.max(1))
+            .map(|c| {
+                let mut u = t.clone();
+                let mut r = chance.clone();
+                u.apply(Move::Place(c.placement));
+                draws_by_hand(&mut u, &mut r);
+                rest_by_hand(&mut u, &mut r, turns + 1, plies);
+                margin(&u, me)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    #[test]
+    fn a_searched_own_turn_keeps_the_best_of_its_continuations() {
+        let mut buf = BestScratch::new();
+        let mut own = OwnScratch::default();
+        let (mut checked, mut better, mut late) = (0, 0, 0);
+        for seed in 0..48u64 {
+            let world = match seed % 4 {
+                3 => match crate::test_positions::endgame(seed, 0) {
+                    Some(g) => g,
+                    None => continue,
+                },
+                // Late in the game too: the bag nearly empty, play-outs run on to the end.
+                2 => middle_game(seed, 28 + (seed as usize % 8)),
+                _ => middle_game(seed, 3 + (seed as usize % 12)),
+            };
+            let Turn::Player(me) = world.turn() else {
+                continue;
+            };
+            let mut all = Vec::new();
+            world.scored_placements(&mut all);
+            all.sort_by_key(|c| std::cmp::Reverse(c.score));
+            for (i, c) in all.iter().take(3).enumerate() {
+                let m = Move::Place(c.placement);
+                let wseed = seed * 7 + i as u64;
+                let value = |t: &Qwirkle| margin(t, me);
+                let mut greedy = Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}"));
+                play_candidate(&mut greedy, &world, wseed, m, 4, true, &mut buf, None);
+                for k in [1, 4] {
+                    let mut s = Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}"));
+                    play_candidate_own(
+                        &mut s,
+                        &world,
+                        wseed,
+                        m,
+                        4,
+                        true,
+                        &mut buf,
+                        (me, k),
+                        &mut own,
+                        &value,
+                    );
+                    assert_eq!(
+                        margin(&s, me),
+                        own_by_hand(&world, wseed, m, 4, me, k),
+                        "seed {seed}, candidate {i}, k {k}"
+                    );
+                    if k == 1 {
+                        // One placement weighed: the greedy play-out, state for state.
+                        assert_eq!(s, greedy, "seed {seed}, candidate {i}");
+                    } else {
+                        assert!(margin(&s, me) >= margin(&greedy, me), "seed {seed}");
+                        better += usize::from(margin(&s, me) > margin(&greedy, me));
+                    }
+                }
+                late += usize::from(world.bag().total() < 12);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 90, "only {checked} play-outs");
+        assert!(late >= 20, "only {late} play-outs late in the game");
+        assert!(
+            better >= 20,
+            "the searched turn bettered the greedy one {better} times"
         );
     }
 

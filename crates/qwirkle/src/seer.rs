@@ -39,7 +39,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
 use crate::bots::{fallback_move, leave_value};
-use crate::mc::{Guard, play_candidate, play_candidate_split};
+use crate::mc::{Guard, OwnScratch, play_candidate, play_candidate_own, play_candidate_split};
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Hand, Phase, Qwirkle, hand_without};
 use crate::tile::{Tile, TileCounts};
@@ -132,6 +132,12 @@ pub struct SeerConfig {
     /// once the bag is empty a play-out runs on to the end of the game, as always). Play-outs
     /// from a decision with the bag already empty still run to the end.
     pub cut: bool,
+    /// The bot's first own turn in every play-out is searched: each of its `own` best
+    /// placements by points is played out greedily for the rest of the play-out's turns
+    /// (the same draws) and the one whose end is valued highest is kept, so the play-out
+    /// is worth what the bot's best reply to the other player's move makes of it (0 or 1:
+    /// the `points` policy, as always). Not with `guard`, `lleave` or `early`.
+    pub own: usize,
 }
 
 impl SeerConfig {
@@ -169,6 +175,7 @@ impl Default for SeerConfig {
             finish: 0,
             early: 0.0,
             cut: false,
+            own: 0,
         }
     }
 }
@@ -252,6 +259,8 @@ pub struct SeerBot {
     scratch: BestScratch,
     /// The play-outs' policy for the bot's own turns (`guard`), with its scratch space.
     guard: Option<Guard>,
+    /// The scratch space of the searched own turn in the play-outs (`own`).
+    own: OwnScratch,
     /// Each candidate's margin in each world it was played out in.
     values: Vec<Vec<f64>>,
     survivors: Vec<usize>,
@@ -875,6 +884,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.cut != d.cut {
         name.push_str(&format!(":cut={}", u8::from(c.cut)));
     }
+    if c.own != d.own {
+        name.push_str(&format!(":own={}", c.own));
+    }
     name
 }
 
@@ -997,7 +1009,21 @@ impl Agent<Qwirkle> for SeerBot {
                     let to_end = !self.config.cut || state.bag().total() == 0;
                     let early = self.config.early;
                     let mut before = None;
-                    if early > 0.0 && plies >= 2 && plies != usize::MAX {
+                    if self.config.own > 1 {
+                        let config = &self.config;
+                        nodes += play_candidate_own(
+                            &mut s,
+                            world,
+                            seed,
+                            m,
+                            plies,
+                            to_end,
+                            &mut self.scratch,
+                            (me, config.own),
+                            &mut self.own,
+                            &|t| value(t, me, config),
+                        );
+                    } else if early > 0.0 && plies >= 2 && plies != usize::MAX {
                         let config = &self.config;
                         nodes += play_candidate_split(
                             &mut s,

@@ -549,6 +549,12 @@ const SEER_CUT: ParamDoc = ParamDoc {
     doc: "1: play-outs stop after plies turns even when the bag runs out inside them; 0: once the bag is empty they run on to the game's end",
 };
 
+const SEER_OWN: ParamDoc = ParamDoc {
+    name: "own",
+    kind: ParamKind::Value { default: "0" },
+    doc: "the bot's first own turn in every play-out searched: its this many best placements by points each played out for the rest of the play-out, the best kept, 0-100 (0 or 1: its highest-scoring); not with guard, lleave or early",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -580,6 +586,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_FINISH,
     SEER_EARLY,
     SEER_CUT,
+    SEER_OWN,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -613,6 +620,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_FINISH,
     SEER_EARLY,
     SEER_CUT,
+    SEER_OWN,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -760,7 +768,25 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         },
         early: real("early", d.early, 1.0)?,
         cut: switch("cut", d.cut)?,
+        own: {
+            let v = spec.u64("own", d.own as u64)?;
+            if v > 100 {
+                return Err(bad(
+                    "own",
+                    v.to_string(),
+                    "a whole number of placements from 0 to 100",
+                ));
+            }
+            v as usize
+        },
     };
+    if config.own > 1 && (config.guard > 1 || config.lleave > 0.0 || config.early > 0.0) {
+        return Err(bad(
+            "own",
+            config.own.to_string(),
+            "own above 1 without guard above 1, lleave or early (each changes the same play-out turns)",
+        ));
+    }
     if config.ltail && config.lleave == 0.0 {
         return Err(bad(
             "ltail",
@@ -1036,6 +1062,11 @@ mod tests {
             "sage:cut=1",
             "seer:cut=0",
             "seer:early=0.25:plies=5",
+            "sage:own=0",
+            "sage:own=4",
+            "sage:own=100",
+            "seer:own=2",
+            "sage:own=1:guard=4",
             "sage:replies=0",
             "sage:replies=1:endnodes=1",
             "sage:replies=100:endnodes=100000",
@@ -1076,6 +1107,12 @@ mod tests {
             "seer:early=half",
             "sage:cut=2",
             "seer:cut=yes",
+            "sage:own=101",
+            "sage:own=-1",
+            "seer:own=some",
+            "sage:own=4:guard=4",
+            "sage:own=4:lleave=1",
+            "seer:own=2:early=0.5",
             "sage:endgame=9",
             "sage:depth=3",
             "sage:width=0",
@@ -1115,6 +1152,8 @@ mod tests {
             "seer:finish=0",
             "sage:early=0.5",
             "sage:early=0",
+            "sage:own=4",
+            "seer:own=0",
             "sage:replies=1:endnodes=1024:endgame=6",
             "sage:replies=0:endnodes=64:endgame=3",
         ]
@@ -1144,6 +1183,8 @@ mod tests {
                 "seer",
                 "sage:early=0.5",
                 "sage",
+                "sage:own=4",
+                "seer",
                 "sage",
                 "sage:endgame=3:replies=0:endnodes=64"
             ]
@@ -1218,6 +1259,11 @@ mod tests {
         assert_replays_against_points("sage:nodes=2:cut=1", 90);
         assert_ne!(events("sage:nodes=4:cut=1"), events("sage:nodes=4"));
         assert_eq!(events("sage:nodes=4:cut=0"), events("sage:nodes=4"));
+        // The searched own turn in the play-outs changes the game; reproducible; own=1 is
+        // the greedy turn, the default's game.
+        assert_replays_against_points("sage:nodes=2:own=4", 89);
+        assert_ne!(events("sage:nodes=4:own=4"), events("sage:nodes=4"));
+        assert_eq!(events("sage:nodes=4:own=1"), events("sage:nodes=4"));
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
