@@ -142,6 +142,17 @@ fn bench(c: &mut Criterion) {
     });
     let name = format!("sage_nodes16_lleave1_{}_positions", few.len());
     sage_moves(&mut g, &mut learned, name, &few, 16);
+    // The bot's first own turn of every play-out searched (`own=4`): its four best
+    // placements each played out to the horizon.
+    let mut searched = SageBot::with_config(SageConfig {
+        seer: SeerConfig {
+            own: 4,
+            ..SageConfig::default().seer
+        },
+        ..SageConfig::default()
+    });
+    let name = format!("sage_nodes16_own4_{}_positions", few.len());
+    sage_moves(&mut g, &mut searched, name, &few, 16);
     // Whole games of `sage:nodes=2` against `points` (seed 1), without and with the
     // tracking of the opponent's kept tiles: what `track=1024` adds to a game.
     g.throughput(Throughput::Elements(1));

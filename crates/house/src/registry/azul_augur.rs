@@ -1072,24 +1072,8 @@ mod tests {
         spec: &str,
         seed: u64,
     ) -> tessera_core::GameRecord<<tessera_azul::AzulState as Game>::Chance> {
-        use tessera_core::play_game;
-        let reg = registry();
-        let plan = reg.parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
-        let mut b = reg
-            .build("oracle:nodes=2000")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let (end, record) = play_game(
-            tessera_azul::AzulState::new(2, PlayerId(0)),
-            &mut [a.as_mut(), b.as_mut()],
-            &plan.budget(),
-            seed,
-            None,
-            &mut (),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert!(end.is_terminal(), "{spec}");
-        record
+        let start = tessera_azul::AzulState::new(2, PlayerId(0));
+        super::super::record_against(&registry(), spec, "oracle:nodes=2000", start, seed)
     }
 
     #[test]

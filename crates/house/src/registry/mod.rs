@@ -561,6 +561,37 @@ pub fn random_entry<G: Game>() -> AgentEntry<G> {
     }
 }
 
+/// Plays `spec` (its plan's budget binds both seats) against `opponent` from `start` and
+/// `seed` through `registry`: the complete game's record (the games' registry tests replay
+/// and compare these).
+#[cfg(test)]
+pub(crate) fn record_against<G: Game>(
+    registry: &Registry<G>,
+    spec: &str,
+    opponent: &str,
+    start: G,
+    seed: u64,
+) -> tessera_core::GameRecord<G::Chance> {
+    let plan = registry
+        .parse(spec)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
+    let mut b = registry
+        .build(opponent)
+        .unwrap_or_else(|e| panic!("{opponent}: {e}"));
+    let (end, record) = tessera_core::play_game(
+        start,
+        &mut [a.as_mut(), b.as_mut()],
+        &plan.budget(),
+        seed,
+        None,
+        &mut (),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(end.is_terminal(), "{spec}");
+    record
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1200,22 +1200,8 @@ mod tests {
         spec: &str,
         seed: u64,
     ) -> tessera_core::GameRecord<<Qwirkle as Game>::Chance> {
-        use tessera_core::play_game;
-        let r = registry();
-        let plan = r.parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        let mut a = plan.build().unwrap_or_else(|e| panic!("{e}"));
-        let mut b = r.build("points").unwrap_or_else(|e| panic!("{e}"));
-        let (end, record) = play_game(
-            Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}")),
-            &mut [a.as_mut(), b.as_mut()],
-            &plan.budget(),
-            seed,
-            None,
-            &mut (),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert!(end.is_terminal(), "{spec}");
-        record
+        let start = Qwirkle::new(2).unwrap_or_else(|e| panic!("{e}"));
+        super::super::record_against(&registry(), spec, "points", start, seed)
     }
 
     /// Plays `spec` against `points` from `seed` twice and asserts the two records are the
