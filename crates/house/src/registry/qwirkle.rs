@@ -711,6 +711,17 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
             }
         }
     }
+    let at_most = |key: &str, default: usize, max: u64, what: &str| -> Result<usize, SpecError> {
+        let v = spec.u64(key, default as u64)?;
+        if v > max {
+            return Err(bad(
+                key,
+                v.to_string(),
+                &format!("a whole number of {what} from 0 to {max}"),
+            ));
+        }
+        Ok(v as usize)
+    };
     let switch = |key: &str, default: bool| -> Result<bool, SpecError> {
         match spec.u64(key, u64::from(default))? {
             0 => Ok(false),
@@ -731,54 +742,14 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         win: real("win", d.win, 1000.0)?,
         risk: real("risk", d.risk, 100.0)?,
         exclude: switch("exclude", d.exclude)?,
-        track: {
-            let v = spec.u64("track", d.track as u64)?;
-            if v > MAX_TRACK {
-                return Err(bad(
-                    "track",
-                    v.to_string(),
-                    &format!("a whole number of particles from 0 to {MAX_TRACK}"),
-                ));
-            }
-            v as usize
-        },
-        guard: {
-            let v = spec.u64("guard", d.guard as u64)?;
-            if v > 100 {
-                return Err(bad(
-                    "guard",
-                    v.to_string(),
-                    "a whole number of placements from 0 to 100",
-                ));
-            }
-            v as usize
-        },
+        track: at_most("track", d.track, MAX_TRACK, "particles")?,
+        guard: at_most("guard", d.guard, 100, "placements")?,
         lleave: real("lleave", d.lleave, 100.0)?,
         ltail: switch("ltail", d.ltail)?,
-        finish: {
-            let v = spec.u64("finish", d.finish as u64)?;
-            if v > 108 {
-                return Err(bad(
-                    "finish",
-                    v.to_string(),
-                    "a whole number of tiles in the bag from 0 to 108",
-                ));
-            }
-            v as usize
-        },
+        finish: at_most("finish", d.finish, 108, "tiles in the bag")?,
         early: real("early", d.early, 1.0)?,
         cut: switch("cut", d.cut)?,
-        own: {
-            let v = spec.u64("own", d.own as u64)?;
-            if v > 100 {
-                return Err(bad(
-                    "own",
-                    v.to_string(),
-                    "a whole number of placements from 0 to 100",
-                ));
-            }
-            v as usize
-        },
+        own: at_most("own", d.own, 100, "placements")?,
     };
     if config.own > 1 && (config.guard > 1 || config.lleave > 0.0 || config.early > 0.0) {
         return Err(bad(
