@@ -138,6 +138,10 @@ pub struct SeerConfig {
     /// is worth what the bot's best reply to the other player's move makes of it (0 or 1:
     /// the `points` policy, as always). Not with `guard`, `lleave` or `early`.
     pub own: usize,
+    /// A third trade among the candidates (with `trades`): the one that keeps the part of
+    /// the hand with the largest learned leave ([`crate::leave`]), when it differs from the
+    /// other two (false: the whole hand and the hand outside its largest group only).
+    pub ltrade: bool,
 }
 
 impl SeerConfig {
@@ -176,6 +180,7 @@ impl Default for SeerConfig {
             early: 0.0,
             cut: false,
             own: 0,
+            ltrade: false,
         }
     }
 }
@@ -615,6 +620,15 @@ impl SeerBot {
                 self.cands.push(Cand::Trade(t));
             }
         }
+        if self.config.ltrade
+            && let Some(t) = learned_trade(hand)
+            && !self
+                .cands
+                .iter()
+                .any(|c| matches!(c, Cand::Trade(u) if *u == t))
+        {
+            self.cands.push(Cand::Trade(t));
+        }
     }
 
     fn remember(&mut self, state: &Qwirkle, me: PlayerId, m: Move) {
@@ -640,6 +654,35 @@ impl SeerBot {
             traded,
         });
     }
+}
+
+/// The trade that keeps the part of `hand` with the largest learned leave
+/// ([`crate::leave::value`] with the shipped weights), keeping 1 to all but one of its
+/// tiles (the first such part in the order of the subsets' bit masks on ties); `None` for
+/// a hand of fewer than two tiles.
+fn learned_trade(hand: &[Tile]) -> Option<Trade> {
+    let n = hand.len();
+    if n < 2 {
+        return None;
+    }
+    let full = (1u32 << n) - 1;
+    let mut best: Option<(f64, u32)> = None;
+    for keep in 1..full {
+        let kept: ArrayVec<Tile, HAND_SIZE> = (0..n)
+            .filter(|i| keep & (1 << i) != 0)
+            .map(|i| hand[i])
+            .collect();
+        let v = crate::leave::value(&crate::leave::WEIGHTS, &kept);
+        if best.is_none_or(|(b, _)| v > b) {
+            best = Some((v, keep));
+        }
+    }
+    let (_, keep) = best?;
+    let traded: ArrayVec<Tile, HAND_SIZE> = (0..n)
+        .filter(|i| keep & (1 << i) == 0)
+        .map(|i| hand[i])
+        .collect();
+    Trade::new(&traded)
 }
 
 /// A world of a two-seat `state` in which the other player holds `kept` (those of them
@@ -886,6 +929,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     }
     if c.own != d.own {
         name.push_str(&format!(":own={}", c.own));
+    }
+    if c.ltrade != d.ltrade {
+        name.push_str(&format!(":ltrade={}", u8::from(c.ltrade)));
     }
     name
 }
@@ -1297,6 +1343,91 @@ mod tests {
                 .sum::<usize>();
         assert!(left > 0);
         assert_eq!(value(&g, me, &risky), win_value(points, 3.0, left));
+    }
+
+    /// Every way of keeping part of `hand` (1 to all but one tile), by recursion over the
+    /// tiles: the learned leave of each kept part with the traded rest.
+    fn keeps(
+        hand: &[Tile],
+        kept: &mut Vec<Tile>,
+        traded: &mut Vec<Tile>,
+        out: &mut Vec<(f64, Vec<Tile>)>,
+    ) {
+        let Some((&t, rest)) = hand.split_first() else {
+            if !kept.is_empty() && !traded.is_empty() {
+                let v = crate::leave::value(&crate::leave::WEIGHTS, kept);
+                let mut tr = traded.clone();
+                tr.sort_unstable();
+                out.push((v, tr));
+            }
+            return;
+        };
+        kept.push(t);
+        keeps(rest, kept, traded, out);
+        kept.pop();
+        traded.push(t);
+        keeps(rest, kept, traded, out);
+        traded.pop();
+    }
+
+    #[test]
+    fn the_learned_trade_keeps_the_part_with_the_largest_learned_leave() {
+        let (mut checked, mut unlike) = (0, 0);
+        for seed in 0..60u64 {
+            let g = crate::test_positions::middle_game(seed, seed as usize % 20);
+            let Phase::Play { player } = g.phase() else {
+                continue;
+            };
+            let hand = g.hand(player);
+            let Some(tr) = learned_trade(hand) else {
+                assert!(hand.len() < 2, "seed {seed}");
+                continue;
+            };
+            let mut all = Vec::new();
+            keeps(hand, &mut Vec::new(), &mut Vec::new(), &mut all);
+            let best = all
+                .iter()
+                .map(|(v, _)| *v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            // The traded tiles are a part of the hand, leaving at least one.
+            let (v, _) = all
+                .iter()
+                .find(|(_, traded)| traded.as_slice() == tr.tiles())
+                .unwrap_or_else(|| panic!("seed {seed}: {tr} is no proper part of the hand"));
+            assert!((v - best).abs() < 1e-12, "seed {seed}: {v} against {best}");
+            // It is not always the group rule's trade (it never trades the whole hand).
+            unlike += usize::from(tr.tiles().len() != hand.len() - largest_group(hand));
+            checked += 1;
+        }
+        assert!(checked >= 50, "only {checked} hands");
+        assert!(
+            unlike >= 5,
+            "the learned trade was the group rule's {unlike}"
+        );
+        assert!(learned_trade(&[t("R1")]).is_none());
+    }
+
+    /// The size of the largest group of distinct tiles sharing a colour or a shape.
+    fn largest_group(hand: &[Tile]) -> usize {
+        (0..12u8)
+            .map(|a| {
+                let mut g: Vec<Tile> = hand
+                    .iter()
+                    .copied()
+                    .filter(|t| {
+                        if a < 6 {
+                            t.color() == a
+                        } else {
+                            t.shape() == a - 6
+                        }
+                    })
+                    .collect();
+                g.sort_unstable();
+                g.dedup();
+                g.len()
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     #[test]

@@ -555,6 +555,12 @@ const SEER_OWN: ParamDoc = ParamDoc {
     doc: "the bot's first own turn in every play-out searched: its this many best placements by points each played out for the rest of the play-out, the best kept, 0-100 (0 or 1: its highest-scoring); not with guard, lleave or early",
 };
 
+const SEER_LTRADE: ParamDoc = ParamDoc {
+    name: "ltrade",
+    kind: ParamKind::Value { default: "0" },
+    doc: "1: a third trade among the candidates, the one keeping the part of the hand with the largest learned leave (with trades=1); 0: the whole hand and the hand outside its largest group only",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -587,6 +593,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_EARLY,
     SEER_CUT,
     SEER_OWN,
+    SEER_LTRADE,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -621,6 +628,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_EARLY,
     SEER_CUT,
     SEER_OWN,
+    SEER_LTRADE,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -750,6 +758,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         early: real("early", d.early, 1.0)?,
         cut: switch("cut", d.cut)?,
         own: at_most("own", d.own, 100, "placements")?,
+        ltrade: switch("ltrade", d.ltrade)?,
     };
     if config.own > 1 && (config.guard > 1 || config.lleave > 0.0 || config.early > 0.0) {
         return Err(bad(
@@ -1038,6 +1047,8 @@ mod tests {
             "sage:own=100",
             "seer:own=2",
             "sage:own=1:guard=4",
+            "sage:ltrade=1",
+            "seer:ltrade=0",
             "sage:replies=0",
             "sage:replies=1:endnodes=1",
             "sage:replies=100:endnodes=100000",
@@ -1079,6 +1090,8 @@ mod tests {
             "sage:cut=2",
             "seer:cut=yes",
             "sage:own=101",
+            "sage:ltrade=2",
+            "seer:ltrade=yes",
             "sage:own=-1",
             "seer:own=some",
             "sage:own=4:guard=4",
@@ -1125,6 +1138,7 @@ mod tests {
             "sage:early=0",
             "sage:own=4",
             "seer:own=0",
+            "sage:ltrade=1",
             "sage:replies=1:endnodes=1024:endgame=6",
             "sage:replies=0:endnodes=64:endgame=3",
         ]
@@ -1156,6 +1170,7 @@ mod tests {
                 "sage",
                 "sage:own=4",
                 "seer",
+                "sage:ltrade=1",
                 "sage",
                 "sage:endgame=3:replies=0:endnodes=64"
             ]
@@ -1221,6 +1236,14 @@ mod tests {
         assert_replays_against_points("sage:nodes=2:own=4", 89);
         assert_ne!(events("sage:nodes=4:own=4"), events("sage:nodes=4"));
         assert_eq!(events("sage:nodes=4:own=1"), events("sage:nodes=4"));
+        // The learned trade among the candidates changes the game; reproducible; without
+        // trades it adds nothing.
+        assert_replays_against_points("sage:nodes=2:ltrade=1", 88);
+        assert_ne!(events("sage:nodes=4:ltrade=1"), events("sage:nodes=4"));
+        assert_eq!(
+            events("sage:nodes=4:ltrade=1:trades=0"),
+            events("sage:nodes=4:trades=0")
+        );
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
