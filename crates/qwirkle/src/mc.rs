@@ -190,22 +190,42 @@ pub(crate) fn play_out_guarded(
     to_end_once_bag_empty: bool,
     rng: &mut GameRng,
     buf: &mut BestScratch,
-    mut guard: Option<&mut Guard>,
+    guard: Option<&mut Guard>,
 ) -> u64 {
+    play_turns(s, plies, to_end_once_bag_empty, rng, buf, guard, None).0
+}
+
+/// Whether a play-out that has played `turns` turns stops at the player turn of `s`: after
+/// `plies` turns, unless the bag is empty and it runs on to the end.
+fn at_horizon(s: &Qwirkle, turns: usize, plies: usize, to_end_once_bag_empty: bool) -> bool {
+    turns >= plies && !(to_end_once_bag_empty && s.bag().total() == 0)
+}
+
+/// The play-outs' loop ([`play_out_guarded`]), which also stops before a turn of `stop`'s
+/// seat when given. Returns the placement searches and the turns played.
+fn play_turns(
+    s: &mut Qwirkle,
+    plies: usize,
+    to_end_once_bag_empty: bool,
+    rng: &mut GameRng,
+    buf: &mut BestScratch,
+    mut guard: Option<&mut Guard>,
+    stop: Option<PlayerId>,
+) -> (u64, usize) {
     let mut turns = 0;
     let mut nodes = 0;
     loop {
         match s.turn() {
-            Turn::Terminal => return nodes,
+            Turn::Terminal => return (nodes, turns),
             Turn::Chance => {
                 // The same tiles as `sample_chance` + `apply_chance`, without allocating.
                 if !s.apply_random_draw(rng) {
-                    return nodes;
+                    return (nodes, turns);
                 }
             }
             Turn::Player(p) => {
-                if turns >= plies && !(to_end_once_bag_empty && s.bag().total() == 0) {
-                    return nodes;
+                if at_horizon(s, turns, plies, to_end_once_bag_empty) || stop == Some(p) {
+                    return (nodes, turns);
                 }
                 turns += 1;
                 let chosen = match guard.as_deref_mut() {
@@ -277,31 +297,10 @@ pub(crate) fn play_candidate_own(
     value: &dyn Fn(&Qwirkle) -> f64,
 ) -> u64 {
     let mut chance = start_candidate(s, world, world_seed, m, None);
-    let mut nodes = 0;
-    let mut turns = 0;
     // Greedy turns of the other seats until the bot is to move (or the play-out ends).
-    loop {
-        match s.turn() {
-            Turn::Terminal => return nodes,
-            Turn::Chance => {
-                if !s.apply_random_draw(&mut chance) {
-                    return nodes;
-                }
-            }
-            Turn::Player(p) => {
-                if turns >= plies && !(to_end && s.bag().total() == 0) {
-                    return nodes;
-                }
-                if p == me {
-                    break;
-                }
-                turns += 1;
-                nodes += 1;
-                let chosen = s.best_placement(buf).map(|b| Move::Place(b.placement));
-                let m = chosen.unwrap_or_else(|| fallback_move(s, &mut chance));
-                s.apply(m);
-            }
-        }
+    let (mut nodes, turns) = play_turns(s, plies, to_end, &mut chance, buf, None, Some(me));
+    if s.turn() != Turn::Player(me) || at_horizon(s, turns, plies, to_end) {
+        return nodes;
     }
     s.scored_placements(&mut own.list);
     nodes += 1;
