@@ -142,6 +142,10 @@ pub struct SeerConfig {
     /// the hand with the largest learned leave ([`crate::leave`]), when it differs from the
     /// other two (false: the whole hand and the hand outside its largest group only).
     pub ltrade: bool,
+    /// Placements added to the candidates beyond the `candidates` best by points: the
+    /// `lcand` best of the rest by points plus the learned leave of the tiles they keep
+    /// ([`crate::leave`]), while the bag holds tiles (0: by points alone).
+    pub lcand: usize,
 }
 
 impl SeerConfig {
@@ -181,6 +185,7 @@ impl Default for SeerConfig {
             cut: false,
             own: 0,
             ltrade: false,
+            lcand: 0,
         }
     }
 }
@@ -584,6 +589,9 @@ impl SeerBot {
         let k = self.config.candidates.max(1).min(self.placements.len());
         self.cands
             .extend(self.placements[..k].iter().map(|&s| Cand::Place(s)));
+        if self.config.lcand > 0 && state.bag().total() > 0 {
+            self.leave_candidates(state, me, k);
+        }
         let hand = state.hand(me);
         if !self.config.trades || state.bag().total() < hand.len() || hand.is_empty() {
             return;
@@ -629,6 +637,29 @@ impl SeerBot {
         {
             self.cands.push(Cand::Trade(t));
         }
+    }
+
+    /// Adds the `lcand` best placements after the first `k` (by points) by points plus the
+    /// learned leave of the tiles they keep; ties keep the order by points.
+    fn leave_candidates(&mut self, state: &Qwirkle, me: PlayerId, k: usize) {
+        let mut best: ArrayVec<(f64, usize), 100> = ArrayVec::new();
+        let want = self.config.lcand.min(100);
+        for (i, c) in self.placements.iter().enumerate().skip(k) {
+            let Some(kept) = state.kept_after(me, &c.placement) else {
+                continue;
+            };
+            let v = f64::from(c.score) + crate::leave::value(&crate::leave::WEIGHTS, &kept);
+            // Insertion into the list kept sorted by value, best first, earlier first on ties.
+            let at = best.iter().position(|&(b, _)| v > b).unwrap_or(best.len());
+            if at < want {
+                if best.len() == want {
+                    best.pop();
+                }
+                best.insert(at, (v, i));
+            }
+        }
+        self.cands
+            .extend(best.iter().map(|&(_, i)| Cand::Place(self.placements[i])));
     }
 
     fn remember(&mut self, state: &Qwirkle, me: PlayerId, m: Move) {
@@ -932,6 +963,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     }
     if c.ltrade != d.ltrade {
         name.push_str(&format!(":ltrade={}", u8::from(c.ltrade)));
+    }
+    if c.lcand != d.lcand {
+        name.push_str(&format!(":lcand={}", c.lcand));
     }
     name
 }
@@ -1405,6 +1439,104 @@ mod tests {
             "the learned trade was the group rule's {unlike}"
         );
         assert!(learned_trade(&[t("R1")]).is_none());
+    }
+
+    #[test]
+    fn the_leave_candidates_are_the_best_of_the_rest_by_points_plus_learned_leave() {
+        let (mut checked, mut below) = (0, 0);
+        for seed in 0..60u64 {
+            let g = crate::test_positions::middle_game(100 + seed, seed as usize % 25);
+            let Phase::Play { player } = g.phase() else {
+                continue;
+            };
+            let mut bot = SeerBot::with_config(SeerConfig {
+                candidates: 4,
+                lcand: 3,
+                trades: false,
+                ..SeerConfig::default()
+            });
+            g.scored_placements(&mut bot.placements);
+            if bot.placements.len() < 8 {
+                continue;
+            }
+            movegen::rank_by_points(&mut bot.placements, &mut seeded(seed));
+            bot.candidates(&g, player);
+            let placed: Vec<Scored> = bot
+                .cands
+                .iter()
+                .map(|c| match c {
+                    Cand::Place(s) => *s,
+                    Cand::Trade(t) => panic!("seed {seed}: a trade {t} without trades"),
+                })
+                .collect();
+            assert_eq!(placed.len(), 7, "seed {seed}");
+            let top: Vec<_> = bot.placements[..4].iter().map(|s| s.placement).collect();
+            assert_eq!(
+                placed[..4].iter().map(|s| s.placement).collect::<Vec<_>>(),
+                top,
+                "seed {seed}: the first four are the best by points"
+            );
+            // Independently: every other placement applied to a copy, its points read from
+            // the score and its kept tiles from the hand it leaves before the draw.
+            let value = |m: Placement| {
+                let mut t = g.clone();
+                let before = t.scores()[player];
+                t.apply(Move::Place(m));
+                f64::from(t.scores()[player] - before)
+                    + crate::leave::value(&crate::leave::WEIGHTS, t.hand(player))
+            };
+            let mut rest: Vec<f64> = bot.placements[4..]
+                .iter()
+                .map(|s| value(s.placement))
+                .collect();
+            rest.sort_by(|a, b| b.total_cmp(a));
+            let added: Vec<f64> = placed[4..].iter().map(|s| value(s.placement)).collect();
+            for (a, r) in added.iter().zip(&rest) {
+                assert!(
+                    (a - r).abs() < 1e-9,
+                    "seed {seed}: {added:?} against {rest:?}"
+                );
+            }
+            for s in &placed[4..] {
+                assert!(!top.contains(&s.placement), "seed {seed}: added twice");
+            }
+            // Some added placement scores fewer points than the best of the rest by points.
+            below += usize::from(
+                placed[4..]
+                    .iter()
+                    .any(|s| s.score < bot.placements[4].score),
+            );
+            checked += 1;
+        }
+        assert!(checked >= 30, "only {checked} positions");
+        assert!(below >= 5, "by points alone in all but {below}");
+        // Without lcand the candidates are the best by points only; with the bag empty too.
+        let g = crate::test_positions::middle_game(7, 12);
+        let Phase::Play { player } = g.phase() else {
+            panic!("a player's turn");
+        };
+        let mut bot = SeerBot::with_config(SeerConfig {
+            candidates: 4,
+            trades: false,
+            ..SeerConfig::default()
+        });
+        g.scored_placements(&mut bot.placements);
+        bot.candidates(&g, player);
+        assert_eq!(bot.cands.len(), 4.min(bot.placements.len()));
+        if let Some(e) = crate::test_positions::endgame(3, 0) {
+            let Phase::Play { player } = e.phase() else {
+                panic!("a player's turn");
+            };
+            let mut bot = SeerBot::with_config(SeerConfig {
+                candidates: 1,
+                lcand: 5,
+                trades: false,
+                ..SeerConfig::default()
+            });
+            e.scored_placements(&mut bot.placements);
+            bot.candidates(&e, player);
+            assert_eq!(bot.cands.len(), 1.min(bot.placements.len()));
+        }
     }
 
     /// The size of the largest group of distinct tiles sharing a colour or a shape.

@@ -561,6 +561,12 @@ const SEER_LTRADE: ParamDoc = ParamDoc {
     doc: "1: a third trade among the candidates, the one keeping the part of the hand with the largest learned leave (with trades=1); 0: the whole hand and the hand outside its largest group only",
 };
 
+const SEER_LCAND: ParamDoc = ParamDoc {
+    name: "lcand",
+    kind: ParamKind::Value { default: "0" },
+    doc: "placements added to the candidates beyond the best by points: this many of the rest with the most points plus learned leave of the tiles kept, while the bag holds tiles, 0-100 (0: by points alone)",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -594,6 +600,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_CUT,
     SEER_OWN,
     SEER_LTRADE,
+    SEER_LCAND,
     SEER_TIME,
     ParamDoc {
         name: "nodes",
@@ -629,6 +636,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_CUT,
     SEER_OWN,
     SEER_LTRADE,
+    SEER_LCAND,
     ParamDoc {
         name: "leave",
         kind: ParamKind::Value { default: "1" },
@@ -759,6 +767,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         cut: switch("cut", d.cut)?,
         own: at_most("own", d.own, 100, "placements")?,
         ltrade: switch("ltrade", d.ltrade)?,
+        lcand: at_most("lcand", d.lcand, 100, "placements")?,
     };
     if config.own > 1 && (config.guard > 1 || config.lleave > 0.0 || config.early > 0.0) {
         return Err(bad(
@@ -1049,6 +1058,9 @@ mod tests {
             "sage:own=1:guard=4",
             "sage:ltrade=1",
             "seer:ltrade=0",
+            "sage:lcand=4",
+            "sage:lcand=100",
+            "seer:lcand=0",
             "sage:replies=0",
             "sage:replies=1:endnodes=1",
             "sage:replies=100:endnodes=100000",
@@ -1092,6 +1104,9 @@ mod tests {
             "sage:own=101",
             "sage:ltrade=2",
             "seer:ltrade=yes",
+            "sage:lcand=101",
+            "sage:lcand=-1",
+            "seer:lcand=some",
             "sage:own=-1",
             "seer:own=some",
             "sage:own=4:guard=4",
@@ -1139,6 +1154,8 @@ mod tests {
             "sage:own=4",
             "seer:own=0",
             "sage:ltrade=1",
+            "sage:lcand=4",
+            "seer:lcand=0",
             "sage:replies=1:endnodes=1024:endgame=6",
             "sage:replies=0:endnodes=64:endgame=3",
         ]
@@ -1171,6 +1188,8 @@ mod tests {
                 "sage:own=4",
                 "seer",
                 "sage:ltrade=1",
+                "sage:lcand=4",
+                "seer",
                 "sage",
                 "sage:endgame=3:replies=0:endnodes=64"
             ]
@@ -1244,6 +1263,11 @@ mod tests {
             events("sage:nodes=4:ltrade=1:trades=0"),
             events("sage:nodes=4:trades=0")
         );
+        // Candidates by points plus learned leave change the game; reproducible; lcand=0 is
+        // the default.
+        assert_replays_against_points("sage:nodes=2:lcand=4", 87);
+        assert_ne!(events("sage:nodes=4:lcand=4"), events("sage:nodes=4"));
+        assert_eq!(events("sage:nodes=4:lcand=0"), events("sage:nodes=4"));
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
