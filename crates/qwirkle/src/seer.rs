@@ -1441,6 +1441,26 @@ mod tests {
         assert!(learned_trade(&[t("R1")]).is_none());
     }
 
+    /// A bot without trades holding the candidates it weighs at `g` (placements ranked by
+    /// points with ties shuffled from `rank`, or left in the generator's order).
+    fn weighing(g: &Qwirkle, candidates: usize, lcand: usize, rank: Option<u64>) -> SeerBot {
+        let Phase::Play { player } = g.phase() else {
+            panic!("a player's turn");
+        };
+        let mut bot = SeerBot::with_config(SeerConfig {
+            candidates,
+            lcand,
+            trades: false,
+            ..SeerConfig::default()
+        });
+        g.scored_placements(&mut bot.placements);
+        if let Some(seed) = rank {
+            movegen::rank_by_points(&mut bot.placements, &mut seeded(seed));
+        }
+        bot.candidates(g, player);
+        bot
+    }
+
     #[test]
     fn the_leave_candidates_are_the_best_of_the_rest_by_points_plus_learned_leave() {
         let (mut checked, mut below) = (0, 0);
@@ -1449,18 +1469,10 @@ mod tests {
             let Phase::Play { player } = g.phase() else {
                 continue;
             };
-            let mut bot = SeerBot::with_config(SeerConfig {
-                candidates: 4,
-                lcand: 3,
-                trades: false,
-                ..SeerConfig::default()
-            });
-            g.scored_placements(&mut bot.placements);
+            let bot = weighing(&g, 4, 3, Some(seed));
             if bot.placements.len() < 8 {
                 continue;
             }
-            movegen::rank_by_points(&mut bot.placements, &mut seeded(seed));
-            bot.candidates(&g, player);
             let placed: Vec<Scored> = bot
                 .cands
                 .iter()
@@ -1510,33 +1522,20 @@ mod tests {
         }
         assert!(checked >= 30, "only {checked} positions");
         assert!(below >= 5, "by points alone in all but {below}");
-        // Without lcand the candidates are the best by points only; with the bag empty too.
-        let g = crate::test_positions::middle_game(7, 12);
-        let Phase::Play { player } = g.phase() else {
-            panic!("a player's turn");
-        };
-        let mut bot = SeerBot::with_config(SeerConfig {
-            candidates: 4,
-            trades: false,
-            ..SeerConfig::default()
-        });
-        g.scored_placements(&mut bot.placements);
-        bot.candidates(&g, player);
-        assert_eq!(bot.cands.len(), 4.min(bot.placements.len()));
-        if let Some(e) = crate::test_positions::endgame(3, 0) {
-            let Phase::Play { player } = e.phase() else {
-                panic!("a player's turn");
-            };
-            let mut bot = SeerBot::with_config(SeerConfig {
-                candidates: 1,
-                lcand: 5,
-                trades: false,
-                ..SeerConfig::default()
-            });
-            e.scored_placements(&mut bot.placements);
-            bot.candidates(&e, player);
-            assert_eq!(bot.cands.len(), 1.min(bot.placements.len()));
-        }
+        // Without lcand the candidates are the best by points only (a position with more
+        // placements than candidates).
+        let bot = (0..20)
+            .map(|seed| weighing(&crate::test_positions::middle_game(seed, 12), 4, 0, None))
+            .find(|b| b.placements.len() > 4)
+            .unwrap_or_else(|| panic!("no middle game with more than 4 placements"));
+        assert_eq!(bot.cands.len(), 4);
+        // With the bag empty nothing is added either.
+        let bot = (0..40)
+            .filter_map(|seed| crate::test_positions::endgame(seed, 0))
+            .map(|e| weighing(&e, 1, 5, None))
+            .find(|b| b.placements.len() > 1)
+            .unwrap_or_else(|| panic!("no endgame with more than 1 placement"));
+        assert_eq!(bot.cands.len(), 1);
     }
 
     /// The size of the largest group of distinct tiles sharing a colour or a shape.
