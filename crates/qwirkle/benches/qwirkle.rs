@@ -18,6 +18,14 @@ use tessera_qwirkle::movegen::placements;
 use tessera_qwirkle::sage::{SageBot, SageConfig};
 use tessera_qwirkle::seer::SeerConfig;
 
+/// `sage` with its default settings but for `seer`'s.
+fn sage_with(seer: SeerConfig) -> SageBot {
+    SageBot::with_config(SageConfig {
+        seer,
+        ..SageConfig::default()
+    })
+}
+
 /// Benches one `sage` move at `nodes` worlds from each of `positions`, the bot's memory
 /// cleared before each.
 fn sage_moves(
@@ -122,34 +130,25 @@ fn bench(c: &mut Criterion) {
     let name = format!("sage_nodes16_{}_positions", few.len());
     sage_moves(&mut g, &mut sage, name, &few, 16);
     // The same with the bot's own play-out turns looking one reply ahead (`guard=4`).
-    let mut guarded = SageBot::with_config(SageConfig {
-        seer: SeerConfig {
-            guard: 4,
-            ..SageConfig::default().seer
-        },
-        ..SageConfig::default()
+    let mut guarded = sage_with(SeerConfig {
+        guard: 4,
+        ..SageConfig::default().seer
     });
     let name = format!("sage_nodes16_guard4_{}_positions", few.len());
     sage_moves(&mut g, &mut guarded, name, &few, 16);
     // The learned leave on the bot's own play-out turns (`lleave=1`): every placement is
     // generated on those turns.
-    let mut learned = SageBot::with_config(SageConfig {
-        seer: SeerConfig {
-            lleave: 1.0,
-            ..SageConfig::default().seer
-        },
-        ..SageConfig::default()
+    let mut learned = sage_with(SeerConfig {
+        lleave: 1.0,
+        ..SageConfig::default().seer
     });
     let name = format!("sage_nodes16_lleave1_{}_positions", few.len());
     sage_moves(&mut g, &mut learned, name, &few, 16);
     // The bot's first own turn of every play-out searched (`own=4`): its four best
     // placements each played out to the horizon.
-    let mut searched = SageBot::with_config(SageConfig {
-        seer: SeerConfig {
-            own: 4,
-            ..SageConfig::default().seer
-        },
-        ..SageConfig::default()
+    let mut searched = sage_with(SeerConfig {
+        own: 4,
+        ..SageConfig::default().seer
     });
     let name = format!("sage_nodes16_own4_{}_positions", few.len());
     sage_moves(&mut g, &mut searched, name, &few, 16);

@@ -1219,16 +1219,25 @@ mod tests {
         );
     }
 
+    /// Asserts that `sage` with `on` replays the same game at a node budget from `seed`,
+    /// plays another game than the default's from seed 95, and that with `off` it plays
+    /// the default's.
+    fn assert_setting_changes_the_game(on: &str, off: &str, seed: u64) {
+        assert_replays_against_points(&format!("sage:nodes=2:{on}"), seed);
+        let events = |spec: String| record_against_points(&spec, 95).events;
+        let default = events("sage:nodes=4".into());
+        assert_ne!(events(format!("sage:nodes=4:{on}")), default, "{on}");
+        assert_eq!(events(format!("sage:nodes=4:{off}")), default, "{off}");
+    }
+
     #[test]
     fn sage_with_a_node_budget_replays_the_same_game() {
         assert_replays_against_points("sage:nodes=2", 98);
         assert_replays_against_points("sage:nodes=2:track=64", 97);
-        assert_replays_against_points("sage:nodes=2:guard=4", 96);
         // The guard changes the play-outs, so the game; guard=1 is the greedy policy, the
         // same game under another name.
+        assert_setting_changes_the_game("guard=4", "guard=1", 96);
         let events = |spec: &str| record_against_points(spec, 95).events;
-        assert_ne!(events("sage:nodes=4:guard=4"), events("sage:nodes=4"));
-        assert_eq!(events("sage:nodes=4:guard=1"), events("sage:nodes=4"));
         // The learned leave on the bot's own play-out turns changes the game too, and its
         // tail changes it again; reproducible at a node budget.
         assert_replays_against_points("sage:nodes=2:lleave=1:ltail=1", 93);
@@ -1239,22 +1248,14 @@ mod tests {
         );
         // Play-outs to the end late in the game change the game (seed 95: some decision
         // with 1-40 tiles in the bag differs), reproducibly; finish=0 is the default.
-        assert_replays_against_points("sage:nodes=2:finish=40", 92);
-        assert_ne!(events("sage:nodes=4:finish=40"), events("sage:nodes=4"));
-        assert_eq!(events("sage:nodes=4:finish=0"), events("sage:nodes=4"));
+        assert_setting_changes_the_game("finish=40", "finish=0", 92);
         // Mixing in the value a turn before the horizon changes the game; reproducible.
-        assert_replays_against_points("sage:nodes=2:early=0.5", 91);
-        assert_ne!(events("sage:nodes=4:early=0.5"), events("sage:nodes=4"));
-        assert_eq!(events("sage:nodes=4:early=0"), events("sage:nodes=4"));
+        assert_setting_changes_the_game("early=0.5", "early=0", 91);
         // Play-outs cut at the horizon when the bag runs out change the game; reproducible.
-        assert_replays_against_points("sage:nodes=2:cut=1", 90);
-        assert_ne!(events("sage:nodes=4:cut=1"), events("sage:nodes=4"));
-        assert_eq!(events("sage:nodes=4:cut=0"), events("sage:nodes=4"));
+        assert_setting_changes_the_game("cut=1", "cut=0", 90);
         // The searched own turn in the play-outs changes the game; reproducible; own=1 is
         // the greedy turn, the default's game.
-        assert_replays_against_points("sage:nodes=2:own=4", 89);
-        assert_ne!(events("sage:nodes=4:own=4"), events("sage:nodes=4"));
-        assert_eq!(events("sage:nodes=4:own=1"), events("sage:nodes=4"));
+        assert_setting_changes_the_game("own=4", "own=1", 89);
         // The learned trade among the candidates changes the game; reproducible; without
         // trades it adds nothing.
         assert_replays_against_points("sage:nodes=2:ltrade=1", 88);
@@ -1265,9 +1266,7 @@ mod tests {
         );
         // Candidates by points plus learned leave change the game; reproducible; lcand=0 is
         // the default.
-        assert_replays_against_points("sage:nodes=2:lcand=4", 87);
-        assert_ne!(events("sage:nodes=4:lcand=4"), events("sage:nodes=4"));
-        assert_eq!(events("sage:nodes=4:lcand=0"), events("sage:nodes=4"));
+        assert_setting_changes_the_game("lcand=4", "lcand=0", 87);
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
