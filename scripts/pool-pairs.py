@@ -8,19 +8,21 @@ win split), so a fair share is 1/3 or 1/4.
 
 With --diff A B, compares two single-run databases played on the same deals (same seed,
 games and players, different first agents): the mean per-deal difference B - A of the first
-agent's pair or set score, with its 95% interval over the deals both completed.
+agent's pair or set score, with its 95% interval over the deals both completed. More pairs
+of databases (--diff A B A2 B2 ...), each pair on its own deals, pool their deals' differences
+into one interval (each pair's own line is printed first).
 
 With --margin before the databases, the measure is the first-listed agent's final score
 minus the best other seat's, in points, instead of its share of the wins (a set's margin is
 the mean over its games), with the same interval.
 
-With --z Z before the databases, the pooled interval is mean +- Z standard errors instead of
+With --z Z first (before the databases or --diff), the pooled interval is mean +- Z standard errors instead of
 1.96 (for example 2.178, Pocock's bound for a match judged at two equally spaced looks at an
 overall 5% level).
 
 Usage: python3 scripts/pool-pairs.py [--z Z] RUN1.sqlite [RUN2.sqlite ...]
        python3 scripts/pool-pairs.py --margin RUN1.sqlite [RUN2.sqlite ...]
-       python3 scripts/pool-pairs.py --diff A.sqlite B.sqlite
+       python3 scripts/pool-pairs.py [--z Z] --diff A.sqlite B.sqlite [A2.sqlite B2.sqlite ...]
 """
 
 import json
@@ -86,7 +88,9 @@ def pool(dbs: list[str], z: float = 1.96, margin: bool = False) -> None:
     print(f"{n} sets ({games} games): {100 * mean:.1f}% [{lo:.1f}, {hi:.1f}]{level}")
 
 
-def diff(a_db: str, b_db: str) -> None:
+def paired_differences(a_db: str, b_db: str) -> tuple[list[float], float, float]:
+    """The per-deal differences B - A of the first agent's set score over the deals both
+    single-run databases completed, and A's and B's mean scores over those deals."""
     by_deal = []
     for db in (a_db, b_db):
         sets = sets_by_deal(db)
@@ -98,44 +102,69 @@ def diff(a_db: str, b_db: str) -> None:
     shared = sorted(set(a) & set(b))
     if len(shared) < 2:
         sys.exit(
-            f"{len(shared)} deals in both: at least 2 are needed for an interval "
-            "(were both played with the same --seed and --games?)"
+            f"{a_db} and {b_db}: {len(shared)} deals in both: at least 2 are needed for "
+            "an interval (were both played with the same --seed and --games?)"
         )
-    mean, half = interval([b[k] - a[k] for k in shared])
     mean_a = sum(a[k] for k in shared) / len(shared)
     mean_b = sum(b[k] for k in shared) / len(shared)
-    print(
-        f"{len(shared)} deals in both: A {100 * mean_a:.1f}%  B {100 * mean_b:.1f}%  "
-        f"B - A {100 * mean:+.1f} [{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]"
-    )
+    return [b[k] - a[k] for k in shared], mean_a, mean_b
+
+
+def diff(dbs: list[str], z: float = 1.96) -> None:
+    level = "" if z == 1.96 else f" (mean +- {z} standard errors)"
+    pooled, sum_a, sum_b = [], 0.0, 0.0
+    for a_db, b_db in zip(dbs[::2], dbs[1::2]):
+        diffs, mean_a, mean_b = paired_differences(a_db, b_db)
+        mean, half = interval(diffs, z)
+        prefix = "" if len(dbs) == 2 else f"{a_db} / {b_db}: "
+        print(
+            f"{prefix}{len(diffs)} deals in both: A {100 * mean_a:.1f}%  "
+            f"B {100 * mean_b:.1f}%  B - A {100 * mean:+.1f} "
+            f"[{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]{level}"
+        )
+        pooled += diffs
+        sum_a += mean_a * len(diffs)
+        sum_b += mean_b * len(diffs)
+    if len(dbs) > 2:
+        mean, half = interval(pooled, z)
+        n = len(pooled)
+        print(
+            f"pooled, {n} deals: A {100 * sum_a / n:.1f}%  B {100 * sum_b / n:.1f}%  "
+            f"B - A {100 * mean:+.1f} "
+            f"[{100 * (mean - half):+.1f}, {100 * (mean + half):+.1f}]{level}"
+        )
 
 
 def main() -> None:
     args = sys.argv[1:]
-    if args[:1] == ["--diff"]:
-        if len(args) != 3:
-            sys.exit("usage: pool-pairs.py --diff A.sqlite B.sqlite")
-        diff(args[1], args[2])
-    elif args[:1] == ["--z"]:
+    z = 1.96
+    if args[:1] == ["--z"]:
         try:
             z = float(args[1]) if len(args) > 2 else math.nan
         except ValueError:
             z = math.nan
         if not z > 0:
             sys.exit(
-                "usage: pool-pairs.py --z Z RUN.sqlite [...] (Z a positive number)"
+                "usage: pool-pairs.py --z Z [--diff] RUN.sqlite [...] (Z a positive number)"
             )
-        pool(args[2:], z)
-    elif args[:1] == ["--margin"]:
+        args = args[2:]
+    if args[:1] == ["--diff"]:
+        if len(args) < 3 or len(args) % 2 == 0:
+            sys.exit(
+                "usage: pool-pairs.py [--z Z] --diff A.sqlite B.sqlite "
+                "[A2.sqlite B2.sqlite ...] (databases in pairs)"
+            )
+        diff(args[1:], z)
+    elif args[:1] == ["--margin"] and z == 1.96:
         if len(args) < 2:
             sys.exit("usage: pool-pairs.py --margin RUN.sqlite [...]")
         pool(args[1:], margin=True)
-    elif args:
-        pool(args)
+    elif args and not args[0].startswith("--"):
+        pool(args, z)
     else:
         sys.exit(
             "usage: pool-pairs.py [--z Z | --margin] RUN.sqlite [RUN.sqlite ...] "
-            "| --diff A.sqlite B.sqlite"
+            "| [--z Z] --diff A.sqlite B.sqlite [A2.sqlite B2.sqlite ...]"
         )
 
 
