@@ -16,9 +16,9 @@ With --margin before the databases, the measure is the first-listed agent's fina
 minus the best other seat's, in points, instead of its share of the wins (a set's margin is
 the mean over its games), with the same interval.
 
-With --z Z first (before the databases or --diff), the pooled interval is mean +- Z standard errors instead of
-1.96 (for example 2.178, Pocock's bound for a match judged at two equally spaced looks at an
-overall 5% level).
+With --z Z first (before the databases or --diff), the pooled interval is mean +- Z
+standard errors instead of 1.96 (for example 2.178, Pocock's bound for a match judged at
+two equally spaced looks at an overall 5% level).
 
 Usage: python3 scripts/pool-pairs.py [--z Z] RUN1.sqlite [RUN2.sqlite ...]
        python3 scripts/pool-pairs.py --margin RUN1.sqlite [RUN2.sqlite ...]
@@ -137,8 +137,9 @@ def diff(dbs: list[str], z: float = 1.96) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
+    z_given = args[:1] == ["--z"]
     z = 1.96
-    if args[:1] == ["--z"]:
+    if z_given:
         try:
             z = float(args[1]) if len(args) > 2 else math.nan
         except ValueError:
@@ -155,7 +156,7 @@ def main() -> None:
                 "[A2.sqlite B2.sqlite ...] (databases in pairs)"
             )
         diff(args[1:], z)
-    elif args[:1] == ["--margin"] and z == 1.96:
+    elif args[:1] == ["--margin"] and not z_given:
         if len(args) < 2:
             sys.exit("usage: pool-pairs.py --margin RUN.sqlite [...]")
         pool(args[1:], margin=True)
