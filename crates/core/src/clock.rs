@@ -15,6 +15,9 @@
 //!   legal moves than the seat's average so far (an Azul round start) get more, fewer get
 //!   less; a seat whose agent reported a large swing of its value between its last two
 //!   decisions gets more;
+//! - divided by the share of its budgets the seat has used so far (from its third measured
+//!   move on, at least a quarter): an agent whose search stops once its decision is settled
+//!   or its tree solved is given more, so that it spends its clock rather than hoarding it;
 //! - the safety margin ([`TimeManager::safety`]) is a hard reserve, plus twice the largest
 //!   overshoot of a budget measured for the seat so far (how much longer than its budget a
 //!   move took, thread hand-over and the search's last step included; an assumed few
@@ -201,6 +204,11 @@ pub struct SeatTiming {
     max_overshoot: Option<Duration>,
     /// Forced moves so far (one legal move: played at once).
     forced: u32,
+    /// The budgets given and the time taken over the measured moves
+    /// ([`SeatTiming::record_overshoot`]).
+    given: Duration,
+    taken: Duration,
+    measured: u32,
 }
 
 impl SeatTiming {
@@ -240,9 +248,22 @@ impl SeatTiming {
 
     /// Notes a move given `budget` that took `elapsed` on the clock: the overshoot (if any)
     /// raises the seat's safety margin.
+    /// It also counts towards the seat's usage of its budgets ([`SeatTiming::usage`]).
     pub fn record_overshoot(&mut self, budget: Duration, elapsed: Duration) {
         let over = elapsed.saturating_sub(budget);
         self.max_overshoot = Some(self.max_overshoot.map_or(over, |m| m.max(over)));
+        self.given += budget;
+        self.taken += elapsed;
+        self.measured += 1;
+    }
+
+    /// The share of its budgets the seat has used over its measured moves (time taken over
+    /// time given, at most 1), once `after` moves are measured; `None` before. An agent
+    /// whose search stops when its decision is settled, or when its tree is solved, uses
+    /// less than it is given.
+    pub fn usage(&self, after: u32) -> Option<f64> {
+        (self.measured >= after.max(1) && !self.given.is_zero())
+            .then(|| (self.taken.as_secs_f64() / self.given.as_secs_f64()).min(1.0))
     }
 
     /// The largest overshoot of a budget measured so far (`None` before the first move).
@@ -287,6 +308,12 @@ pub struct TimeManager {
     pub min_weight: f64,
     /// See [`TimeManager::min_weight`].
     pub max_weight: f64,
+    /// A seat that has used only part of its budgets ([`SeatTiming::usage`], measured over
+    /// at least [`TimeManager::usage_after`] moves) gets its planned share divided by that
+    /// part, but by no less than this (1: budgets ignore the usage).
+    pub min_usage: f64,
+    /// Measured moves before the usage counts.
+    pub usage_after: u32,
 }
 
 impl Default for TimeManager {
@@ -301,6 +328,8 @@ impl Default for TimeManager {
             increment_share: 0.9,
             min_weight: 0.4,
             max_weight: 2.5,
+            min_usage: 0.25,
+            usage_after: 3,
         }
     }
 }
@@ -363,7 +392,11 @@ impl TimeManager {
             1 | 2 => self.weight(seat, d).max(1.0),
             _ => self.weight(seat, d),
         };
-        let wanted = share.mul_f64(weight);
+        // An agent that stops early is given more, so that what it uses is the share.
+        let usage = seat
+            .usage(self.usage_after)
+            .map_or(1.0, |u| u.max(self.min_usage.min(1.0)));
+        let wanted = share.mul_f64(weight / usage);
         let cap = (usable / horizon.min(3) + increment).min(usable);
         wanted.min(cap).max(Duration::from_millis(1).min(usable))
     }
@@ -518,7 +551,26 @@ mod tests {
     /// Returns the time left at the end and the least time left before a move's end
     /// (negative: the flag fell).
     fn simulate(clock: &str, decisions: u32, legal: &[usize], overshoot: Duration) -> (f64, f64) {
-        let tm = TimeManager::default();
+        simulate_with(
+            &TimeManager::default(),
+            clock,
+            decisions,
+            legal,
+            overshoot,
+            1.0,
+        )
+    }
+
+    /// [`simulate`] with the manager `tm` and moves that take the share `used` of their
+    /// budget (plus `overshoot`): an agent that stops early.
+    fn simulate_with(
+        tm: &TimeManager,
+        clock: &str,
+        decisions: u32,
+        legal: &[usize],
+        overshoot: Duration,
+        used: f64,
+    ) -> (f64, f64) {
         let clock: Clock = clock.parse().unwrap();
         let mut seat = SeatTiming::default();
         let mut left = clock.base.as_secs_f64();
@@ -529,7 +581,11 @@ mod tests {
                 decisions_left: Some(decisions - i),
             };
             let b = tm.budget(&clock, Duration::from_secs_f64(left.max(0.0)), &seat, &d);
-            let took = if d.legal <= 1 { ms(1) } else { b + overshoot };
+            let took = if d.legal <= 1 {
+                ms(1)
+            } else {
+                b.mul_f64(used) + overshoot
+            };
             left -= took.as_secs_f64();
             least = least.min(left);
             if left < 0.0 {
@@ -600,5 +656,79 @@ mod tests {
             tm.budget(&clock, ms(1000), &seat, &at(1, 15)),
             Duration::ZERO
         );
+    }
+
+    #[test]
+    fn a_seat_that_uses_part_of_its_budgets_is_given_more() {
+        let tm = TimeManager::default();
+        let clock: Clock = "60s+1s".parse().unwrap();
+        let at = Decision {
+            legal: 20,
+            decisions_left: Some(20),
+        };
+        let seat_using = |share: f64, moves: u32| {
+            let mut seat = SeatTiming::default();
+            for _ in 0..moves {
+                seat.record(20, None);
+                seat.record_overshoot(ms(1000), ms(1000).mul_f64(share));
+            }
+            seat
+        };
+        let full = tm.budget(&clock, ms(30_000), &seat_using(1.0, 5), &at);
+        // Half of every budget used: twice the budget, so that half of it is the share.
+        let half = tm.budget(&clock, ms(30_000), &seat_using(0.5, 5), &at);
+        near(half, full * 2);
+        // A tenth used: four times at most.
+        let tenth = tm.budget(&clock, ms(30_000), &seat_using(0.1, 5), &at);
+        near(tenth, full * 4);
+        // More than the budget (an overshoot) counts as all of it (the overshoot itself
+        // widens the safety margin).
+        let over = seat_using(1.5, 5);
+        assert_eq!(over.usage(3), Some(1.0));
+        let usable = ms(30_000) - tm.safety(ms(30_000), &over);
+        near(
+            tm.budget(&clock, ms(30_000), &over, &at),
+            usable / 20 + ms(900),
+        );
+        // Before its third measured move the usage does not count.
+        assert_eq!(seat_using(0.5, 2).usage(3), None);
+        near(
+            tm.budget(&clock, ms(30_000), &seat_using(0.5, 2), &at),
+            full,
+        );
+        assert_eq!(seat_using(0.5, 3).usage(3), Some(0.5));
+        // The cap still binds: a third of the usable time plus the increment.
+        let late = Decision {
+            legal: 20,
+            decisions_left: Some(4),
+        };
+        let seat = seat_using(0.1, 5);
+        let usable = ms(3000) - tm.safety(ms(3000), &seat);
+        near(
+            tm.budget(&clock, ms(3000), &seat, &late),
+            usable / 3 + ms(900),
+        );
+    }
+
+    #[test]
+    fn an_agent_that_stops_early_still_spends_its_clock() {
+        // An agent that takes 40% of every budget (a search that stops once its decision is
+        // settled) on the measured Azul control: with the usage counted it leaves less of
+        // its clock unused than without, and never flags.
+        let legal = [40, 30, 18, 9, 4, 1];
+        let counted = TimeManager::default();
+        let ignored = TimeManager {
+            min_usage: 1.0,
+            ..TimeManager::default()
+        };
+        let (with, least) = simulate_with(&counted, "1.5s+30ms", 27, &legal, ms(2), 0.4);
+        let (without, _) = simulate_with(&ignored, "1.5s+30ms", 27, &legal, ms(2), 0.4);
+        assert!(least > 0.0, "flag ({least})");
+        assert!(
+            with < 0.6 * without,
+            "unused {with:.3} s with the usage counted, {without:.3} s without"
+        );
+        // Out of 1.5 s + 27 x 30 ms = 2.31 s, less than a fifth unused.
+        assert!(with < 0.2 * 2.31, "{with:.3} s left");
     }
 }

@@ -152,6 +152,16 @@ pub struct MctsConfig {
     /// the product of the seeded searches of the same game.
     #[serde(default)]
     pub reuse: bool,
+    /// Stopping once the decision is settled (0: off, the search runs to its limit). With
+    /// `S` in (0, 1] the limit (the time, or the node limit when no time is given) is a
+    /// cap: the search stops as soon as the most visited root move can no longer be
+    /// overtaken in the simulations its limit leaves (estimated from the rate so far), and,
+    /// once it has spent the share `S` of its limit, as soon as the most visited move is a
+    /// clear favourite: no other has half its visits, and none with a quarter of them has a
+    /// better mean value ([`settled`]). What it saves goes back to a game clock; under a fixed time a move
+    /// it stops early just spends less. One thread only (ignored by a shared tree).
+    #[serde(default)]
+    pub settle: f32,
 }
 
 impl Default for MctsConfig {
@@ -165,8 +175,54 @@ impl Default for MctsConfig {
             common_outcomes: false,
             transpositions: false,
             reuse: false,
+            settle: 0.0,
         }
     }
+}
+
+/// Simulations between two checks of [`MctsConfig::settle`]'s rule.
+const SETTLE_EVERY: u64 = 16;
+
+/// Whether a search may stop before its limit ([`MctsConfig::settle`]): `kids` are the root
+/// moves' visits and mean chances for the root's mover, `progress` the share of the limit
+/// spent (0-1), `simulations` those run so far. True when the most visited move (ties to
+/// the better mean, as the move played is chosen) leads the next by more visits than the
+/// simulations left at the rate so far (`simulations x (1 - progress) / progress`), so no
+/// other move can become the most visited; or, once `progress` reaches `settle`, when the
+/// most visited move is a clear favourite: no other has half its visits, and no move with
+/// a quarter of its visits or more has a better mean (the search's choice and its values
+/// agree). With fewer than two moves there is nothing to decide: true.
+pub fn settled(kids: &[(u32, f32)], progress: f64, settle: f64, simulations: u64) -> bool {
+    if kids.len() < 2 {
+        return true;
+    }
+    if progress <= 0.0 || settle <= 0.0 {
+        return false;
+    }
+    let mut best = 0;
+    for (i, &(v, q)) in kids.iter().enumerate() {
+        let (bv, bq) = kids[best];
+        if v > bv || (v == bv && q > bq) {
+            best = i;
+        }
+    }
+    let (bv, bq) = kids[best];
+    let second = kids
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != best)
+        .map(|(_, &(v, _))| v)
+        .max()
+        .unwrap_or(0);
+    let left = simulations as f64 * (1.0 - progress.min(1.0)) / progress;
+    if f64::from(bv - second) > left {
+        return true;
+    }
+    progress >= settle
+        && u64::from(second) * 2 <= u64::from(bv)
+        && kids
+            .iter()
+            .all(|&(v, q)| u64::from(v) * 4 < u64::from(bv) || q <= bq)
 }
 
 /// The default [`MctsConfig::tree_cap`]: 32 million nodes, about 1.4 GB for Azul's nodes
@@ -281,6 +337,9 @@ pub struct MctsResult<A> {
     pub reused: usize,
     /// The root's visits carried over with them.
     pub reused_visits: u32,
+    /// True if the search stopped before its limit because the decision was settled
+    /// ([`MctsConfig::settle`]).
+    pub settled: bool,
     /// Total time.
     pub elapsed: Duration,
 }
@@ -341,6 +400,12 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     /// Nodes and root visits carried into this search.
     reused: usize,
     reused_visits: u32,
+    /// The time limit of this search ([`MctsConfig::settle`] measures its progress by it).
+    time_limit: Option<Duration>,
+    /// The search stopped early, its decision settled.
+    settled: bool,
+    /// The root moves' visits and means, for [`settled`].
+    settle_kids: Vec<(u32, f32)>,
 }
 
 /// A child valued for an expansion: its move, static chances, whether it is a leaf, and
@@ -486,6 +551,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             carried_keys: HashMap::default(),
             reused: 0,
             reused_visits: 0,
+            time_limit: None,
+            settled: false,
+            settle_kids: Vec::new(),
         }
     }
 
@@ -505,6 +573,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     pub fn search(&mut self, root: &G, limits: &Budget) -> MctsResult<G::Action> {
         let start = Instant::now();
         let deadline = self.begin(root, limits, start);
+        let settle = f64::from(self.config.settle);
         if matches!(root.turn(), Turn::Player(_)) {
             loop {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -516,6 +585,13 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 }
                 self.simulations += 1;
                 if self.open == 0 {
+                    break;
+                }
+                if settle > 0.0
+                    && self.simulations.is_multiple_of(SETTLE_EVERY)
+                    && self.is_settled(start, settle)
+                {
+                    self.settled = true;
                     break;
                 }
             }
@@ -569,6 +645,32 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.finish(start)
     }
 
+    /// [`settled`] for the tree as it stands, `start` being the search's start: progress is
+    /// the larger of the time's share spent and the node limit's (none without a limit).
+    fn is_settled(&mut self, start: Instant, settle: f64) -> bool {
+        let by_time = self
+            .time_limit
+            .filter(|t| !t.is_zero())
+            .map(|t| start.elapsed().as_secs_f64() / t.as_secs_f64());
+        let by_nodes = self
+            .max_nodes
+            .filter(|&n| n > 0)
+            .map(|n| self.nodes as f64 / n as f64);
+        let Some(progress) = by_time.into_iter().chain(by_nodes).reduce(f64::max) else {
+            return false;
+        };
+        let root = self.tree[0];
+        let mut kids = std::mem::take(&mut self.settle_kids);
+        kids.clear();
+        kids.extend((root.first..root.first + root.len).map(|k| {
+            let n = self.shared(k);
+            (n.visits, n.sum / n.visits.max(1) as f32)
+        }));
+        let done = settled(&kids, progress, settle, self.simulations);
+        self.settle_kids = kids;
+        done
+    }
+
     /// The settings for valuing children.
     fn valuing(&self) -> Valuing {
         Valuing {
@@ -587,6 +689,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             (time, _) => time,
         };
         let deadline = time.map(|t| start + t);
+        self.time_limit = time;
+        self.settled = false;
         self.max_nodes = limits.nodes;
         self.max_depth = limits.depth;
         self.players = root.num_players();
@@ -690,6 +794,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             collisions: self.collisions,
             reused: self.reused,
             reused_visits: self.reused_visits,
+            settled: self.settled,
             elapsed: start.elapsed(),
         }
     }

@@ -10,7 +10,7 @@ use tessera_core::testgame::{Nim, Take};
 use tessera_core::{Budget, Game, PerPlayer, PlayerId, Turn, rng::seeded};
 use tessera_search::adversarial::testtree::{TreeEval, TreeGame};
 use tessera_search::adversarial::{Algorithm, Evaluator, MultiMode, SearchConfig, Searcher, Value};
-use tessera_search::mcts::{Mcts, MctsAgent, MctsConfig, MctsResult};
+use tessera_search::mcts::{Mcts, MctsAgent, MctsConfig, MctsResult, settled};
 
 /// TreeGame's utilities are -20..=20: ten units a logit keeps them within a few logits,
 /// where the chances (f32) round-trip to the same integer. PUCT visits unlikely moves so
@@ -1099,4 +1099,108 @@ fn a_shared_tree_is_carried_too() {
         s.apply(a);
     }
     assert!(carried >= 2, "{carried} searches carried a tree");
+}
+
+#[test]
+fn the_settled_rule_stops_when_no_move_can_overtake_or_the_values_agree() {
+    // One move: nothing to decide.
+    assert!(settled(&[(5, 0.1)], 0.01, 0.5, 10));
+    // No progress measured: never.
+    assert!(!settled(&[(100, 0.6), (10, 0.4)], 0.0, 0.5, 110));
+    // No other move can overtake: a lead of 90 visits with 110 simulations done at a
+    // tenth of the limit leaves 990 to come (no), at nine tenths 12.2 (yes), whatever the
+    // share `settle` asks before the values are read.
+    let lead = [(100, 0.5), (10, 0.6)];
+    assert!(!settled(&lead, 0.1, 1.0, 110));
+    assert!(!settled(&lead, 0.5, 1.0, 110));
+    assert!(settled(&lead, 0.9, 1.0, 110));
+    // A clear favourite: no other move has half its visits, and the best mean among the
+    // moves with a quarter of its visits or more is its own.
+    let agree = [(100, 0.6), (50, 0.5), (10, 0.9)];
+    assert!(settled(&agree, 0.5, 0.5, 160));
+    assert!(!settled(&agree, 0.49, 0.5, 160), "before the share");
+    let close = [(100, 0.6), (51, 0.5), (10, 0.9)];
+    assert!(
+        !settled(&close, 0.5, 0.5, 161),
+        "a second move with half the visits"
+    );
+    let disagree = [(100, 0.6), (40, 0.65), (10, 0.9)];
+    assert!(!settled(&disagree, 0.5, 0.5, 150));
+    let little_seen = [(100, 0.6), (25, 0.7)];
+    assert!(
+        !settled(&little_seen, 0.5, 0.5, 125),
+        "a quarter of the visits counts"
+    );
+    let unseen = [(100, 0.6), (24, 0.7)];
+    assert!(
+        settled(&unseen, 0.5, 0.5, 124),
+        "less than a quarter does not"
+    );
+    // Ties in visits are never settled by the values (only by what is left).
+    assert!(!settled(&[(50, 0.4), (50, 0.6)], 0.5, 0.5, 100));
+    // Off: only a single move stops the search.
+    assert!(!settled(&agree, 0.99, 0.0, 170));
+}
+
+#[test]
+fn a_settled_search_stops_early_on_the_move_its_values_agree_with() {
+    let limit = 20_000;
+    let settle = 0.5;
+    let config = MctsConfig {
+        settle,
+        ..azul_config(8)
+    };
+    let (mut early, mut full_length) = (0, 0);
+    for (i, s) in azul_positions(5).iter().enumerate().step_by(3) {
+        let mut a = Mcts::new(Strong(StrongEval::default()), config.clone());
+        a.seed(i as u64);
+        let r = a.search(s, &nodes(limit));
+        assert!(r.nodes <= limit, "position {i}");
+        let mut again = Mcts::new(Strong(StrongEval::default()), config.clone());
+        again.seed(i as u64);
+        assert_eq!(
+            timeless(&again.search(s, &nodes(limit))),
+            timeless(&r),
+            "position {i}: reproducible"
+        );
+        let mut plain = Mcts::new(Strong(StrongEval::default()), azul_config(8));
+        plain.seed(i as u64);
+        let p = plain.search(s, &nodes(limit));
+        assert!(!p.settled, "position {i}: settled without the setting");
+        if r.settled {
+            early += 1;
+            assert!(r.nodes < limit && !r.solved, "position {i}");
+            // The rule held on the tree it stopped with, and the move played is the most
+            // visited one (ties to the better mean).
+            let kids: Vec<(u32, f32)> = r
+                .root_visits
+                .iter()
+                .zip(&r.root_sums)
+                .map(|(&v, &sum)| (v, sum / v as f32))
+                .collect();
+            let progress = r.nodes as f64 / limit as f64;
+            assert!(
+                settled(&kids, progress, f64::from(settle), r.simulations),
+                "position {i}"
+            );
+            let top = (0..kids.len())
+                .max_by(|&a, &b| {
+                    kids[a]
+                        .0
+                        .cmp(&kids[b].0)
+                        .then(kids[a].1.total_cmp(&kids[b].1))
+                })
+                .unwrap();
+            let mut legal = Vec::new();
+            s.legal_actions(&mut legal);
+            assert_eq!(r.best, Some(legal[top]), "position {i}");
+        } else if !r.solved {
+            full_length += 1;
+            assert!(r.nodes + 200 > limit, "position {i}: {} nodes", r.nodes);
+        }
+    }
+    assert!(
+        early >= 3 && full_length >= 1,
+        "{early} searches settled early, {full_length} ran to the limit"
+    );
 }

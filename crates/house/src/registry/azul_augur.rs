@@ -74,7 +74,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 23] = [
+const PARAMS: [ParamDoc; 24] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -131,7 +131,7 @@ const PARAMS: [ParamDoc; 23] = [
     ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared` and `reuse` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search, its default); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared`, `settle` and `reuse` do not apply",
     },
     ParamDoc {
         name: "cpuct",
@@ -169,6 +169,11 @@ const PARAMS: [ParamDoc; 23] = [
         doc: "with threads of 2 or more: 1 puts the threads in one shared tree (tree parallelism: a thread expanding a node leaves a virtual loss on its path, so the others search other moves; the moves then depend on the threads' timing, so even a node budget does not replay a game); 0, a tree a thread",
     },
     ParamDoc {
+        name: "settle",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: S from 0 to 1 makes the move's limit (its time, or its nodes without a time) a cap: the search stops once no other move can overtake the most visited in what the limit leaves, and after the share S of it once the most visited move is also the best by mean value among those with a quarter of its visits or more; the time saved goes back to a game clock (0, the default: every search runs to its limit)",
+    },
+    ParamDoc {
         name: "endgame",
         kind: ParamKind::Value { default: "0" },
         doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0, the default: off)",
@@ -187,7 +192,7 @@ const PARAMS: [ParamDoc; 23] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 23] = {
+const ORACLE_PARAMS: [ParamDoc; 24] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -207,10 +212,10 @@ const ORACLE_PARAMS: [ParamDoc; 23] = {
     p[13] = ParamDoc {
         name: "alphabeta",
         kind: ParamKind::Flag,
-        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared` and `reuse` do not apply",
+        doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared`, `settle` and `reuse` do not apply",
     };
-    assert!(matches!(p[21].name.as_bytes(), b"endgame"));
-    p[21] = ParamDoc {
+    assert!(matches!(p[22].name.as_bytes(), b"endgame"));
+    p[22] = ParamDoc {
         name: "endgame",
         kind: ParamKind::Value { default: "0.5" },
         doc: "F from 0 to 1: at two players, once the round is certainly the game's last (a full pattern line completes a wall row), first solve the rest of the game exactly by alpha-beta (won games first, then the margin) with this share of the move's time and nodes, and play the solution if it is found; otherwise the search gets what is left (0.5, the default since 2026-12-03; 0: off)",
@@ -407,8 +412,9 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 8] = [
+const MCTS_ONLY: [&str; 9] = [
     "cpuct",
+    "settle",
     "temp",
     "outcomes",
     "common",
@@ -530,6 +536,7 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
     Ok(MctsConfig {
         cpuct: ranged("cpuct", 1.5, 0.0, 100.0)?,
         temperature: ranged("temp", 1.0, 0.01, 100.0)?,
+        settle: ranged("settle", 0.0, 0.0, 1.0)?,
         value_scale: 1000.0,
         chance_samples: refills(spec, "outcomes", defaults.outcomes)?,
         common_outcomes: match spec.u64("common", 0)? {
@@ -1344,6 +1351,10 @@ mod tests {
             ("oracle:alphabeta:common=1", "common"),
             ("augur:common=1", "augur:mcts"),
             ("oracle:mcts:transpose=2", "0 or 1"),
+            ("oracle:settle=1.5", "settle"),
+            ("oracle:settle=-0.1", "settle"),
+            ("oracle:alphabeta:settle=0.5", "settle"),
+            ("augur:settle=0.5", "augur:mcts"),
             ("oracle:reuse=2", "0 or 1"),
             ("oracle:transpose=1:reuse=1", "0 with transpose=1"),
             ("oracle:alphabeta:reuse=1", "reuse"),
@@ -1385,6 +1396,34 @@ mod tests {
         assert!(reg.build("augur:killers:nodes=100").is_ok());
         assert!(reg.build("oracle:cpuct=2:outcomes=4:nodes=100").is_ok());
         assert!(reg.build("oracle:common=1:outcomes=32:nodes=100").is_ok());
+        assert!(reg.build("oracle:settle=0.5:nodes=100").is_ok());
+    }
+
+    #[test]
+    fn a_settling_oracle_stops_early_where_its_choice_is_clear_and_replays() {
+        // Under a node budget `settle` makes the budget a cap: some searches stop short of
+        // it (more than the plain search's, which stops short only on solved trees), the
+        // moves are legal and the same seed replays them.
+        let (mut short, mut plain_short, mut differ) = (0, 0, 0);
+        let all = positions();
+        let decisions = all.iter().filter(|s| s.num_legal_actions() >= 2);
+        for (i, s) in decisions.enumerate().step_by(4) {
+            let mut a = seat("oracle:settle=0.5:nodes=20000");
+            let x = a.choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            let y = seat("oracle:settle=0.5:nodes=20000").choose(s, &mut seeded(i as u64));
+            assert_eq!(x, y, "position {i}: same seed, same move");
+            let nodes = |info: Option<tessera_core::SearchInfo>| info.map_or(u64::MAX, |i| i.nodes);
+            short += usize::from(nodes(a.last_info()) < 19_000);
+            let mut p = seat("oracle:nodes=20000");
+            differ += usize::from(p.choose(s, &mut seeded(i as u64)) != x);
+            plain_short += usize::from(nodes(p.last_info()) < 19_000);
+        }
+        assert!(
+            short > plain_short + 2,
+            "{short} settled searches stopped short, {plain_short} plain ones"
+        );
+        assert!(differ < short, "{differ} moves changed");
     }
 
     #[test]
