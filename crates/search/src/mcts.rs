@@ -159,7 +159,8 @@ pub struct MctsConfig {
     /// once it has spent the share `S` of its limit, as soon as the most visited move is a
     /// clear favourite: no other has half its visits, and none with a quarter of them has a
     /// better mean value ([`settled`]). What it saves goes back to a game clock; under a fixed time a move
-    /// it stops early just spends less. One thread only (ignored by a shared tree).
+    /// it stops early just spends less. With root parallelism each thread's tree stops by
+    /// itself; a shared tree ([`Mcts::search_shared`]) ignores it.
     #[serde(default)]
     pub settle: f32,
 }
