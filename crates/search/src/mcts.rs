@@ -158,9 +158,9 @@ pub struct MctsConfig {
     /// overtaken in the simulations its limit leaves (estimated from the rate so far), and,
     /// once it has spent the share `S` of its limit, as soon as the most visited move is a
     /// clear favourite: no other has half its visits, and none with a quarter of them has a
-    /// better mean value ([`settled`]). What it saves goes back to a game clock; under a fixed time a move
-    /// it stops early just spends less. With root parallelism each thread's tree stops by
-    /// itself; a shared tree ([`Mcts::search_shared`]) ignores it.
+    /// better mean value ([`settled`]). What it saves goes back to a game clock; under a
+    /// fixed time a move it stops early just spends less. With root parallelism each
+    /// thread's tree stops by itself; a shared tree ([`Mcts::search_shared`]) ignores it.
     #[serde(default)]
     pub settle: f32,
 }
