@@ -310,7 +310,7 @@ pub struct TimeManager {
     pub max_weight: f64,
     /// A seat that has used only part of its budgets ([`SeatTiming::usage`], measured over
     /// at least [`TimeManager::usage_after`] moves) gets its planned share divided by that
-    /// part, but by no less than this (1: budgets ignore the usage).
+    /// part, but by no less than this (1: budgets ignore the usage; taken as at least 0.01).
     pub min_usage: f64,
     /// Measured moves before the usage counts.
     pub usage_after: u32,
@@ -395,7 +395,7 @@ impl TimeManager {
         // An agent that stops early is given more, so that what it uses is the share.
         let usage = seat
             .usage(self.usage_after)
-            .map_or(1.0, |u| u.max(self.min_usage.min(1.0)));
+            .map_or(1.0, |u| u.max(self.min_usage.clamp(0.01, 1.0)));
         let wanted = share.mul_f64(weight / usage);
         let cap = (usable / horizon.min(3) + increment).min(usable);
         wanted.min(cap).max(Duration::from_millis(1).min(usable))
