@@ -171,7 +171,7 @@ const PARAMS: [ParamDoc; 24] = [
     ParamDoc {
         name: "settle",
         kind: ParamKind::Value { default: "0" },
-        doc: "with mcts: S from 0 to 1 makes the move's limit (its time, or its nodes without a time) a cap: the search stops once no other move can overtake the most visited in what the limit leaves, and after the share S of it once the most visited move is also the best by mean value among those with a quarter of its visits or more; the time saved goes back to a game clock (0, the default: every search runs to its limit)",
+        doc: "with mcts: S from 0 to 1 makes the move's limit (its time, or its nodes without a time) a cap: the search stops once no other move can overtake the most visited in what the limit leaves, and after the share S of it once the most visited move is a clear favourite (no other has half its visits, none with a quarter of them a better mean value); the time saved goes back to a game clock (0, the default: every search runs to its limit)",
     },
     ParamDoc {
         name: "endgame",
@@ -1403,8 +1403,10 @@ mod tests {
     fn a_settling_oracle_stops_early_where_its_choice_is_clear_and_replays() {
         // Under a node budget `settle` makes the budget a cap: some searches stop short of
         // it (more than the plain search's, which stops short only on solved trees), the
-        // moves are legal and the same seed replays them.
+        // moves are legal, the same seed replays them, and they are mostly the moves the
+        // whole budget plays.
         let (mut short, mut plain_short, mut differ) = (0, 0, 0);
+        let nodes = |info: Option<tessera_core::SearchInfo>| info.map_or(u64::MAX, |i| i.nodes);
         let all = positions();
         let decisions = all.iter().filter(|s| s.num_legal_actions() >= 2);
         for (i, s) in decisions.enumerate().step_by(4) {
@@ -1413,7 +1415,6 @@ mod tests {
             s.check_action(x).unwrap();
             let y = seat("oracle:settle=0.5:nodes=20000").choose(s, &mut seeded(i as u64));
             assert_eq!(x, y, "position {i}: same seed, same move");
-            let nodes = |info: Option<tessera_core::SearchInfo>| info.map_or(u64::MAX, |i| i.nodes);
             short += usize::from(nodes(a.last_info()) < 19_000);
             let mut p = seat("oracle:nodes=20000");
             differ += usize::from(p.choose(s, &mut seeded(i as u64)) != x);
@@ -1423,7 +1424,7 @@ mod tests {
             short > plain_short + 2,
             "{short} settled searches stopped short, {plain_short} plain ones"
         );
-        assert!(differ < short, "{differ} moves changed");
+        assert!(differ * 4 <= short, "{differ} of {short} moves changed");
     }
 
     #[test]
