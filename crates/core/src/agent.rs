@@ -50,6 +50,13 @@ pub struct Budget {
     /// Search depth in plies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// The time limit is the seat's game clock, or the time manager's share of it: what the
+    /// agent leaves unspent stays on the clock (and the manager gives it back on later
+    /// moves), so a search may stop once its choice is clear instead of running to the
+    /// limit. Set by a table or the engine protocol when a clock runs the seat, never by a
+    /// request: it is not part of the JSON form.
+    #[serde(skip)]
+    pub from_clock: bool,
 }
 
 mod millis {
@@ -76,6 +83,7 @@ impl Budget {
         time: Some(Duration::from_millis(100)),
         nodes: None,
         depth: None,
+        from_clock: false,
     };
 
     /// A time-only budget.
@@ -124,6 +132,7 @@ impl Budget {
             time: other.time.or(self.time),
             nodes: other.nodes.or(self.nodes),
             depth: other.depth.or(self.depth),
+            from_clock: self.from_clock || other.from_clock,
         }
     }
 
@@ -142,6 +151,7 @@ impl Budget {
             time: min(self.time, cap.time),
             nodes: min(self.nodes, cap.nodes),
             depth: min(self.depth, cap.depth),
+            from_clock: self.from_clock,
         }
     }
 
@@ -251,7 +261,7 @@ mod tests {
         let spec = Budget {
             time: Some(Duration::from_secs(100_000)),
             depth: Some(4),
-            nodes: None,
+            ..Budget::default()
         };
         let c = spec.clamp(&cap);
         assert_eq!(c.time, Some(Duration::from_secs(60)));
@@ -285,6 +295,33 @@ mod tests {
         );
         assert!(serde_json::from_str::<Budget>(r#"{"time": 5}"#).is_err());
         assert_eq!(serde_json::to_string(&Budget::default()).unwrap(), "{}");
+    }
+
+    #[test]
+    fn only_a_clock_marks_a_budget_as_the_clocks_and_the_mark_survives_a_cap() {
+        // A request cannot claim a clock: the mark is not part of the JSON form.
+        assert!(serde_json::from_str::<Budget>(r#"{"time_ms": 5, "from_clock": true}"#).is_err());
+        let clocked = Budget {
+            from_clock: true,
+            ..Budget::time(Duration::from_secs(3))
+        };
+        assert_eq!(
+            serde_json::to_string(&clocked).unwrap(),
+            r#"{"time_ms":3000}"#
+        );
+        assert!(!Budget::default().from_clock && !Budget::DEFAULT.from_clock);
+        // An operator's cap shortens the time; what is left unspent still stays on the clock.
+        let capped = clocked.clamp(&Budget::time(Duration::from_secs(1)));
+        assert_eq!(capped.time, Some(Duration::from_secs(1)));
+        assert!(capped.from_clock);
+        assert!(clocked.overridden_by(&Budget::nodes(5)).from_clock);
+        assert!(Budget::nodes(5).overridden_by(&clocked).from_clock);
+        assert!(
+            !Budget::time(Duration::from_secs(1))
+                .clamp(&clocked)
+                .from_clock
+        );
+        assert!(clocked.or_default_for_sampling().from_clock);
     }
 }
 

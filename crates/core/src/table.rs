@@ -818,6 +818,7 @@ impl<'a, G: Game> Table<'a, G> {
                 increment: c.clock.increment,
             }) {
                 budget.time = Some(left);
+                budget.from_clock = true;
             } else {
                 let decision = Decision {
                     legal: legal.len(),
@@ -828,6 +829,7 @@ impl<'a, G: Game> Table<'a, G> {
                         c.manager
                             .budget(&c.clock, left, &c.timing[p.index()], &decision),
                     );
+                budget.from_clock = true;
             }
             if let (Some(t), Some(max)) = (budget.time, c.max_think) {
                 budget.time = Some(t.min(max));
@@ -1495,17 +1497,47 @@ mod tests {
         assert!(t.record().result.is_some() && t.flag().is_none());
     }
 
-    /// Notes the time budget of every decision it is asked for.
-    struct Spy(std::sync::Arc<std::sync::Mutex<Vec<Option<Duration>>>>);
+    /// Notes the time budget of every decision it is asked for, and whether the budget was
+    /// marked as the clock's ([`Budget::from_clock`]).
+    type Seen = std::sync::Arc<std::sync::Mutex<Vec<(Option<Duration>, bool)>>>;
+    struct Spy(Seen);
 
     impl Agent<Nim> for Spy {
         fn name(&self) -> String {
             "spy".into()
         }
         fn choose(&mut self, state: &Nim, budget: &Budget, rng: &mut GameRng) -> Take {
-            self.0.lock().unwrap().push(budget.time);
+            self.0
+                .lock()
+                .unwrap()
+                .push((budget.time, budget.from_clock));
             RandomAgent::<Nim>::new().choose(state, budget, rng)
         }
+    }
+
+    #[test]
+    fn without_a_clock_no_budget_is_the_clocks() {
+        let seen = Seen::default();
+        let mut t = Table::new(
+            Nim::new(2),
+            vec![
+                Seat::agent(
+                    Box::new(Spy(seen.clone())),
+                    Budget::time(Duration::from_millis(3)),
+                ),
+                random_seat(),
+            ],
+            3,
+        )
+        .unwrap();
+        t.play_out(None, &mut ()).unwrap();
+        let seen = seen.lock().unwrap();
+        assert!(!seen.is_empty());
+        assert!(
+            seen.iter()
+                .all(|b| *b == (Some(Duration::from_millis(3)), false)),
+            "{seen:?}"
+        );
     }
 
     #[test]
@@ -1527,12 +1559,18 @@ mod tests {
         let fixed = fixed.lock().unwrap();
         let managed = managed.lock().unwrap();
         assert!(!fixed.is_empty() && !managed.is_empty());
-        assert!(fixed.iter().all(|b| *b == Some(seven)), "{fixed:?}");
-        // The managed seat's share: 10 s over 30 decisions plus 0.9 s of increment.
+        // The fixed seat's time is its own, not the clock's: what it leaves unspent is
+        // lost, so its budget is not marked as the clock's.
+        assert!(
+            fixed.iter().all(|b| *b == (Some(seven), false)),
+            "{fixed:?}"
+        );
+        // The managed seat's share: 10 s over 30 decisions plus 0.9 s of increment, marked
+        // as the clock's (what it leaves stays on the clock).
         assert!(
             managed
                 .iter()
-                .all(|b| b.is_some_and(|b| b > Duration::from_millis(500))),
+                .all(|b| b.0.is_some_and(|b| b > Duration::from_millis(500)) && b.1),
             "{managed:?}"
         );
         // A fixed seat is off the clock: it keeps its time even beyond its clock, and its
@@ -1599,7 +1637,8 @@ mod tests {
         let done = t.think().unwrap().run();
         t.hand_back(done).unwrap();
         // Without the cap the time manager would give about 2 s (60 s over 30 decisions).
-        assert_eq!(seen.lock().unwrap().as_slice(), &[Some(cap)]);
+        // Capped, the time is still the clock's: what is left stays on it.
+        assert_eq!(seen.lock().unwrap().as_slice(), &[(Some(cap), true)]);
         let (left, used) = t.clock_times().unwrap();
         assert!(left[0] > Duration::from_secs(60) && used[0] < Duration::from_secs(1));
         // Restored figures replace the clocks; the person to move starts afresh.

@@ -344,6 +344,7 @@ impl<G: ArenaGame> EngineServer<G> {
                 &decision,
             );
             budget.time = Some(budget.time.map_or(managed, |t| t.min(managed)));
+            budget.from_clock = true;
             given = budget.time;
         }
         // `go`'s limits decide; a `go` without any gets the player's own specification's

@@ -7,7 +7,7 @@
 //! use std::time::Duration;
 //! use tessera_house::protocol::{Command, Reply};
 //! use tessera_core::Budget;
-//! let go = Command::Go(Budget { time: Some(Duration::from_millis(250)), depth: Some(3), nodes: None });
+//! let go = Command::Go(Budget { time: Some(Duration::from_millis(250)), depth: Some(3), ..Budget::default() });
 //! assert_eq!(go.to_string(), "go movetime 250 depth 3");
 //! assert_eq!("go movetime 250 depth 3".parse::<Command>().unwrap(), go);
 //! assert_eq!("bestmove 3B2".parse::<Reply>().unwrap(), Reply::BestMove("3B2".into()));

@@ -163,6 +163,12 @@ pub struct MctsConfig {
     /// thread's tree stops by itself; a shared tree ([`Mcts::search_shared`]) ignores it.
     #[serde(default)]
     pub settle: f32,
+    /// The share that replaces [`MctsConfig::settle`] when the time limit is a game
+    /// clock's ([`Budget::from_clock`]): there what a search saves stays on the seat's
+    /// clock and comes back on later moves, while under a fixed limit it is lost. `None`:
+    /// `settle` applies under a clock as well.
+    #[serde(default)]
+    pub clock_settle: Option<f32>,
 }
 
 impl Default for MctsConfig {
@@ -177,6 +183,18 @@ impl Default for MctsConfig {
             transpositions: false,
             reuse: false,
             settle: 0.0,
+            clock_settle: None,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The settling share a search within `limits` uses: [`MctsConfig::clock_settle`] if
+    /// the limits are a game clock's and it is set, else [`MctsConfig::settle`].
+    pub fn settle_for(&self, limits: &Budget) -> f32 {
+        match self.clock_settle {
+            Some(s) if limits.from_clock => s,
+            _ => self.settle,
         }
     }
 }
@@ -574,7 +592,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     pub fn search(&mut self, root: &G, limits: &Budget) -> MctsResult<G::Action> {
         let start = Instant::now();
         let deadline = self.begin(root, limits, start);
-        let settle = f64::from(self.config.settle);
+        let settle = f64::from(self.config.settle_for(limits));
         if matches!(root.turn(), Turn::Player(_)) {
             loop {
                 if deadline.is_some_and(|d| Instant::now() >= d) {

@@ -1204,3 +1204,52 @@ fn a_settled_search_stops_early_on_the_move_its_values_agree_with() {
         "{early} searches settled early, {full_length} ran to the limit"
     );
 }
+
+/// `clock_settle` binds only limits marked as a game clock's: under a fixed limit the
+/// search is the plain one, result for result; on a clock it is the search with `settle`
+/// at that share; and a `settle` given applies on a clock too when `clock_settle` is unset.
+#[test]
+fn the_clock_share_applies_only_under_a_clock() {
+    let limit = 20_000;
+    let on_clock_only = MctsConfig {
+        clock_settle: Some(0.5),
+        ..azul_config(8)
+    };
+    let given = MctsConfig {
+        settle: 0.5,
+        ..azul_config(8)
+    };
+    let clocked = Budget {
+        from_clock: true,
+        ..nodes(limit)
+    };
+    let mut early = 0;
+    for (i, s) in azul_positions(5).iter().enumerate().step_by(3) {
+        let run = |config: &MctsConfig, limits: &Budget| {
+            let mut a = Mcts::new(Strong(StrongEval::default()), config.clone());
+            a.seed(i as u64);
+            timeless(&a.search(s, limits))
+        };
+        assert_eq!(
+            run(&on_clock_only, &nodes(limit)),
+            run(&azul_config(8), &nodes(limit)),
+            "position {i}: a fixed limit"
+        );
+        let on_clock = run(&on_clock_only, &clocked);
+        assert_eq!(
+            on_clock,
+            run(&given, &nodes(limit)),
+            "position {i}: on a clock"
+        );
+        assert_eq!(
+            run(&given, &clocked),
+            on_clock,
+            "position {i}: settle given"
+        );
+        early += usize::from(on_clock.settled);
+    }
+    assert!(early >= 3, "{early} searches on a clock settled early");
+    assert_eq!(on_clock_only.settle_for(&nodes(limit)), 0.0);
+    assert_eq!(on_clock_only.settle_for(&clocked), 0.5);
+    assert_eq!(given.settle_for(&clocked), 0.5);
+}

@@ -214,6 +214,14 @@ const ORACLE_PARAMS: [ParamDoc; 24] = {
         kind: ParamKind::Flag,
         doc: "search by alpha-beta at every table size (augur's search; oracle's default until the tree search replaced it, at two seats first and then at three and four, docs/players.md); `cpuct`, `temp`, `outcomes`, `common`, `transpose`, `threads`, `shared`, `settle` and `reuse` do not apply",
     };
+    assert!(matches!(p[21].name.as_bytes(), b"settle"));
+    p[21] = ParamDoc {
+        name: "settle",
+        kind: ParamKind::Value {
+            default: "0 (0.5 under a game clock)",
+        },
+        doc: "with mcts: S from 0 to 1 makes the move's limit (its time, or its nodes without a time) a cap: the search stops once no other move can overtake the most visited in what the limit leaves, and after the share S of it once the most visited move is a clear favourite (no other has half its visits, none with a quarter of them a better mean value); what it saves stays on a game clock, and the time manager gives it back on later moves. Unless given, 0.5 when the seat plays on a game clock (its managed time, since 2026-12-06) and 0 under a fixed limit (every search runs to its limit); a value given applies to both",
+    };
     assert!(matches!(p[22].name.as_bytes(), b"endgame"));
     p[22] = ParamDoc {
         name: "endgame",
@@ -435,6 +443,9 @@ struct Defaults {
     search: Search,
     /// The exact last-round solver's share of a move's budget (`endgame`, 0 off).
     endgame: f64,
+    /// The tree search's `settle` under a game clock when `settle` is not given (`None`:
+    /// `settle`'s default, 0, there too).
+    clock_settle: Option<f32>,
 }
 
 /// `augur`: v5, alpha-beta unless `mcts` is given, no refills in the tree search.
@@ -443,6 +454,7 @@ const AUGUR: Defaults = Defaults {
     outcomes: 0,
     search: Search::AlphaBeta,
     endgame: 0.0,
+    clock_settle: None,
 };
 
 /// `oracle`'s refills at a round's end in the tree search unless `outcomes` says otherwise.
@@ -456,7 +468,12 @@ const ORACLE: Defaults = Defaults {
     outcomes: ORACLE_OUTCOMES,
     search: Search::Mcts,
     endgame: ORACLE_ENDGAME,
+    clock_settle: Some(ORACLE_CLOCK_SETTLE),
 };
+
+/// `oracle`'s `settle` under a game clock unless `settle` is given (since 2026-12-06:
+/// docs/players.md, "`settle` as the default under a clock"); a fixed limit keeps 0.
+const ORACLE_CLOCK_SETTLE: f32 = 0.5;
 
 /// `oracle`'s share of a move's budget for the exact last-round solver unless `endgame`
 /// says otherwise (since 2026-12-03: docs/players.md, "The last round solved exactly").
@@ -537,6 +554,11 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
         cpuct: ranged("cpuct", 1.5, 0.0, 100.0)?,
         temperature: ranged("temp", 1.0, 0.01, 100.0)?,
         settle: ranged("settle", 0.0, 0.0, 1.0)?,
+        // A `settle` given binds under a clock too; otherwise the player's clock default.
+        clock_settle: match spec.value("settle")? {
+            Some(_) => None,
+            None => defaults.clock_settle,
+        },
         value_scale: 1000.0,
         chance_samples: refills(spec, "outcomes", defaults.outcomes)?,
         common_outcomes: match spec.u64("common", 0)? {
@@ -1425,6 +1447,58 @@ mod tests {
             "{short} settled searches stopped short, {plain_short} plain ones"
         );
         assert!(differ * 4 <= short, "{differ} of {short} moves changed");
+    }
+
+    #[test]
+    fn oracle_settles_by_default_on_a_game_clock_only() {
+        // A budget marked as a game clock's (as a table or the engine protocol marks the
+        // managed time) makes plain `oracle` the `settle=0.5` player, move for move and node
+        // for node; a fixed budget keeps the search running to its limit; a `settle` given
+        // binds on a clock too; `augur:mcts` keeps 0 on a clock.
+        let on_clock = |spec: &str| {
+            let mut a = seat(spec);
+            a.budget.from_clock = true;
+            a
+        };
+        let nodes = |info: Option<tessera_core::SearchInfo>| info.map_or(u64::MAX, |i| i.nodes);
+        let (mut short, mut fixed_short) = (0, 0);
+        let all = positions();
+        let decisions = all.iter().filter(|s| s.num_legal_actions() >= 2);
+        for (i, s) in decisions.enumerate().step_by(4) {
+            let play = |mut a: Seated| {
+                let x = a.choose(s, &mut seeded(i as u64));
+                (x, nodes(a.last_info()))
+            };
+            let clocked = play(on_clock("oracle:nodes=20000"));
+            s.check_action(clocked.0).unwrap();
+            assert_eq!(
+                clocked,
+                play(seat("oracle:settle=0.5:nodes=20000")),
+                "position {i}: on a clock, oracle is oracle:settle=0.5"
+            );
+            assert_eq!(
+                clocked,
+                play(on_clock("oracle:settle=0.5:nodes=20000")),
+                "position {i}"
+            );
+            let fixed = play(seat("oracle:nodes=20000"));
+            assert_eq!(
+                fixed,
+                play(on_clock("oracle:settle=0:nodes=20000")),
+                "position {i}: settle=0 given binds on a clock"
+            );
+            assert_eq!(
+                play(seat("augur:mcts:nodes=5000")),
+                play(on_clock("augur:mcts:nodes=5000")),
+                "position {i}: augur keeps its default"
+            );
+            short += usize::from(clocked.1 < 19_000);
+            fixed_short += usize::from(fixed.1 < 19_000);
+        }
+        assert!(
+            short > fixed_short + 2,
+            "{short} searches on a clock stopped short, {fixed_short} under a fixed budget"
+        );
     }
 
     #[test]

@@ -146,7 +146,7 @@ impl<A: Agent<AzulState>> Agent<AzulState> for LastRound<A> {
         let limits = Budget {
             time: mine.time.map(|t| t.mul_f64(self.share)),
             nodes: mine.nodes.map(|n| ((n as f64 * self.share) as u64).max(1)),
-            depth: None,
+            ..Budget::default()
         };
         let (solved, r) = solve(&mut self.searcher, s, &limits);
         if let Some((best, value)) = solved {
@@ -164,6 +164,8 @@ impl<A: Agent<AzulState>> Agent<AzulState> for LastRound<A> {
             time: whole.time.map(|t| t.saturating_sub(r.elapsed)),
             nodes: whole.nodes.map(|n| n.saturating_sub(r.nodes).max(1)),
             depth: whole.depth,
+            // What the search leaves unspent still stays on a clock.
+            from_clock: whole.from_clock,
         };
         self.inner.choose(s, &rest, rng)
     }

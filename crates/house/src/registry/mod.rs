@@ -177,6 +177,7 @@ pub fn spec_budget(spec: &AgentSpec) -> Result<Budget, SpecError> {
         depth,
         time: spec.duration("time")?,
         nodes,
+        ..Budget::default()
     })
 }
 
