@@ -263,8 +263,10 @@ pub(crate) fn play_candidate(
     buf: &mut BestScratch,
     mut guard: Option<&mut Guard>,
 ) -> u64 {
-    let mut chance = start_candidate(s, world, world_seed, m, guard.as_deref_mut());
-    play_out_guarded(s, plies, to_end, &mut chance, buf, guard)
+    let mut chance = start_candidate(s, world, world_seed, m, guard.as_deref_mut(), buf);
+    let nodes = play_out_guarded(s, plies, to_end, &mut chance, buf, guard);
+    buf.break_ties(None);
+    nodes
 }
 
 /// Scratch space of [`play_candidate_own`]: the bot's placements at its searched turn and
@@ -296,7 +298,38 @@ pub(crate) fn play_candidate_own(
     own: &mut OwnScratch,
     value: &dyn Fn(&Qwirkle) -> f64,
 ) -> u64 {
-    let mut chance = start_candidate(s, world, world_seed, m, None);
+    let nodes = own_turn_searched(
+        s,
+        world,
+        world_seed,
+        m,
+        plies,
+        to_end,
+        buf,
+        (me, k),
+        own,
+        value,
+    );
+    buf.break_ties(None);
+    nodes
+}
+
+/// [`play_candidate_own`]'s play-out (with `ties`, the continuations draw their tie-breaks
+/// one after the other from the world's tie stream).
+#[allow(clippy::too_many_arguments)]
+fn own_turn_searched(
+    s: &mut Qwirkle,
+    world: &Qwirkle,
+    world_seed: u64,
+    m: Move,
+    plies: usize,
+    to_end: bool,
+    buf: &mut BestScratch,
+    (me, k): (PlayerId, usize),
+    own: &mut OwnScratch,
+    value: &dyn Fn(&Qwirkle) -> f64,
+) -> u64 {
+    let mut chance = start_candidate(s, world, world_seed, m, None, buf);
     // Greedy turns of the other seats until the bot is to move (or the play-out ends).
     let (mut nodes, turns) = play_turns(s, plies, to_end, &mut chance, buf, None, Some(me));
     if s.turn() != Turn::Player(me) || at_horizon(s, turns, plies, to_end) {
@@ -337,12 +370,19 @@ fn start_candidate(
     world_seed: u64,
     m: Move,
     guard: Option<&mut Guard>,
+    buf: &mut BestScratch,
 ) -> GameRng {
     s.clone_from(world);
     s.apply(m);
     if let Some(g) = guard {
         g.last = 0.0;
     }
+    // Ties broken at random draw from a stream of their own, the same for every candidate
+    // in the world, so the chance stream stays common to the candidates.
+    buf.break_ties(
+        buf.play_out_ties
+            .then(|| seeded(world_seed ^ 0x5851_f42d_4c95_7f2d)),
+    );
     seeded(world_seed ^ 0x9e37_79b9_7f4a_7c15)
 }
 
@@ -363,10 +403,11 @@ pub(crate) fn play_candidate_split(
     mut guard: Option<&mut Guard>,
     mid: &mut dyn FnMut(&Qwirkle),
 ) -> u64 {
-    let mut chance = start_candidate(s, world, world_seed, m, guard.as_deref_mut());
+    let mut chance = start_candidate(s, world, world_seed, m, guard.as_deref_mut(), buf);
     let mut nodes = play_out_guarded(s, first, to_end, &mut chance, buf, guard.as_deref_mut());
     mid(s);
     nodes += play_out_guarded(s, then, to_end, &mut chance, buf, guard);
+    buf.break_ties(None);
     nodes
 }
 

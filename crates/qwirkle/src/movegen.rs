@@ -18,6 +18,7 @@
 //! demands on row 0 from cell `(0, 0)` to the right.
 
 use arrayvec::ArrayVec;
+use rand::Rng;
 use rand::seq::SliceRandom;
 use tessera_core::GameRng;
 
@@ -386,12 +387,29 @@ pub struct BestScratch {
     entries: Vec<(u32, u8, u8)>,
     sorted: Vec<(u32, u8, u8)>,
     all: Vec<Scored>,
+    /// When set, [`best_placement`] breaks ties between the best-scoring start cells (and
+    /// sizes) at random with this generator instead of taking the first in generation
+    /// order ([`BestScratch::break_ties`]).
+    tie: Option<GameRng>,
+    /// Whether the play-outs of `seer` and `sage` (`crate::mc`) break ties at random, each
+    /// candidate's play-out in a world from the same seed (their `ties` setting).
+    pub(crate) play_out_ties: bool,
 }
 
 impl BestScratch {
     /// Empty scratch space.
     pub fn new() -> Self {
         BestScratch::default()
+    }
+
+    /// From now on [`best_placement`] picks, among the start cells (with their sizes) whose
+    /// placements score the most, one uniformly at random with `rng`, and that start's first
+    /// placement of the score in generation order (so the tiles are chosen as before, the
+    /// cells at random: a policy that breaks ties at random, as `points` does, modelled per
+    /// start cell rather than per placement). `None`: the first best placement in generation
+    /// order again, exactly as [`placements`] lists it.
+    pub fn break_ties(&mut self, rng: Option<GameRng>) {
+        self.tie = rng;
     }
 }
 
@@ -420,9 +438,18 @@ pub fn best_placement(
         let mut all = std::mem::take(&mut scratch.all);
         placements(board, hand, first, &mut all);
         let mut best: Option<Scored> = None;
+        let mut tied = 0u32;
         for c in &all {
             if best.is_none_or(|b| c.score > b.score) {
                 best = Some(*c);
+                tied = 1;
+            } else if let (Some(b), Some(rng)) = (best, scratch.tie.as_mut())
+                && c.score == b.score
+            {
+                tied += 1;
+                if rng.random_range(0..tied) == 0 {
+                    best = Some(*c);
+                }
             }
         }
         scratch.all = all;
@@ -583,10 +610,18 @@ pub fn best_placement(
         scratch.sorted[*slot as usize] = e;
         *slot += 1;
     }
+    // With ties broken at random: the level (score) of the first start that can be filled,
+    // the starts of that level filled so far, and the one kept (reservoir sampling).
+    let mut level: Option<u8> = None;
+    let mut tied = 0u32;
+    let mut chosen: Option<Scored> = None;
     let mut i = 0;
     while i < scratch.sorted.len() {
         // The pairs of one start with one score (consecutive).
         let (start, _, want) = scratch.sorted[i];
+        if level.is_some_and(|l| want != l) {
+            break;
+        }
         let mut end = i;
         let mut feasible = false;
         let st = &scratch.starts[start as usize];
@@ -604,16 +639,23 @@ pub fn best_placement(
             search.want = want;
             let deepest = scratch.sorted[end - 1].1 as usize;
             if let Some(n) = search.dfs(st, 0, st.before, deepest) {
-                let placement = Placement::new(&search.stack[..n])?;
-                return Some(Scored {
-                    placement,
+                let found = Scored {
+                    placement: Placement::new(&search.stack[..n])?,
                     score: i32::from(want),
-                });
+                };
+                let Some(rng) = scratch.tie.as_mut() else {
+                    return Some(found);
+                };
+                level = Some(want);
+                tied += 1;
+                if rng.random_range(0..tied) == 0 {
+                    chosen = Some(found);
+                }
             }
         }
         i = end;
     }
-    None
+    chosen
 }
 
 /// True if some distinct hand tiles fill the start's first `j + 1` empty cells legally:

@@ -146,6 +146,12 @@ pub struct SeerConfig {
     /// `lcand` best of the rest by points plus the learned leave of the tiles they keep
     /// ([`crate::leave`]), while the bag holds tiles (0: by points alone).
     pub lcand: usize,
+    /// Ties broken at random in the play-outs: every seat's greedy turn takes, among the
+    /// start cells whose placements score the most, one at random (each candidate's
+    /// play-out in a world from the same seed), as `points` picks among its best
+    /// placements at random ([`crate::movegen::BestScratch::break_ties`]); false: the first
+    /// best placement in generation order, the same every time.
+    pub ties: bool,
 }
 
 impl SeerConfig {
@@ -186,6 +192,7 @@ impl Default for SeerConfig {
             own: 0,
             ltrade: false,
             lcand: 0,
+            ties: false,
         }
     }
 }
@@ -967,6 +974,9 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     if c.lcand != d.lcand {
         name.push_str(&format!(":lcand={}", c.lcand));
     }
+    if c.ties != d.ties {
+        name.push_str(&format!(":ties={}", u8::from(c.ties)));
+    }
     name
 }
 
@@ -990,6 +1000,7 @@ impl Agent<Qwirkle> for SeerBot {
             return Move::Pass;
         };
         self.observe(state, me);
+        self.scratch.play_out_ties = self.config.ties;
         if self.tracking(state) {
             let seed: u64 = rng.random();
             self.track(state, &mut seeded(seed));

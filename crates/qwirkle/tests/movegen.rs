@@ -450,3 +450,92 @@ fn the_best_placement_is_the_generators_first_best() {
     }
     assert!(positions > 1000, "only {positions} game positions");
 }
+
+/// With ties broken at random (`BestScratch::break_ties`), `best_placement` still returns a
+/// placement the generator lists with the best score, on random boards and on a first move;
+/// where several start cells tie it returns more than one of them over repeated draws, and
+/// the generator's first only some of the time; the draws replay from the seed; and without
+/// the generator it is the first best again.
+#[test]
+fn ties_broken_at_random_keep_the_best_score_and_vary_the_cells() {
+    use tessera_qwirkle::movegen::{BestScratch, best_placement};
+    let mut scratch = BestScratch::new();
+    let mut rng = seeded(47);
+    let (mut tied, mut varied, mut first_kept, mut draws) = (0, 0, 0, 0);
+    for i in 0..2000u64 {
+        let (board, hand) = random_position(&mut rng, if i % 2 == 0 { 4 } else { 6 });
+        let mut all: Vec<Scored> = Vec::new();
+        placements(&board, &hand, None, &mut all);
+        let want = first_best(&board, &hand);
+        let pick = |scratch: &mut BestScratch, seed: u64| {
+            scratch.break_ties(Some(seeded(seed)));
+            let r = best_placement(&board, &hand, None, scratch);
+            scratch.break_ties(None);
+            r
+        };
+        let Some(best) = want else {
+            assert_eq!(pick(&mut scratch, i), None, "position {i}");
+            continue;
+        };
+        let starts: HashSet<_> = all
+            .iter()
+            .filter(|c| c.score == best.score)
+            .map(|c| {
+                let cells = c.placement.cells();
+                let first = cells.iter().map(|p| (p.y, p.x)).min();
+                (first, cells.len())
+            })
+            .collect();
+        let mut seen = HashSet::new();
+        for k in 0..8 {
+            let r = pick(&mut scratch, i * 8 + k).expect("a placement");
+            assert_eq!(r.score, best.score, "position {i}");
+            assert!(all.contains(&r), "position {i}: {r:?} is not generated");
+            assert_eq!(
+                pick(&mut scratch, i * 8 + k),
+                Some(r),
+                "position {i}: replays"
+            );
+            seen.insert(r.placement);
+            if starts.len() > 1 {
+                draws += 1;
+                first_kept += usize::from(r == best);
+            }
+        }
+        if starts.len() > 1 {
+            tied += 1;
+            varied += usize::from(seen.len() > 1);
+        }
+        assert_eq!(
+            best_placement(&board, &hand, None, &mut scratch),
+            want,
+            "position {i}: ties off"
+        );
+    }
+    assert!(tied > 200, "only {tied} positions with tied start cells");
+    assert!(
+        varied * 10 > tied * 8,
+        "{varied} of {tied} tied positions varied"
+    );
+    assert!(
+        first_kept * 10 < draws * 7,
+        "the first kept {first_kept} of {draws} draws"
+    );
+    // A first move: every placement of the largest group scores the same; the draws pick
+    // different ones, each generated.
+    let hand: Vec<Tile> = ["R1", "R2", "R3", "B5", "Y6", "Y6"]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let mut all: Vec<Scored> = Vec::new();
+    placements(&Board::new(), &hand, Some(3), &mut all);
+    let mut seen = HashSet::new();
+    for k in 0..20 {
+        scratch.break_ties(Some(seeded(k)));
+        let r = best_placement(&Board::new(), &hand, Some(3), &mut scratch).expect("a first move");
+        assert!(all.contains(&r) && r.placement.len() == 3, "{r:?}");
+        seen.insert(r.placement);
+    }
+    scratch.break_ties(None);
+    assert!(seen.len() > 3, "{} first moves drawn", seen.len());
+}

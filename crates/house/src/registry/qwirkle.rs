@@ -567,6 +567,12 @@ const SEER_LCAND: ParamDoc = ParamDoc {
     doc: "placements added to the candidates beyond the best by points: this many of the rest with the most points plus learned leave of the tiles kept, while the bag holds tiles, 0-100 (0: by points alone)",
 };
 
+const SEER_TIES: ParamDoc = ParamDoc {
+    name: "ties",
+    kind: ParamKind::Value { default: "0" },
+    doc: "1: in the play-outs every greedy turn breaks ties at random among the start cells whose placements score the most (as points picks among its best placements at random; the same tie-breaks for every candidate in a world); 0: the first best placement in generation order",
+};
+
 const SEER_TIME: ParamDoc = ParamDoc {
     name: "time",
     kind: ParamKind::Value { default: "none" },
@@ -600,6 +606,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     SEER_CUT,
     SEER_OWN,
     SEER_LTRADE,
+    SEER_TIES,
     SEER_LCAND,
     SEER_TIME,
     ParamDoc {
@@ -636,6 +643,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     SEER_CUT,
     SEER_OWN,
     SEER_LTRADE,
+    SEER_TIES,
     SEER_LCAND,
     ParamDoc {
         name: "leave",
@@ -768,6 +776,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         own: at_most("own", d.own, 100, "placements")?,
         ltrade: switch("ltrade", d.ltrade)?,
         lcand: at_most("lcand", d.lcand, 100, "placements")?,
+        ties: switch("ties", d.ties)?,
     };
     if config.own > 1 && (config.guard > 1 || config.lleave > 0.0 || config.early > 0.0) {
         return Err(bad(
@@ -1058,6 +1067,8 @@ mod tests {
             "sage:own=1:guard=4",
             "sage:ltrade=1",
             "seer:ltrade=0",
+            "sage:ties=1",
+            "seer:ties=0",
             "sage:lcand=4",
             "sage:lcand=100",
             "seer:lcand=0",
@@ -1104,6 +1115,8 @@ mod tests {
             "sage:own=101",
             "sage:ltrade=2",
             "seer:ltrade=yes",
+            "sage:ties=2",
+            "seer:ties=yes",
             "sage:lcand=101",
             "sage:lcand=-1",
             "seer:lcand=some",
@@ -1156,6 +1169,7 @@ mod tests {
             "sage:ltrade=1",
             "sage:lcand=4",
             "seer:lcand=0",
+            "sage:ties=1",
             "sage:replies=1:endnodes=1024:endgame=6",
             "sage:replies=0:endnodes=64:endgame=3",
         ]
@@ -1190,6 +1204,7 @@ mod tests {
                 "sage:ltrade=1",
                 "sage:lcand=4",
                 "seer",
+                "sage:ties=1",
                 "sage",
                 "sage:endgame=3:replies=0:endnodes=64"
             ]
@@ -1267,6 +1282,9 @@ mod tests {
         // Candidates by points plus learned leave change the game; reproducible; lcand=0 is
         // the default.
         assert_setting_changes_the_game("lcand=4", "lcand=0", 87);
+        // Ties broken at random in the play-outs change the game; reproducible; ties=0 is
+        // the default.
+        assert_setting_changes_the_game("ties=1", "ties=0", 86);
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
