@@ -284,40 +284,10 @@ pub(crate) struct OwnScratch {
 /// of the `plies` turns (on the same chance stream, so every continuation draws the same
 /// tiles), and `s` becomes the continuation whose `value` is largest (the first on ties).
 /// With `k` at most 1, or when the bot has at most one placement there, it is
-/// [`play_candidate`]. Returns the number of placement searches.
+/// [`play_candidate`]. With `ties` the continuations draw their tie-breaks one after the
+/// other from the world's tie stream. Returns the number of placement searches.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn play_candidate_own(
-    s: &mut Qwirkle,
-    world: &Qwirkle,
-    world_seed: u64,
-    m: Move,
-    plies: usize,
-    to_end: bool,
-    buf: &mut BestScratch,
-    (me, k): (PlayerId, usize),
-    own: &mut OwnScratch,
-    value: &dyn Fn(&Qwirkle) -> f64,
-) -> u64 {
-    let nodes = own_turn_searched(
-        s,
-        world,
-        world_seed,
-        m,
-        plies,
-        to_end,
-        buf,
-        (me, k),
-        own,
-        value,
-    );
-    buf.break_ties(None);
-    nodes
-}
-
-/// [`play_candidate_own`]'s play-out (with `ties`, the continuations draw their tie-breaks
-/// one after the other from the world's tie stream).
-#[allow(clippy::too_many_arguments)]
-fn own_turn_searched(
     s: &mut Qwirkle,
     world: &Qwirkle,
     world_seed: u64,
@@ -333,13 +303,16 @@ fn own_turn_searched(
     // Greedy turns of the other seats until the bot is to move (or the play-out ends).
     let (mut nodes, turns) = play_turns(s, plies, to_end, &mut chance, buf, None, Some(me));
     if s.turn() != Turn::Player(me) || at_horizon(s, turns, plies, to_end) {
+        buf.break_ties(None);
         return nodes;
     }
     s.scored_placements(&mut own.list);
     nodes += 1;
     if k <= 1 || own.list.len() <= 1 {
         let rest = plies.saturating_sub(turns);
-        return nodes + play_out_guarded(s, rest, to_end, &mut chance, buf, None);
+        nodes += play_out_guarded(s, rest, to_end, &mut chance, buf, None);
+        buf.break_ties(None);
+        return nodes;
     }
     // Stable: equal scores keep the generator's order, the greedy choice first.
     own.list.sort_by_key(|c| std::cmp::Reverse(c.score));
@@ -359,6 +332,7 @@ fn own_turn_searched(
         }
     }
     s.clone_from(best);
+    buf.break_ties(None);
     nodes
 }
 
