@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use tessera_core::rng::{derive_seed, seeded};
+use tessera_core::table::resolve_chance;
 use tessera_core::{Agent, Budget, Game, Turn};
 use tessera_qwirkle::Qwirkle;
 use tessera_qwirkle::bots::PointsBot;
@@ -37,12 +38,10 @@ fn run() -> Result<()> {
         let mut rng = seeded(derive_seed(778, g));
         let mut bots = [PointsBot::new(), PointsBot::new()];
         loop {
+            // The table's one chance loop: the deals and draws due, from the game's stream.
+            resolve_chance(&mut s, &mut chance, |_, _, _| {})?;
             match s.turn() {
-                Turn::Terminal => break,
-                Turn::Chance => {
-                    let d = s.sample_chance(&mut chance);
-                    s.apply_chance(&d)?;
-                }
+                Turn::Terminal | Turn::Chance => break,
                 Turn::Player(p) => {
                     s.scored_placements(&mut buf);
                     if let Some(top) = buf.iter().map(|c| c.score).max() {
