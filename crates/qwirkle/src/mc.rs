@@ -419,15 +419,9 @@ impl Agent<Qwirkle> for MonteCarloBot {
         let d = MonteCarloConfig::default();
         let c = self.config;
         let mut name = String::from("montecarlo");
-        if c.candidates != d.candidates {
-            name.push_str(&format!(":candidates={}", c.candidates));
-        }
-        if c.plies != d.plies {
-            name.push_str(&format!(":plies={}", c.plies));
-        }
-        if c.worlds != d.worlds {
-            name.push_str(&format!(":worlds={}", c.worlds));
-        }
+        crate::seer::differs(&mut name, "candidates", c.candidates, d.candidates);
+        crate::seer::differs(&mut name, "plies", c.plies, d.plies);
+        crate::seer::differs(&mut name, "worlds", c.worlds, d.worlds);
         name
     }
 

@@ -38,7 +38,7 @@ use crate::action::Move;
 use crate::bots::fallback_move;
 use crate::mc::{outcome, play_out_until};
 use crate::movegen::{BestScratch, Scored};
-use crate::seer::{SeerBot, SeerConfig, settings_suffix};
+use crate::seer::{SeerBot, SeerConfig, differs, settings_suffix};
 use crate::state::{Phase, Qwirkle};
 
 /// Exact-endgame search nodes allowed per world of a `nodes` budget, by default.
@@ -251,18 +251,10 @@ impl Agent<Qwirkle> for SageBot {
         let d = SageConfig::default();
         let c = &self.config;
         let mut name = format!("sage{}", settings_suffix(&c.seer, &d.seer));
-        if c.depth != d.depth {
-            name.push_str(&format!(":endgame={}", c.depth));
-        }
-        if c.width != d.width {
-            name.push_str(&format!(":width={}", c.width));
-        }
-        if c.replies != d.replies {
-            name.push_str(&format!(":replies={}", c.replies));
-        }
-        if c.endnodes != d.endnodes {
-            name.push_str(&format!(":endnodes={}", c.endnodes));
-        }
+        differs(&mut name, "endgame", c.depth, d.depth);
+        differs(&mut name, "width", c.width, d.width);
+        differs(&mut name, "replies", c.replies, d.replies);
+        differs(&mut name, "endnodes", c.endnodes, d.endnodes);
         name
     }
 

@@ -908,76 +908,52 @@ pub(crate) fn win_value(x: f64, risk: f64, left: usize) -> f64 {
 /// tail of `seer`'s and `sage`'s names).
 pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     let mut name = String::new();
-    if c.candidates != d.candidates {
-        name.push_str(&format!(":candidates={}", c.candidates));
-    }
-    if c.plies != d.plies {
-        name.push_str(&format!(":plies={}", c.plies));
-    }
-    if c.worlds != d.worlds {
-        name.push_str(&format!(":worlds={}", c.worlds));
-    }
-    if c.trades != d.trades {
-        name.push_str(&format!(":trades={}", c.trades));
-    }
-    if c.infer != d.infer {
-        name.push_str(&format!(":infer={}", c.infer));
-    }
-    if c.floor != d.floor {
-        name.push_str(&format!(":floor={}", c.floor));
-    }
-    if c.tries != d.tries {
-        name.push_str(&format!(":tries={}", c.tries));
-    }
-    if c.halving != d.halving {
-        name.push_str(&format!(":halving={}", u8::from(c.halving)));
-    }
-    if c.leave != d.leave {
-        name.push_str(&format!(":leave={}", c.leave));
-    }
-    if c.win != d.win {
-        name.push_str(&format!(":win={}", c.win));
-    }
-    if c.risk != d.risk {
-        name.push_str(&format!(":risk={}", c.risk));
-    }
-    if c.exclude != d.exclude {
-        name.push_str(&format!(":exclude={}", u8::from(c.exclude)));
-    }
-    if c.track != d.track {
-        name.push_str(&format!(":track={}", c.track));
-    }
-    if c.guard != d.guard {
-        name.push_str(&format!(":guard={}", c.guard));
-    }
-    if c.lleave != d.lleave {
-        name.push_str(&format!(":lleave={}", c.lleave));
-    }
-    if c.ltail != d.ltail {
-        name.push_str(&format!(":ltail={}", u8::from(c.ltail)));
-    }
-    if c.finish != d.finish {
-        name.push_str(&format!(":finish={}", c.finish));
-    }
-    if c.early != d.early {
-        name.push_str(&format!(":early={}", c.early));
-    }
-    if c.cut != d.cut {
-        name.push_str(&format!(":cut={}", u8::from(c.cut)));
-    }
-    if c.own != d.own {
-        name.push_str(&format!(":own={}", c.own));
-    }
-    if c.ltrade != d.ltrade {
-        name.push_str(&format!(":ltrade={}", u8::from(c.ltrade)));
-    }
-    if c.lcand != d.lcand {
-        name.push_str(&format!(":lcand={}", c.lcand));
-    }
-    if c.ties != d.ties {
-        name.push_str(&format!(":ties={}", u8::from(c.ties)));
-    }
+    differs(&mut name, "candidates", c.candidates, d.candidates);
+    differs(&mut name, "plies", c.plies, d.plies);
+    differs(&mut name, "worlds", c.worlds, d.worlds);
+    differs(&mut name, "trades", c.trades, d.trades);
+    differs(&mut name, "infer", c.infer, d.infer);
+    differs(&mut name, "floor", c.floor, d.floor);
+    differs(&mut name, "tries", c.tries, d.tries);
+    differs(
+        &mut name,
+        "halving",
+        u8::from(c.halving),
+        u8::from(d.halving),
+    );
+    differs(&mut name, "leave", c.leave, d.leave);
+    differs(&mut name, "win", c.win, d.win);
+    differs(&mut name, "risk", c.risk, d.risk);
+    differs(
+        &mut name,
+        "exclude",
+        u8::from(c.exclude),
+        u8::from(d.exclude),
+    );
+    differs(&mut name, "track", c.track, d.track);
+    differs(&mut name, "guard", c.guard, d.guard);
+    differs(&mut name, "lleave", c.lleave, d.lleave);
+    differs(&mut name, "ltail", u8::from(c.ltail), u8::from(d.ltail));
+    differs(&mut name, "finish", c.finish, d.finish);
+    differs(&mut name, "early", c.early, d.early);
+    differs(&mut name, "cut", u8::from(c.cut), u8::from(d.cut));
+    differs(&mut name, "own", c.own, d.own);
+    differs(&mut name, "ltrade", u8::from(c.ltrade), u8::from(d.ltrade));
+    differs(&mut name, "lcand", c.lcand, d.lcand);
+    differs(&mut name, "ties", u8::from(c.ties), u8::from(d.ties));
     name
+}
+
+/// Appends `:key=value` to `name` if `value` is not the default.
+pub(crate) fn differs<T: PartialEq + std::fmt::Display>(
+    name: &mut String,
+    key: &str,
+    value: T,
+    default: T,
+) {
+    if value != default {
+        name.push_str(&format!(":{key}={value}"));
+    }
 }
 
 impl Agent<Qwirkle> for SeerBot {

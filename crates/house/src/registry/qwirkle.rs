@@ -1023,6 +1023,26 @@ mod tests {
             .map(|s| r.build(s).map(|a| a.name()).unwrap_or_default())
             .collect();
         assert_eq!(names, ["seer", "seer:infer=0"]);
+        // A seat's name lists the settings that differ from the default, in a fixed order
+        // (numbers as given, switches as 0/1), whatever order the spec gave them in.
+        for (spec, name) in [
+            (
+                "sage:ties=1:candidates=8:halving=0:replies=2:endgame=4:plies=3",
+                "sage:candidates=8:plies=3:halving=0:ties=1:endgame=4:replies=2",
+            ),
+            (
+                "seer:ltrade=1:infer=0.5:cut=1:own=3",
+                "seer:infer=0.5:cut=1:own=3:ltrade=1",
+            ),
+            (
+                "montecarlo:worlds=8:candidates=4",
+                "montecarlo:candidates=4:worlds=8",
+            ),
+            ("sage:candidates=12:ties=0", "sage"),
+        ] {
+            let built = r.build(spec).map(|a| a.name());
+            assert_eq!(built.as_deref().ok(), Some(name), "{spec}");
+        }
     }
 
     #[test]
