@@ -661,6 +661,11 @@ const SAGE_PARAMS: &[ParamDoc] = &[
         doc: "value a play-out by its chance of winning, 100 tanh(0.85 x / (risk sqrt(tiles left))) with x its value in points, 0-100 (0: the points)",
     },
     ParamDoc {
+        name: "threat",
+        kind: ParamKind::Value { default: "0" },
+        doc: "weight of the Qwirkle threats at the end of a play-out: each line of five a sixth tile could complete, 12 points to whoever is likelier to place it first by the tiles still unseen, 0-100 (0: off)",
+    },
+    ParamDoc {
         name: "endgame",
         kind: ParamKind::Value { default: "6" },
         doc: "turns of the exact alpha-beta endgame at two players once the bag is empty, 0-8 (0: sampled worlds as seer)",
@@ -765,6 +770,7 @@ fn seer_config(spec: &AgentSpec, d: &SeerConfig) -> Result<SeerConfig, SpecError
         leave: real("leave", d.leave, 100.0)?,
         win: real("win", d.win, 1000.0)?,
         risk: real("risk", d.risk, 100.0)?,
+        threat: real("threat", d.threat, 100.0)?,
         exclude: switch("exclude", d.exclude)?,
         track: at_most("track", d.track, MAX_TRACK, "particles")?,
         guard: at_most("guard", d.guard, 100, "placements")?,
@@ -1038,6 +1044,7 @@ mod tests {
                 "montecarlo:worlds=8:candidates=4",
                 "montecarlo:candidates=4:worlds=8",
             ),
+            ("sage:threat=0.5:risk=3", "sage:risk=3:threat=0.5"),
             ("sage:candidates=12:ties=0", "sage"),
         ] {
             let built = r.build(spec).map(|a| a.name());
@@ -1058,6 +1065,8 @@ mod tests {
             "sage:win=1000",
             "sage:risk=3",
             "sage:risk=100",
+            "sage:threat=0.5",
+            "sage:threat=100",
             "sage:exclude=0",
             "sage:exclude=1",
             "seer:exclude=1",
@@ -1109,6 +1118,9 @@ mod tests {
             "sage:risk=101",
             "sage:risk=high",
             "seer:risk=3",
+            "sage:threat=-1",
+            "sage:threat=101",
+            "seer:threat=1",
             "sage:exclude=2",
             "sage:exclude=yes",
             "seer:exclude=-1",
@@ -1305,6 +1317,9 @@ mod tests {
         // Ties broken at random in the play-outs change the game; reproducible; ties=0 is
         // the default.
         assert_setting_changes_the_game("ties=1", "ties=0", 86);
+        // The threats at the play-outs' ends change the game; reproducible; threat=0 is the
+        // default.
+        assert_setting_changes_the_game("threat=1", "threat=0", 85);
         // The endgame's replies: 0 is as many as the width (8); the default is one, the
         // other player's highest-scoring placement, six turns deep in 1024 nodes a world.
         assert_replays_against_points("sage:nodes=2:replies=3:endnodes=512", 94);
