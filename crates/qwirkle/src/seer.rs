@@ -1027,7 +1027,7 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     differs(&mut name, "candidates", c.candidates, d.candidates);
     differs(&mut name, "plies", c.plies, d.plies);
     differs(&mut name, "worlds", c.worlds, d.worlds);
-    differs(&mut name, "trades", c.trades, d.trades);
+    differs(&mut name, "trades", u8::from(c.trades), u8::from(d.trades));
     differs(&mut name, "infer", c.infer, d.infer);
     differs(&mut name, "floor", c.floor, d.floor);
     differs(&mut name, "tries", c.tries, d.tries);

@@ -1046,9 +1046,13 @@ mod tests {
             ),
             ("sage:threat=0.5:risk=3", "sage:risk=3:threat=0.5"),
             ("sage:candidates=12:ties=0", "sage"),
+            ("seer:trades=0:halving=0", "seer:trades=0:halving=0"),
         ] {
             let built = r.build(spec).map(|a| a.name());
             assert_eq!(built.as_deref().ok(), Some(name), "{spec}");
+            // A name is a spec that builds the same seat.
+            let again = r.build(name).map(|a| a.name());
+            assert_eq!(again.as_deref().ok(), Some(name), "{name}");
         }
     }
 
