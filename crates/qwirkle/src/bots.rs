@@ -456,3 +456,15 @@ impl Agent<Qwirkle> for LookaheadBot {
         self.info.clone()
     }
 }
+
+/// Appends `:key=value` to `name` if `value` is not the default.
+pub(crate) fn differs<T: PartialEq + std::fmt::Display>(
+    name: &mut String,
+    key: &str,
+    value: T,
+    default: T,
+) {
+    if value != default {
+        name.push_str(&format!(":{key}={value}"));
+    }
+}

@@ -22,7 +22,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 
 use crate::action::Move;
 use crate::board::Board;
-use crate::bots::fallback_move;
+use crate::bots::{differs, fallback_move};
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Phase, Qwirkle};
 
@@ -419,9 +419,9 @@ impl Agent<Qwirkle> for MonteCarloBot {
         let d = MonteCarloConfig::default();
         let c = self.config;
         let mut name = String::from("montecarlo");
-        crate::seer::differs(&mut name, "candidates", c.candidates, d.candidates);
-        crate::seer::differs(&mut name, "plies", c.plies, d.plies);
-        crate::seer::differs(&mut name, "worlds", c.worlds, d.worlds);
+        differs(&mut name, "candidates", c.candidates, d.candidates);
+        differs(&mut name, "plies", c.plies, d.plies);
+        differs(&mut name, "worlds", c.worlds, d.worlds);
         name
     }
 

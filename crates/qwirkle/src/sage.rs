@@ -35,10 +35,10 @@ use tessera_core::rng::seeded;
 use tessera_core::{Agent, Budget, Game, GameRng, PlayerId, SearchInfo, Turn};
 
 use crate::action::Move;
-use crate::bots::fallback_move;
+use crate::bots::{differs, fallback_move};
 use crate::mc::{outcome, play_out_until};
 use crate::movegen::{BestScratch, Scored};
-use crate::seer::{SeerBot, SeerConfig, differs, settings_suffix};
+use crate::seer::{SeerBot, SeerConfig, settings_suffix};
 use crate::state::{Phase, Qwirkle};
 
 /// Exact-endgame search nodes allowed per world of a `nodes` budget, by default.

@@ -38,7 +38,7 @@ use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo
 
 use crate::action::{HAND_SIZE, Move, Placed, Placement, Trade};
 use crate::board::Board;
-use crate::bots::{fallback_move, leave_value};
+use crate::bots::{differs, fallback_move, leave_value};
 use crate::mc::{Guard, OwnScratch, play_candidate, play_candidate_own, play_candidate_split};
 use crate::movegen::{self, BestScratch, Scored};
 use crate::state::{Hand, Phase, Qwirkle, hand_without};
@@ -1059,18 +1059,6 @@ pub(crate) fn settings_suffix(c: &SeerConfig, d: &SeerConfig) -> String {
     differs(&mut name, "lcand", c.lcand, d.lcand);
     differs(&mut name, "ties", u8::from(c.ties), u8::from(d.ties));
     name
-}
-
-/// Appends `:key=value` to `name` if `value` is not the default.
-pub(crate) fn differs<T: PartialEq + std::fmt::Display>(
-    name: &mut String,
-    key: &str,
-    value: T,
-    default: T,
-) {
-    if value != default {
-        name.push_str(&format!(":{key}={value}"));
-    }
 }
 
 impl Agent<Qwirkle> for SeerBot {
