@@ -6,6 +6,8 @@
 //! (as many tiles as the bag holds, chosen at random), or pass when the bag is empty.
 //! Every interpretation of the seed is written in `docs/players.md`.
 
+use std::fmt::Write as _;
+
 use rand::Rng;
 use rand::seq::SliceRandom;
 use tessera_core::{Agent, Budget, Game, GameRng, SearchInfo};
@@ -465,6 +467,7 @@ pub(crate) fn differs<T: PartialEq + std::fmt::Display>(
     default: T,
 ) {
     if value != default {
-        name.push_str(&format!(":{key}={value}"));
+        // Writing to a String cannot fail.
+        let _ = write!(name, ":{key}={value}");
     }
 }

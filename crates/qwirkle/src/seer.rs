@@ -938,11 +938,8 @@ pub(crate) fn threats(s: &Qwirkle, me: PlayerId) -> f64 {
             }
         };
         value += if mover == me {
-            if s.hand(me).contains(&t) {
-                QWIRKLE_POINTS
-            } else {
-                -QWIRKLE_POINTS * holds(next)
-            }
+            let mine = holds(me);
+            QWIRKLE_POINTS * mine - QWIRKLE_POINTS * (1.0 - mine) * holds(next)
         } else {
             let p = holds(mover);
             -QWIRKLE_POINTS * p + QWIRKLE_POINTS * (1.0 - p) * holds(me)
