@@ -41,15 +41,10 @@ fn main() -> anyhow::Result<()> {
     };
     let common = flag("COMMON")?;
     let transpose = flag("TRANSPOSE")?;
-    let eval = AugurEvaluator {
-        eval: AugurEval::version("v10").ok_or_else(|| anyhow::anyhow!("no weights v10"))?,
-        past_round: false,
-        extend_two_only: false,
-        narrow: Narrow {
-            replies: (0, 0),
-            plausible: (0, 0),
-        },
-    };
+    let eval = AugurEvaluator::for_tree_search(
+        AugurEval::version("v10").ok_or_else(|| anyhow::anyhow!("no weights v10"))?,
+        Narrow::ALL,
+    );
     let config = MctsConfig {
         value_scale: 1000.0,
         chance_samples: outcomes,

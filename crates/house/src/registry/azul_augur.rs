@@ -37,6 +37,20 @@ pub struct AugurEvaluator {
     pub narrow: Narrow,
 }
 
+impl AugurEvaluator {
+    /// The evaluator of the Monte Carlo tree search (`oracle`, `augur:mcts`): the search
+    /// itself goes past a round's end through its chance nodes, so the evaluator does not,
+    /// and `narrow` says how many of the opponents' moves it considers.
+    pub fn for_tree_search(eval: AugurEval, narrow: Narrow) -> Self {
+        AugurEvaluator {
+            eval,
+            past_round: false,
+            extend_two_only: false,
+            narrow,
+        }
+    }
+}
+
 impl Evaluator<AzulState> for AugurEvaluator {
     fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
         self.eval.values(s)
@@ -315,6 +329,14 @@ pub struct Narrow {
     pub replies: (u32, u32),
     /// Each opponent's best moves by its own static value (opponent modelling).
     pub plausible: (u32, u32),
+}
+
+impl Narrow {
+    /// Every move of every opponent considered, at every table size.
+    pub const ALL: Narrow = Narrow {
+        replies: (0, 0),
+        plausible: (0, 0),
+    };
 }
 
 /// Children searched at an opponent's node (`replies`, `plausible`; 0 = all), 0-1000: as
@@ -647,12 +669,7 @@ fn plan(
     let config = mcts_config(spec, defaults)?;
     let threads = threads(spec, trust)?;
     let shared = shared_tree(spec, threads)?;
-    let eval = AugurEvaluator {
-        eval,
-        past_round: false,
-        extend_two_only: false,
-        narrow,
-    };
+    let eval = AugurEvaluator::for_tree_search(eval, narrow);
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
         let agent = if shared {
             MctsAgent::with_shared_tree(&name, eval.clone(), config.clone(), threads)
