@@ -102,7 +102,6 @@ fn main() -> anyhow::Result<()> {
                 positions += 1;
                 let pseed = mix64(seed ^ mix64(g ^ mix64(decision)));
                 // One expansion of the root: every move valued once, nothing searched.
-                probe.forget();
                 probe.seed(pseed);
                 let once = probe.search(
                     &s,
@@ -126,7 +125,6 @@ fn main() -> anyhow::Result<()> {
                 let mut line = format!("{g}, {}, {k}", s.round());
                 let mut chosen = Vec::with_capacity(n);
                 for (t, &secs) in times.iter().enumerate() {
-                    probe.forget();
                     probe.seed(pseed);
                     let r = probe.search(
                         &s,
@@ -158,7 +156,6 @@ fn main() -> anyhow::Result<()> {
                 println!("{line}");
             }
             // The game goes on by the 20,000-node search's move.
-            player.forget();
             player.seed(mix64(seed ^ mix64(g ^ mix64(1_000_000 + decision))));
             let r = player.search(&s, &play);
             let a = r.best.context("the playing search found no move")?;
