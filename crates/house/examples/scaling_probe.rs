@@ -19,7 +19,7 @@ use tessera_azul::augur::AugurEval;
 use tessera_core::rng::{mix64, seeded};
 use tessera_core::{Budget, Game, PlayerId, Turn};
 use tessera_house::registry::azul_augur::{AugurEvaluator, Narrow};
-use tessera_search::mcts::{Mcts, MctsConfig};
+use tessera_search::mcts::{Mcts, MctsConfig, prior_logit};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -114,10 +114,8 @@ fn main() -> anyhow::Result<()> {
                     bail!("the one-expansion search did not value each root move once");
                 }
                 let chances = &once.root_sums;
-                let logit = |c: f32| {
-                    let c = f64::from(c).clamp(1e-6, 1.0 - 1e-6);
-                    (c / (1.0 - c)).ln() / f64::from(temperature)
-                };
+                // The search's own weights (`insert`'s), the softmax taken here in f64.
+                let logit = |c: f32| f64::from(prior_logit(c, temperature));
                 let top = chances.iter().map(|&c| logit(c)).fold(f64::MIN, f64::max);
                 let total: f64 = chances.iter().map(|&c| (logit(c) - top).exp()).sum();
                 let prior = |i: usize| (logit(chances[i]) - top).exp() / total;

@@ -199,6 +199,15 @@ impl MctsConfig {
     }
 }
 
+/// A child's weight in its parent's priors before the softmax: the log-odds of its static
+/// `chance` for the parent's mover (clamped to 1e-6..1 - 1e-6) over the priors'
+/// `temperature` (at least 1e-3). The priors are the softmax of these over the children.
+#[inline]
+pub fn prior_logit(chance: f32, temperature: f32) -> f32 {
+    let c = chance.clamp(1e-6, 1.0 - 1e-6);
+    (c / (1.0 - c)).ln() / temperature.max(1e-3)
+}
+
 /// Simulations between two checks of [`MctsConfig::settle`]'s rule.
 const SETTLE_EVERY: u64 = 16;
 
@@ -1257,11 +1266,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             });
         }
         // Priors: the softmax of the children's log-odds for `m` over the temperature.
-        let t = self.config.temperature.max(1e-3);
-        let logit = |c: f32| {
-            let c = c.clamp(1e-6, 1.0 - 1e-6);
-            (c / (1.0 - c)).ln() / t
-        };
+        let t = self.config.temperature;
+        let logit = |c: f32| prior_logit(c, t);
         let range = first as usize..self.tree.len();
         let max = self.tree[range.clone()]
             .iter()
