@@ -41,6 +41,7 @@ pub mod eval;
 pub mod notation;
 pub mod observation;
 pub mod players;
+pub mod policy;
 pub mod scoring;
 pub mod state;
 pub mod state_error;

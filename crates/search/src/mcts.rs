@@ -444,6 +444,8 @@ struct Kid<A> {
     chances: [f32; MAX_PLAYERS],
     leaf: bool,
     mover: u8,
+    /// [`Evaluator::prior_bias`] of the move.
+    bias: f32,
 }
 
 /// What a descent from the root ends with.
@@ -509,6 +511,7 @@ impl Valuing {
                 chances: self.chances(eval, child),
                 leaf: self.is_leaf(eval, child, depth + 1),
                 mover: mover_of(child),
+                bias: eval.prior_bias(state, a, child),
             });
         }
     }
@@ -1255,7 +1258,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             }
             self.tree.push(Node {
                 action: Some(k.action),
-                prior: 0.0,
+                // The evaluator's bias for now; the prior itself below.
+                prior: k.bias,
                 visits: 1,
                 sum: c,
                 chances: k.chances,
@@ -1265,17 +1269,18 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 mover: k.mover,
             });
         }
-        // Priors: the softmax of the children's log-odds for `m` over the temperature.
+        // Priors: the softmax of the children's log-odds for `m` over the temperature, each
+        // plus the evaluator's bias (held in `prior` until here).
         let t = self.config.temperature;
-        let logit = |c: f32| prior_logit(c, t);
+        let logit = |n: &Node<G::Action>| prior_logit(n.chances[m.index()], t) + n.prior;
         let range = first as usize..self.tree.len();
         let max = self.tree[range.clone()]
             .iter()
-            .map(|n| logit(n.chances[m.index()]))
+            .map(logit)
             .fold(f32::NEG_INFINITY, f32::max);
         let mut total = 0.0;
         for n in &mut self.tree[range.clone()] {
-            n.prior = (logit(n.chances[m.index()]) - max).exp();
+            n.prior = (logit(n) - max).exp();
             total += n.prior;
         }
         for n in &mut self.tree[range.clone()] {

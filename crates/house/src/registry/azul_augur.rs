@@ -9,10 +9,11 @@
 //! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
 //! `tessera_search::adversarial`.
 
-use tessera_azul::AzulState;
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, WeightsFile, version_names};
 use tessera_azul::board_net::BoardNet;
 use tessera_azul::eval::state_key;
+use tessera_azul::policy::{POLICY_V1, PolicyPrior};
+use tessera_azul::{AzulAction, AzulState};
 use tessera_core::{Agent, Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
 use tessera_search::mcts::{MctsAgent, MctsConfig};
@@ -35,6 +36,9 @@ pub struct AugurEvaluator {
     pub extend_two_only: bool,
     /// How many of the opponents' moves to search.
     pub narrow: Narrow,
+    /// A learned policy term in the tree search's priors (`policy`; `None`: the static
+    /// values' priors alone).
+    pub policy: Option<PolicyPrior>,
 }
 
 impl AugurEvaluator {
@@ -47,6 +51,7 @@ impl AugurEvaluator {
             past_round: false,
             extend_two_only: false,
             narrow,
+            policy: None,
         }
     }
 }
@@ -66,6 +71,13 @@ impl Evaluator<AzulState> for AugurEvaluator {
 
     fn key(&self, s: &AzulState) -> Option<u64> {
         Some(state_key(s))
+    }
+
+    fn prior_bias(&self, s: &AzulState, a: AzulAction, child: &AzulState) -> f32 {
+        match (&self.policy, s.turn()) {
+            (Some(p), Turn::Player(m)) => p.bias(s, a, child, m),
+            _ => 0.0,
+        }
     }
 
     /// The log-odds of winning ([`AugurEval::log_odds`]): with two players the default
@@ -88,7 +100,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 24] = [
+const PARAMS: [ParamDoc; 25] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -197,6 +209,11 @@ const PARAMS: [ParamDoc; 24] = [
         kind: ParamKind::Value { default: "0" },
         doc: "with mcts: 1 keeps the tree between moves: a search whose position the last move's tree reached (the moves played since, within the round) starts from that subtree, its visits and values kept; the budget binds the new work (a node budget counts this move's evaluator calls); not with transpose; 0, a new tree every move",
     },
+    ParamDoc {
+        name: "policy",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: 1 adds a learned policy term to the priors (a linear term in features of the move, fitted to the moves of the tree search at 100,000 nodes a move, with the static log-odds' weight it was fitted with; docs/players.md, \"A policy prior from the search's own moves\"); `temp` then scales the fitted weight; 0, the priors of the static values alone",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -206,7 +223,7 @@ const PARAMS: [ParamDoc; 24] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 24] = {
+const ORACLE_PARAMS: [ParamDoc; 25] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -426,6 +443,7 @@ pub fn augur_player(
         past_round: samples > 0,
         extend_two_only,
         narrow,
+        policy: None,
     };
     SearchAgent::new(name, eval, config)
 }
@@ -442,8 +460,9 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 9] = [
+const MCTS_ONLY: [&str; 10] = [
     "cpuct",
+    "policy",
     "settle",
     "temp",
     "outcomes",
@@ -666,10 +685,28 @@ fn plan(
             }
         }));
     }
-    let config = mcts_config(spec, defaults)?;
+    let mut config = mcts_config(spec, defaults)?;
     let threads = threads(spec, trust)?;
     let shared = shared_tree(spec, threads)?;
-    let eval = AugurEvaluator::for_tree_search(eval, narrow);
+    let mut eval = AugurEvaluator::for_tree_search(eval, narrow);
+    match spec.u64("policy", 0)? {
+        0 => {}
+        1 => {
+            let p = POLICY_V1;
+            // The fitted weight of the static log-odds is one over a temperature; `temp`
+            // given scales it.
+            config.temperature /= p.scale;
+            eval.policy = Some(p);
+        }
+        k => {
+            return Err(SpecError::BadValue {
+                agent: spec.name.clone(),
+                key: "policy".into(),
+                value: k.to_string(),
+                expected: "0 or 1".into(),
+            });
+        }
+    }
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
         let agent = if shared {
             MctsAgent::with_shared_tree(&name, eval.clone(), config.clone(), threads)

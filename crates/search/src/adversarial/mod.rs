@@ -133,6 +133,14 @@ pub trait Evaluator<G: Game>: Send {
     fn widths(&self, _root: &G) -> Option<(u32, u32)> {
         None
     }
+
+    /// A term added to the weight of the move `action` from `state` (leading to `child`) in
+    /// a tree search's priors ([`crate::mcts`]: the softmax of the children's static
+    /// log-odds over the temperature, plus this), for a policy learned beside the value.
+    /// The default, 0, leaves the priors the static values' alone.
+    fn prior_bias(&self, _state: &G, _action: G::Action, _child: &G) -> f32 {
+        0.0
+    }
 }
 
 /// An evaluator from a function.

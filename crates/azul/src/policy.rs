@@ -1,0 +1,124 @@
+//! A policy prior for tree searches: a linear term in features of a move, added to the
+//! priors' log-odds, fitted to the moves a search chose (`scripts/fit-policy-prior.py` on
+//! the rows of `crates/house/examples/policy_data.rs`).
+
+use tessera_core::PlayerId;
+
+use crate::action::{AzulAction, Dest, Source};
+use crate::state::AzulState;
+
+/// How many features [`move_features`] reads.
+pub const POLICY_FEATURES: usize = 12;
+
+/// The features' names, in [`move_features`]'s order.
+pub const POLICY_FEATURE_NAMES: [&str; POLICY_FEATURES] = [
+    "taken",
+    "to_floor",
+    "token",
+    "completed",
+    "floor_dest",
+    "gained",
+    "colour_left",
+    "next_lines",
+    "to_centre",
+    "row",
+    "table_left",
+    "centre_after",
+];
+
+fn colour_on_table(s: &AzulState, a: AzulAction) -> u32 {
+    let c = a.colour.index();
+    u32::from(s.centre().0[c]) + s.factories().iter().map(|f| u32::from(f.0[c])).sum::<u32>()
+}
+
+fn tiles(t: &crate::colour::Tiles) -> u32 {
+    t.0.iter().map(|&x| u32::from(x)).sum()
+}
+
+/// Features of move `a` by `m`, the player to move at `before`, with `after` the position
+/// the move leads to: tiles taken; tiles that go to the floor (the overflow, or all of
+/// them); the first-player token taken (0/1); the pattern line completed (0/1); straight to
+/// the floor (0/1); the mover's projected score gained; tiles of the colour left on the
+/// table; the next player's pattern lines that accept the colour, if any of it is left;
+/// tiles moved to the centre (a factory's rest); the destination row (0-4, 5 the floor)
+/// over 5; the tiles left on the table; the centre's tiles.
+pub fn move_features(
+    before: &AzulState,
+    a: AzulAction,
+    after: &AzulState,
+    m: PlayerId,
+) -> [f32; POLICY_FEATURES] {
+    let was = before.board(m);
+    let now = after.board(m);
+    let source = match a.source {
+        Source::Centre => before.centre(),
+        Source::Factory(i) => before
+            .factories()
+            .get(usize::from(i))
+            .copied()
+            .unwrap_or_default(),
+    };
+    let taken = u32::from(source.0[a.colour.index()]);
+    let to_floor = tiles(&now.floor()).saturating_sub(tiles(&was.floor()));
+    let token = now.has_token() && !was.has_token();
+    let (completed, row) = match a.dest {
+        Dest::Line(r) => (now.line_is_full(usize::from(r)), f32::from(r)),
+        Dest::Floor => (false, 5.0),
+    };
+    let gained = now.projected_score() - was.projected_score();
+    let left = colour_on_table(after, a);
+    let n = before.boards().len().max(1) as u8;
+    let next = PlayerId((m.0 + 1) % n);
+    let next_lines = if left > 0 {
+        after.board(next).line_mask(a.colour).count_ones()
+    } else {
+        0
+    };
+    let to_centre = match a.source {
+        Source::Centre => 0,
+        Source::Factory(_) => tiles(&source).saturating_sub(taken),
+    };
+    [
+        taken as f32,
+        to_floor as f32,
+        f32::from(u8::from(token)),
+        f32::from(u8::from(completed)),
+        f32::from(u8::from(matches!(a.dest, Dest::Floor))),
+        gained as f32,
+        left as f32,
+        next_lines as f32,
+        to_centre as f32,
+        row / 5.0,
+        after.tiles_on_table() as f32,
+        tiles(&after.centre()) as f32,
+    ]
+}
+
+/// A policy prior: the priors' log-odds times `scale`, plus `weights` times the move's
+/// [`move_features`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PolicyPrior {
+    /// What the static log-odds are multiplied by (one over the priors' temperature).
+    pub scale: f32,
+    /// The features' weights, in logits a unit.
+    pub weights: [f32; POLICY_FEATURES],
+}
+
+impl PolicyPrior {
+    /// The term added to `scale` times a move's static log-odds.
+    pub fn bias(&self, before: &AzulState, a: AzulAction, after: &AzulState, m: PlayerId) -> f32 {
+        let f = move_features(before, a, after, m);
+        self.weights.iter().zip(f).map(|(w, x)| w * x).sum()
+    }
+}
+
+/// The policy prior fitted on 2026-12-06 (docs/players.md, "A policy prior from the
+/// search's own moves"): `python3 scripts/fit-policy-prior.py --best` on the rows of
+/// `policy_data` (two runs of 450 games at 100,000 nodes a move, seeds 101 and 102).
+pub const POLICY_V1: PolicyPrior = PolicyPrior {
+    scale: 2.192,
+    weights: [
+        0.3123, -0.5363, 0.4823, 1.1720, -0.6076, 0.0087, -0.1811, 0.1080, -0.5187, 0.7862,
+        -0.0512, 0.2548,
+    ],
+};
