@@ -109,9 +109,10 @@ class Data:
         return ce, hit / n, weight / n
 
 
-def fit(d, x, iters, lr=0.05):
+def fit(d, x, iters, lr=0.05, first=1.0):
+    """Full-batch Adam from `first` on the first column (the static log-odds), 0 elsewhere."""
     w = np.zeros(x.shape[1])
-    w[0] = 1.0
+    w[0] = first
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     for t in range(1, iters + 1):
@@ -128,8 +129,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("rows")
     ap.add_argument("--iters", type=int, default=400)
-    ap.add_argument("--best", action="store_true", help="fit the most visited move, not the visit shares")
-    ap.add_argument("--mod", type=int, default=10, help="hold out games with game mod MOD = MOD - 1")
+    ap.add_argument(
+        "--best",
+        action="store_true",
+        help="fit the most visited move, not the visit shares",
+    )
+    ap.add_argument(
+        "--features-only",
+        action="store_true",
+        help="also fit (c), the features without the static log-odds",
+    )
+    ap.add_argument(
+        "--mod", type=int, default=10, help="hold out games with game mod MOD = MOD - 1"
+    )
     args = ap.parse_args()
     games, seg, visits, logit, feats = read(args.rows.split(","))
     if len(seg) == 0:
@@ -145,15 +157,30 @@ def main():
     xa_tr = train.logit[:, None]
     xa_te = test.logit[:, None]
     ce, hit, wt = test.metrics(test.logit)
-    print(f"static priors (a = 1): held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}")
+    print(
+        f"static priors (a = 1): held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}"
+    )
     wa = fit(train, xa_tr, args.iters)
     ce, hit, wt = test.metrics(xa_te @ wa)
-    print(f"(a) a = {wa[0]:.3f}: held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}")
+    print(
+        f"(a) a = {wa[0]:.3f}: held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}"
+    )
     xb_tr = np.c_[train.logit, train.feats]
     xb_te = np.c_[test.logit, test.feats]
     wb = fit(train, xb_tr, args.iters)
     ce, hit, wt = test.metrics(xb_te @ wb)
-    print(f"(b) a = {wb[0]:.3f} + features: held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}")
+    print(
+        f"(b) a = {wb[0]:.3f} + features: held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}"
+    )
+    if args.features_only:
+        wc = fit(train, train.feats, args.iters, first=0.0)
+        ce, hit, wt = test.metrics(test.feats @ wc)
+        print(
+            f"(c) the features alone: held-out CE {ce:.4f}, top-1 {hit:.3f}, weight {wt:.3f}"
+        )
+        print("(c)'s weights in raw units:")
+        for name, w, s in zip(NAMES, wc, sd):
+            print(f"  {name:13s} {w / s:+.4f}")
     print("(b)'s weights in raw units (added to a * logit):")
     for name, w, s in zip(NAMES, wb[1:], sd):
         print(f"  {name:13s} {w / s:+.4f}")

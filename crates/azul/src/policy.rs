@@ -122,3 +122,64 @@ pub const POLICY_V1: PolicyPrior = PolicyPrior {
         -0.0512, 0.2548,
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_core::Game;
+
+    /// Seat 1 to move in round 1: factories `BBYR` and `KKWW` left, the centre `RRY` with
+    /// the token; seat 1 has one blue on line 2, seat 2 a full line 3 of red and a black
+    /// tile on the floor.
+    const POSITION: &str = "2 1 play 1 1 BBYR/KKWW/-/-/- 1RRY 17,18,14,17,18 0,0,0,0,0 \
+        0:-,B1,-,-,-:...../...../...../...../.....:- \
+        0:-,-,R3,-,-:...../...../...../...../.....:K";
+
+    fn features_of(text: &str) -> [f32; POLICY_FEATURES] {
+        let s: AzulState = POSITION.parse().expect("the worked position parses");
+        let a: AzulAction = text.parse().expect("a move");
+        let mut after = s.clone();
+        after.apply(a);
+        move_features(&s, a, &after, PlayerId(0))
+    }
+
+    #[test]
+    fn features_of_worked_moves() {
+        // The centre's two reds to line 1: one placed (the line is complete and would score
+        // 1), one and the token to the floor (-2): the projected score stays at 0. One red is
+        // left (in factory 1), and all of seat 2's lines but the full third accept red. The
+        // table keeps factories 1 and 2 (8 tiles) and the centre's yellow.
+        assert_eq!(
+            features_of("CR1"),
+            [2.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 0.0, 0.0, 9.0, 1.0]
+        );
+        // Factory 1's two blues to line 5: nothing to the floor, no blue left on the table,
+        // its yellow and red pushed to the centre (now 5 tiles), 9 tiles left.
+        assert_eq!(
+            features_of("1B5"),
+            [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.8, 9.0, 5.0]
+        );
+        // Factory 2's two whites straight to the floor: two floor tiles, whose -2 the
+        // projected score, clamped at 0, does not show.
+        assert_eq!(
+            features_of("2WF"),
+            [2.0, 2.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 1.0, 9.0, 5.0]
+        );
+    }
+
+    #[test]
+    fn the_bias_is_the_weighted_sum_of_the_features() {
+        let s: AzulState = POSITION.parse().expect("the worked position parses");
+        let a: AzulAction = "1B5".parse().expect("a move");
+        let mut after = s.clone();
+        after.apply(a);
+        let f = move_features(&s, a, &after, PlayerId(0));
+        let want: f32 = POLICY_V1.weights.iter().zip(f).map(|(w, x)| w * x).sum();
+        assert_eq!(POLICY_V1.bias(&s, a, &after, PlayerId(0)), want);
+        let none = PolicyPrior {
+            scale: 1.0,
+            weights: [0.0; POLICY_FEATURES],
+        };
+        assert_eq!(none.bias(&s, a, &after, PlayerId(0)), 0.0);
+    }
+}

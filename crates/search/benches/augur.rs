@@ -7,7 +7,9 @@
 //! tree search with v10 to 20,000 nodes (evaluator calls and leaf revisits) from the same
 //! three first turns, `mcts_v10_tt_n20k` the same with transpositions within the round
 //! (`transpose=1`). Throughput = nodes visited (search) or positions evaluated
-//! (evaluators).
+//! (evaluators). `augur_children`: per child of the seeded game's player positions, its clone
+//! and move alone (`apply`), with the policy prior's features (`apply_features`), and with
+//! v10's values (`apply_v10_values`, what the tree search pays per child it values).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
 
@@ -17,6 +19,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tessera_azul::AzulState;
 use tessera_azul::augur::AugurEval;
 use tessera_azul::eval::{StrongEval, state_key};
+use tessera_azul::policy::move_features;
 use tessera_core::record::GameSeeds;
 use tessera_core::rng::seeded;
 use tessera_core::{Budget, Game, PerPlayer, Turn};
@@ -234,11 +237,81 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    let augur_v10 = AugurEval::version("v10").expect("shipped v10");
+    g.bench_function("augur_v10_values", |b| {
+        b.iter(|| {
+            for s in &states {
+                black_box(augur_v10.values(black_box(s)));
+            }
+        })
+    });
     let strong = StrongEval::default();
     g.bench_function("strong_values", |b| {
         b.iter(|| {
             for s in &states {
                 black_box(strong.values(black_box(s)));
+            }
+        })
+    });
+    g.finish();
+
+    // What a tree search pays per child of a node it expands, besides valuing it: the
+    // child's clone and move, with and without the policy prior's features; per child of
+    // the game's player positions.
+    let players: Vec<&AzulState> = states
+        .iter()
+        .filter(|s| matches!(s.turn(), Turn::Player(_)))
+        .collect();
+    let mut legal = Vec::new();
+    let children: usize = players
+        .iter()
+        .map(|s| {
+            s.legal_actions(&mut legal);
+            legal.len()
+        })
+        .sum();
+    let mut g = c.benchmark_group("augur_children");
+    g.throughput(Throughput::Elements(children as u64));
+    g.bench_function("apply", |b| {
+        let mut child = players[0].clone();
+        let mut legal = Vec::new();
+        b.iter(|| {
+            for s in &players {
+                s.legal_actions(&mut legal);
+                for &a in &legal {
+                    child.clone_from(s);
+                    child.apply(a);
+                    black_box(&child);
+                }
+            }
+        })
+    });
+    g.bench_function("apply_features", |b| {
+        let mut child = players[0].clone();
+        let mut legal = Vec::new();
+        b.iter(|| {
+            for s in &players {
+                let Turn::Player(m) = s.turn() else { continue };
+                s.legal_actions(&mut legal);
+                for &a in &legal {
+                    child.clone_from(s);
+                    child.apply(a);
+                    black_box(move_features(s, a, &child, m));
+                }
+            }
+        })
+    });
+    g.bench_function("apply_v10_values", |b| {
+        let mut child = players[0].clone();
+        let mut legal = Vec::new();
+        b.iter(|| {
+            for s in &players {
+                s.legal_actions(&mut legal);
+                for &a in &legal {
+                    child.clone_from(s);
+                    child.apply(a);
+                    black_box(augur_v10.values(&child));
+                }
             }
         })
     });

@@ -1184,6 +1184,36 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_prior_changes_moves_keeps_the_budget_and_replays() {
+        // policy=1 reweighs the priors only: legal moves within the node budget, the same
+        // move from the same seed, and somewhere a different move from the plain priors'.
+        let (mut differ, mut searched) = (0, 0);
+        for (i, s) in positions().iter().enumerate().step_by(6) {
+            let spec = "oracle:common=1:outcomes=8:endgame=0:policy=1:nodes=5000";
+            let mut a = seat(spec);
+            let x = a.choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            // (No search, so no report, where the move is forced.)
+            if let Some(info) = a.last_info() {
+                assert!(info.nodes <= 5000, "position {i}: {info:?}");
+                searched += 1;
+            }
+            assert_eq!(
+                x,
+                seat(spec).choose(s, &mut seeded(i as u64)),
+                "position {i}"
+            );
+            let plain = seat("oracle:common=1:outcomes=8:endgame=0:nodes=5000")
+                .choose(s, &mut seeded(i as u64));
+            differ += usize::from(x != plain);
+        }
+        assert!(
+            searched > 0 && differ > 0,
+            "{searched} searched, {differ} moves changed"
+        );
+    }
+
+    #[test]
     fn mcts_plays_legal_reproducible_moves_within_its_node_budget() {
         let mut differ = 0;
         for (i, s) in positions().iter().enumerate().step_by(6) {
@@ -1415,6 +1445,9 @@ mod tests {
             ("augur:cpuct=2", "augur:mcts"),
             ("augur:outcomes=4", "augur:mcts"),
             ("oracle:mcts:temp=0", "temp"),
+            ("oracle:policy=2", "0 or 1"),
+            ("oracle:alphabeta:policy=1", "policy"),
+            ("augur:policy=1", "augur:mcts"),
             ("oracle:mcts:cpuct=-1", "cpuct"),
             ("oracle:mcts:cpuct=inf", "cpuct"),
             ("oracle:mcts:outcomes=65", "outcomes"),
