@@ -123,6 +123,18 @@ pub const POLICY_V1: PolicyPrior = PolicyPrior {
     ],
 };
 
+/// The features alone, for a search that does not value the children before it chooses
+/// among them (`oracle:lazy=1`): fitted on the same rows, 2026-12-06, by
+/// `python3 scripts/fit-policy-prior.py --best --features-only` (its fit (c)); `scale` 0,
+/// since there are no static log-odds to weigh.
+pub const POLICY_V1_ALONE: PolicyPrior = PolicyPrior {
+    scale: 0.0,
+    weights: [
+        0.2949, -0.5476, 0.7249, 1.5418, -0.9308, 0.2432, -0.1854, 0.1767, -0.5509, 1.3960,
+        -0.0484, 0.3015,
+    ],
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

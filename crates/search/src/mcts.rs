@@ -34,6 +34,13 @@
 //! `i` (common random numbers: for Azul every end of the same round whose bag is the same
 //! gets the same `j`-th refill, so moves are compared on the same futures).
 //!
+//! # Lazy valuing
+//! With [`MctsConfig::lazy`] an expansion does not value the children: their priors are the
+//! softmax of the evaluator's [`Evaluator::prior_bias`] (a policy) over the temperature, and
+//! a child is valued (one evaluator call, its static chances backed up) when a simulation
+//! first reaches it, as a network-guided search does. An unvalued child's mean for PUCT is
+//! its valued siblings' mean (0.5 if none) less [`MctsConfig::fpu`].
+//!
 //! # Transpositions
 //! With [`MctsConfig::transpositions`] (and an evaluator with a [`Evaluator::key`]) the tree
 //! becomes a graph within the part before the first chance node (for Azul, the round being
@@ -169,6 +176,23 @@ pub struct MctsConfig {
     /// `settle` applies under a clock as well.
     #[serde(default)]
     pub clock_settle: Option<f32>,
+    /// Lazy valuing, as a network-guided search does: an expansion does not value the
+    /// children; their priors are the softmax of [`Evaluator::prior_bias`] alone over the
+    /// temperature (a policy), and a child is valued (one evaluator call) when a simulation
+    /// first reaches it, which ends that simulation. Until then PUCT takes its mean as the
+    /// mean of its valued siblings (0.5 if none) less [`MctsConfig::fpu`]. So a simulation
+    /// costs one evaluator call where an expansion otherwise costs one per child. Not with
+    /// a shared tree ([`Mcts::search_shared`] then searches on the calling thread alone).
+    #[serde(default)]
+    pub lazy: bool,
+    /// With [`MctsConfig::lazy`]: how much lower than its valued siblings' mean an unvalued
+    /// child's chance is taken to be (first-play urgency), 0-1.
+    #[serde(default = "default_fpu")]
+    pub fpu: f32,
+}
+
+fn default_fpu() -> f32 {
+    0.1
 }
 
 impl Default for MctsConfig {
@@ -184,6 +208,8 @@ impl Default for MctsConfig {
             reuse: false,
             settle: 0.0,
             clock_settle: None,
+            lazy: false,
+            fpu: default_fpu(),
         }
     }
 }
@@ -265,6 +291,9 @@ pub const TREE_CAP: usize = 32_000_000;
 enum Kind {
     /// Created and evaluated, not yet expanded.
     New,
+    /// ([`MctsConfig::lazy`]) Created by its parent's expansion, not yet evaluated: the
+    /// first simulation to reach it values it, and it becomes [`Kind::New`] or a leaf.
+    Unvalued,
     /// Its children are in the tree.
     Expanded,
     /// Never expanded (terminal, a leaf by the evaluator, a chance leaf, the depth limit or
@@ -517,6 +546,31 @@ impl Valuing {
     }
 }
 
+impl Valuing {
+    /// [`MctsConfig::lazy`]: every child of `state` by `actions` into `kids` (cleared
+    /// first) with its move, its mover and the evaluator's prior bias, not valued.
+    fn policy_children<G: Game, E: Evaluator<G>>(
+        eval: &E,
+        state: &G,
+        actions: &[G::Action],
+        child: &mut G,
+        kids: &mut Vec<Kid<G::Action>>,
+    ) {
+        kids.clear();
+        for &a in actions {
+            child.clone_from(state);
+            child.apply(a);
+            kids.push(Kid {
+                action: a,
+                chances: [0.0; MAX_PLAYERS],
+                leaf: false,
+                mover: mover_of(child),
+                bias: eval.prior_bias(state, a, child),
+            });
+        }
+    }
+}
+
 /// The hasher of [`Mcts::table`]: its keys are hashes already.
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -649,7 +703,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         root: &G,
         limits: &Budget,
     ) -> MctsResult<G::Action> {
-        if evals.is_empty() {
+        if evals.is_empty() || self.config.lazy {
             return self.search(root, limits);
         }
         let start = Instant::now();
@@ -798,13 +852,13 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             kids.clone()
                 .max_by(|&a, &b| {
                     let (a, b) = (self.shared(a as u32), self.shared(b as u32));
-                    a.visits
-                        .cmp(&b.visits)
-                        .then((a.sum / a.visits as f32).total_cmp(&(b.sum / b.visits as f32)))
+                    // (A lazy search's unvalued children have no visit: their mean is 0.)
+                    let mean = |n: &Node<G::Action>| n.sum / n.visits.max(1) as f32;
+                    a.visits.cmp(&b.visits).then(mean(a).total_cmp(&mean(b)))
                 })
                 .map(|k| {
                     let n = self.shared(k as u32);
-                    (k as u32, n.sum / n.visits as f32)
+                    (k as u32, n.sum / n.visits.max(1) as f32)
                 })
         };
         let value = best.map(|(_, q)| log_odds(q, self.config.value_scale));
@@ -849,7 +903,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         // What a node adds to `open`: a node not yet expanded, or a chance node with
         // outcomes left to sample.
         let open_of = |n: &Node<G::Action>| match n.kind {
-            Kind::New => 1,
+            Kind::New | Kind::Unvalued => 1,
             Kind::Expanded if n.mover == CHANCE && n.len < k => 1,
             _ => 0,
         };
@@ -1026,6 +1080,24 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     debug_assert!(false, "an alias is never descended into");
                     break Descent::Back(node.chances);
                 }
+                (Kind::Unvalued, _) => {
+                    // A lazy search's child reached for the first time: valued now (one
+                    // evaluator call), which ends the simulation.
+                    if self.would_pass_limit(1) {
+                        break Descent::Stop;
+                    }
+                    let chances = self.chances(state);
+                    let leaf = self.is_leaf(state, depth);
+                    let n = &mut self.tree[idx as usize];
+                    n.chances = chances;
+                    if leaf {
+                        n.kind = Kind::Leaf;
+                        self.open -= 1;
+                    } else {
+                        n.kind = Kind::New;
+                    }
+                    break Descent::Back(chances);
+                }
                 (Kind::Leaf | Kind::Busy, _) | (_, Turn::Terminal) => {
                     // A visit to a node already valued (or, in a shared tree, being
                     // expanded by another thread): it counts as a node, so a node limit
@@ -1046,6 +1118,17 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     }
                     if self.defer {
                         break self.reserve(state, idx, m, depth);
+                    }
+                    if self.config.lazy {
+                        match self.expand_lazy(state, idx, depth) {
+                            Some(d) => break d,
+                            None => {
+                                // Expanded: the descent goes on from the same node, now
+                                // choosing among its children.
+                                self.path.pop();
+                                continue;
+                            }
+                        }
                     }
                     break match self.expand(state, idx, m, depth) {
                         Some(c) => Descent::Back(c),
@@ -1127,13 +1210,30 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn select(&self, idx: u32) -> u32 {
         let node = self.tree[idx as usize];
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        let kids = node.first..node.first + node.len;
+        // A lazy search's unvalued children (no visit yet): their valued siblings' mean
+        // less the first-play reduction.
+        let fpu = if self.config.lazy {
+            let (sum, visits) = kids
+                .clone()
+                .map(|k| self.shared(k))
+                .fold((0.0f32, 0u32), |(s, v), c| (s + c.sum, v + c.visits));
+            let mean = if visits > 0 { sum / visits as f32 } else { 0.5 };
+            mean - self.config.fpu
+        } else {
+            0.0
+        };
         let mut best = node.first;
         let mut best_score = f32::NEG_INFINITY;
-        for k in node.first..node.first + node.len {
+        for k in kids {
             let prior = self.tree[k as usize].prior;
             let c = self.shared(k);
-            // Every child has a visit from its expansion.
-            let q = c.sum / c.visits.max(1) as f32;
+            // Every child has a visit from its expansion, but for a lazy search's unvalued.
+            let q = if c.visits == 0 {
+                fpu
+            } else {
+                c.sum / c.visits as f32
+            };
             let score = q + self.config.cpuct * prior * sqrt_n / (1.0 + c.visits as f32);
             if score > best_score {
                 best_score = score;
@@ -1160,7 +1260,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             self.open -= 1;
             return Some(Descent::Back(own));
         }
-        if self.would_pass_limit(n) {
+        // A lazy expansion values one child in this simulation; otherwise every child.
+        if self.would_pass_limit(if self.config.lazy { 1 } else { n }) {
             return Some(Descent::Stop);
         }
         None
@@ -1200,6 +1301,52 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let chances = self.insert(idx, m, depth, &kids);
         self.kids = kids;
         Some(chances)
+    }
+
+    /// [`MctsConfig::lazy`]: expands the player node `idx` at `state` (`depth` plies below
+    /// the root) without valuing its children: their priors from the
+    /// evaluator's bias alone. `None` when expanded; otherwise what the descent ends with
+    /// (the node's own chances if it cannot be expanded, or the node limit's end).
+    fn expand_lazy(&mut self, state: &G, idx: u32, depth: u32) -> Option<Descent> {
+        if let Some(d) = self.prepare(state, idx) {
+            return Some(d);
+        }
+        let mut kids = std::mem::take(&mut self.kids);
+        let mut child = match self.child.take() {
+            Some(c) => c,
+            None => state.clone(),
+        };
+        Valuing::policy_children(&self.eval, state, &self.actions, &mut child, &mut kids);
+        self.child = Some(child);
+        let first = self.tree.len() as u32;
+        let t = self.config.temperature.max(1e-3);
+        let top = kids
+            .iter()
+            .map(|k| k.bias / t)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let total: f32 = kids.iter().map(|k| (k.bias / t - top).exp()).sum();
+        for k in &kids {
+            self.tree.push(Node {
+                action: Some(k.action),
+                prior: (k.bias / t - top).exp() / total,
+                visits: 0,
+                sum: 0.0,
+                chances: [0.0; MAX_PLAYERS],
+                first: 0,
+                len: 0,
+                kind: Kind::Unvalued,
+                mover: k.mover,
+            });
+        }
+        self.open += kids.len() as u64;
+        let node = &mut self.tree[idx as usize];
+        node.first = first;
+        node.len = kids.len() as u32;
+        node.kind = Kind::Expanded;
+        self.open -= 1;
+        self.deepest = self.deepest.max(depth + 1);
+        self.kids = kids;
+        None
     }
 
     /// In a shared tree: reserves the player node `idx` at `state` for expansion by the

@@ -1301,3 +1301,145 @@ fn the_evaluators_prior_bias_steers_the_visits() {
     // A bias of 0 is the plain search, visit for visit.
     assert_eq!(flat, visits(0.0));
 }
+
+fn lazy(config: MctsConfig) -> MctsConfig {
+    MctsConfig {
+        lazy: true,
+        ..config
+    }
+}
+
+#[test]
+fn lazy_valuing_solves_complete_trees_to_minimax() {
+    let mut checked = 0;
+    for seed in 0..60u64 {
+        let root = TreeGame::new(2, 4, seed);
+        if root.turn() == Turn::Terminal {
+            continue;
+        }
+        let want =
+            Searcher::new(TreeEval, SearchConfig::new(Algorithm::Minimax)).search_depth(&root, 4);
+        let r = Mcts::new(TreeEval, lazy(tree_config())).search(&root, &nodes(1_000_000));
+        assert!(
+            r.solved,
+            "seed {seed}: the tree of depth 4 must be completed"
+        );
+        assert_eq!(r.value, want.value, "seed {seed}: value against minimax");
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} trees had a move");
+}
+
+#[test]
+fn lazy_valuing_spends_one_evaluator_call_a_simulation_and_keeps_the_limits() {
+    // Every simulation ends at its first new evaluator call (a child valued, or a refill
+    // sampled), or at a leaf revisited: nodes never outnumber simulations by more than the
+    // one that hit the limit. The node limit binds, the seed replays the search, and the
+    // move is legal; plain searches of the same nodes run far fewer simulations.
+    let positions = azul_positions(3);
+    let mut legal = Vec::new();
+    let (mut lazy_sims, mut plain_sims) = (0, 0);
+    for (i, s) in positions.iter().enumerate().step_by(7) {
+        for limit in [1u64, 50, 3000] {
+            for samples in [0, 4] {
+                let run = || {
+                    let mut a =
+                        Mcts::new(Strong(StrongEval::default()), lazy(azul_config(samples)));
+                    a.seed(7);
+                    a.search(s, &nodes(limit))
+                };
+                let r = run();
+                assert!(
+                    r.nodes <= limit,
+                    "position {i}: {} nodes of {limit}",
+                    r.nodes
+                );
+                assert!(
+                    r.nodes <= r.simulations + 1,
+                    "position {i}: {} nodes in {} simulations",
+                    r.nodes,
+                    r.simulations
+                );
+                let again = run();
+                assert_eq!(
+                    (r.best, r.value, &r.root_visits),
+                    (again.best, again.value, &again.root_visits)
+                );
+                let best = r.best.expect("one node values a move");
+                s.legal_actions(&mut legal);
+                assert!(legal.contains(&best), "position {i}");
+                if limit == 3000 && !r.solved {
+                    assert!(r.nodes + 1 >= limit, "position {i}: {} nodes", r.nodes);
+                    let mut plain = Mcts::new(Strong(StrongEval::default()), azul_config(samples));
+                    plain.seed(7);
+                    let p = plain.search(s, &nodes(limit));
+                    lazy_sims += r.simulations;
+                    plain_sims += p.simulations;
+                }
+            }
+        }
+    }
+    assert!(
+        lazy_sims > 3 * plain_sims,
+        "{lazy_sims} lazy against {plain_sims} plain simulations"
+    );
+}
+
+#[test]
+fn lazy_valuing_finds_winning_moves_far_below_the_root() {
+    let mut mcts = Mcts::new(NimEval { known: 8 }, lazy(MctsConfig::default()));
+    let mut won = 0;
+    for text in [
+        "2 1 7,6,4 0,0",
+        "2 1 5,5,4 0,0",
+        "2 1 6,6,3 0,0",
+        "2 1 7,5,3 0,0",
+        "2 2 4,4,7 0,0",
+        "2 1 6,6,4 0,0",
+        "2 2 6,5,4 0,0",
+        "2 1 7,7,2 0,0",
+    ] {
+        let root: Nim = text.parse().unwrap();
+        let before = piles(&root);
+        let r = mcts.search(&root, &nodes(200_000));
+        let Some(best) = r.best else {
+            panic!("{text}: no move");
+        };
+        let mut after = root.clone();
+        after.apply(best);
+        let winning = grundy(&before) != 0;
+        if winning {
+            assert_eq!(
+                grundy(&piles(&after)),
+                0,
+                "{text}: {best} is not a winning move"
+            );
+            won += 1;
+        }
+    }
+    assert!(won >= 6, "only {won} winning positions");
+}
+
+#[test]
+fn a_lazy_search_takes_its_priors_from_the_bias_alone() {
+    // Nim valued flat: a lazy search's priors are the softmax of the bias, so a bias of 3
+    // logits on the last move sends most visits there, and without one the visits spread.
+    let root: Nim = "2 1 7,6,4 0,0".parse().unwrap();
+    let mut legal = Vec::new();
+    root.legal_actions(&mut legal);
+    let favourite = *legal.last().unwrap();
+    let last = legal.len() - 1;
+    let visits = |bonus: f32| {
+        let config = lazy(MctsConfig::default());
+        let mut m = Mcts::new(BiasedNim { favourite, bonus }, config);
+        m.search(&root, &nodes(2_000)).root_visits
+    };
+    let flat = visits(0.0);
+    let steered = visits(3.0);
+    let total: u32 = steered.iter().sum();
+    assert!(
+        flat[last] <= flat.iter().sum::<u32>() / legal.len() as u32 + 1,
+        "without a bias the last move gets no more than its share: {flat:?}"
+    );
+    assert!(2 * steered[last] > total, "{steered:?}");
+}

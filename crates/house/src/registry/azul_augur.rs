@@ -12,7 +12,7 @@
 use tessera_azul::augur::{AugurEval, DEFAULT_VERSION, WeightsFile, version_names};
 use tessera_azul::board_net::BoardNet;
 use tessera_azul::eval::state_key;
-use tessera_azul::policy::{POLICY_V1, PolicyPrior};
+use tessera_azul::policy::{POLICY_V1, POLICY_V1_ALONE, PolicyPrior};
 use tessera_azul::{AzulAction, AzulState};
 use tessera_core::{Agent, Game, PerPlayer, PlayerId, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
@@ -100,7 +100,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 25] = [
+const PARAMS: [ParamDoc; 27] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -214,6 +214,16 @@ const PARAMS: [ParamDoc; 25] = [
         kind: ParamKind::Value { default: "0" },
         doc: "with mcts: 1 adds a learned policy term to the priors (a linear term in features of the move, fitted to the moves of the tree search at 100,000 nodes a move, with the static log-odds' weight it was fitted with; docs/players.md, \"A policy prior from the search's own moves\"); `temp` then scales the fitted weight; 0, the priors of the static values alone",
     },
+    ParamDoc {
+        name: "lazy",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded",
+    },
+    ParamDoc {
+        name: "fpu",
+        kind: ParamKind::Value { default: "0.1" },
+        doc: "with lazy: how much lower than its valued siblings' mean chance a child not yet valued is taken to be (0-1)",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -223,7 +233,7 @@ const PARAMS: [ParamDoc; 25] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 25] = {
+const ORACLE_PARAMS: [ParamDoc; 27] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -460,9 +470,11 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 10] = [
+const MCTS_ONLY: [&str; 12] = [
     "cpuct",
     "policy",
+    "lazy",
+    "fpu",
     "settle",
     "temp",
     "outcomes",
@@ -689,6 +701,52 @@ fn plan(
     let threads = threads(spec, trust)?;
     let shared = shared_tree(spec, threads)?;
     let mut eval = AugurEvaluator::for_tree_search(eval, narrow);
+    let lazy = match spec.u64("lazy", 0)? {
+        0 => false,
+        1 => true,
+        k => {
+            return Err(SpecError::BadValue {
+                agent: spec.name.clone(),
+                key: "lazy".into(),
+                value: k.to_string(),
+                expected: "0 or 1".into(),
+            });
+        }
+    };
+    if lazy {
+        // Not measured with the others, and a shared tree values eagerly.
+        for (key, default) in [("policy", 0), ("transpose", 0), ("reuse", 0), ("shared", 0)] {
+            if spec.u64(key, default)? != default {
+                return Err(SpecError::BadValue {
+                    agent: spec.name.clone(),
+                    key: key.into(),
+                    value: spec.value(key)?.unwrap_or("").into(),
+                    expected: format!("{default} with lazy=1"),
+                });
+            }
+        }
+        config.lazy = true;
+        config.fpu = {
+            let x = spec.f64("fpu", f64::from(config.fpu))?;
+            if !(0.0..=1.0).contains(&x) {
+                return Err(SpecError::BadValue {
+                    agent: spec.name.clone(),
+                    key: "fpu".into(),
+                    value: x.to_string(),
+                    expected: "a number from 0 to 1".into(),
+                });
+            }
+            x as f32
+        };
+        eval.policy = Some(POLICY_V1_ALONE);
+    } else if spec.value("fpu")?.is_some() {
+        return Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: "fpu".into(),
+            value: spec.value("fpu")?.unwrap_or("").into(),
+            expected: "no value without lazy=1".into(),
+        });
+    }
     match spec.u64("policy", 0)? {
         0 => {}
         1 => {
@@ -1214,6 +1272,39 @@ mod tests {
     }
 
     #[test]
+    fn a_lazy_oracle_plays_legal_reproducible_moves_within_its_node_budget() {
+        // lazy=1: one evaluator call a simulation; the moves are legal, within the node
+        // budget, replay from the seed, and are not everywhere the plain search's.
+        let (mut differ, mut searched) = (0, 0);
+        for (i, s) in positions().iter().enumerate().step_by(6) {
+            let spec = "oracle:common=1:outcomes=8:endgame=0:lazy=1:nodes=5000";
+            let mut a = seat(spec);
+            let x = a.choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            if let Some(info) = a.last_info() {
+                assert!(info.nodes <= 5000, "position {i}: {info:?}");
+                searched += 1;
+            }
+            assert_eq!(
+                x,
+                seat(spec).choose(s, &mut seeded(i as u64)),
+                "position {i}"
+            );
+            let plain = seat("oracle:common=1:outcomes=8:endgame=0:nodes=5000")
+                .choose(s, &mut seeded(i as u64));
+            differ += usize::from(x != plain);
+        }
+        assert!(
+            searched > 0 && differ > 0,
+            "{searched} searched, {differ} moves changed"
+        );
+        // With threads (each its own tree) and another first-play reduction: legal.
+        let s = &positions()[0];
+        let x = seat("oracle:lazy=1:fpu=0.3:threads=2:nodes=2000").choose(s, &mut seeded(1));
+        s.check_action(x).unwrap();
+    }
+
+    #[test]
     fn mcts_plays_legal_reproducible_moves_within_its_node_budget() {
         let mut differ = 0;
         for (i, s) in positions().iter().enumerate().step_by(6) {
@@ -1448,6 +1539,15 @@ mod tests {
             ("oracle:policy=2", "0 or 1"),
             ("oracle:alphabeta:policy=1", "policy"),
             ("augur:policy=1", "augur:mcts"),
+            ("oracle:lazy=2", "0 or 1"),
+            ("oracle:lazy=1:policy=1", "0 with lazy=1"),
+            ("oracle:lazy=1:transpose=1", "0 with lazy=1"),
+            ("oracle:lazy=1:reuse=1", "0 with lazy=1"),
+            ("oracle:lazy=1:threads=2:shared=1", "0 with lazy=1"),
+            ("oracle:fpu=0.2", "without lazy=1"),
+            ("oracle:lazy=1:fpu=2", "from 0 to 1"),
+            ("oracle:lazy=1:fpu=-0.1", "from 0 to 1"),
+            ("oracle:alphabeta:lazy=1", "lazy"),
             ("oracle:mcts:cpuct=-1", "cpuct"),
             ("oracle:mcts:cpuct=inf", "cpuct"),
             ("oracle:mcts:outcomes=65", "outcomes"),
