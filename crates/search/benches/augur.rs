@@ -6,7 +6,8 @@
 //! three seats with v9 (its three-player network) and v5; `mcts_v10_n20k` the Monte Carlo
 //! tree search with v10 to 20,000 nodes (evaluator calls and leaf revisits) from the same
 //! three first turns, `mcts_v10_tt_n20k` the same with transpositions within the round
-//! (`transpose=1`). Throughput = nodes visited (search) or positions evaluated
+//! (`transpose=1`), `mcts_v10_lazy_n20k` with lazy valuing (`lazy=1`, its nodes
+//! simulations of one evaluator call each). Throughput = nodes visited (search) or positions evaluated
 //! (evaluators). `augur_children`: per child of the seeded game's player positions, its clone
 //! and move alone (`apply`), with the policy prior's features (`apply_features`), and with
 //! v10's values (`apply_v10_values`, what the tree search pays per child it values).
@@ -16,10 +17,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tessera_azul::AzulState;
 use tessera_azul::augur::AugurEval;
 use tessera_azul::eval::{StrongEval, state_key};
-use tessera_azul::policy::move_features;
+use tessera_azul::policy::{POLICY_V1_ALONE, move_features};
+use tessera_azul::{AzulAction, AzulState};
 use tessera_core::record::GameSeeds;
 use tessera_core::rng::seeded;
 use tessera_core::{Budget, Game, PerPlayer, Turn};
@@ -43,6 +44,23 @@ impl Evaluator<AzulState> for Augur {
     }
     fn key(&self, s: &AzulState) -> Option<u64> {
         Some(state_key(s))
+    }
+}
+
+/// The learned evaluator with `oracle:lazy=1`'s policy prior (features alone).
+struct Lazy(Augur);
+impl Evaluator<AzulState> for Lazy {
+    fn evaluate(&mut self, s: &AzulState) -> PerPlayer<Value> {
+        self.0.evaluate(s)
+    }
+    fn key(&self, s: &AzulState) -> Option<u64> {
+        self.0.key(s)
+    }
+    fn prior_bias(&self, s: &AzulState, a: AzulAction, child: &AzulState) -> f32 {
+        match s.turn() {
+            Turn::Player(m) => POLICY_V1_ALONE.bias(s, a, child, m),
+            _ => 0.0,
+        }
     }
 }
 
@@ -152,6 +170,29 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(nodes));
     g.bench_function("mcts_v10_n20k", |b| {
         let mut m = Mcts::new(v10(), MctsConfig::default());
+        b.iter(|| {
+            for p in &positions {
+                black_box(m.search(black_box(p), &budget));
+            }
+        })
+    });
+    // Lazy valuing (`oracle:mcts:outcomes=0:lazy=1`): one evaluator call a simulation, the
+    // priors from the features' policy; nodes are simulations here.
+    let lazy_config = || MctsConfig {
+        lazy: true,
+        ..MctsConfig::default()
+    };
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| {
+            Mcts::new(Lazy(v10()), lazy_config())
+                .search(p, &budget)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("mcts_v10_lazy_n20k", |b| {
+        let mut m = Mcts::new(Lazy(v10()), lazy_config());
         b.iter(|| {
             for p in &positions {
                 black_box(m.search(black_box(p), &budget));
