@@ -148,9 +148,13 @@ fn grundy(piles: &[u32]) -> u32 {
 
 #[test]
 fn winning_moves_are_found_far_below_the_root() {
-    // Exact values are known only at 8 stones or fewer: from 14 to 17 stones the search
-    // must look two to nine plies ahead.
-    let mut mcts = Mcts::new(NimEval { known: 8 }, MctsConfig::default());
+    finds_winning_moves(MctsConfig::default());
+}
+
+/// Exact values are known only at 8 stones or fewer: from 14 to 17 stones the search must
+/// look two to nine plies ahead, and find the winning move where there is one.
+fn finds_winning_moves(config: MctsConfig) {
+    let mut mcts = Mcts::new(NimEval { known: 8 }, config);
     let mut won = 0;
     for text in [
         "2 1 7,6,4 0,0",
@@ -1276,15 +1280,20 @@ impl Evaluator<Nim> for BiasedNim {
 
 #[test]
 fn the_evaluators_prior_bias_steers_the_visits() {
-    // Every position is valued alike, so the priors alone decide where the visits go: flat
-    // without a bias (ties go to the first move), and to the favoured move with one.
+    bias_steers_the_visits(MctsConfig::default());
+}
+
+/// Every position is valued alike, so the priors alone decide where the visits go: flat
+/// without a bias (ties go to the first move), and to the favoured move with one; a bias
+/// of 0 is the plain search, visit for visit.
+fn bias_steers_the_visits(config: MctsConfig) {
     let root: Nim = "2 1 7,6,4 0,0".parse().unwrap();
     let mut legal = Vec::new();
     root.legal_actions(&mut legal);
     let favourite = *legal.last().unwrap();
     let last = legal.len() - 1;
     let visits = |bonus: f32| {
-        let mut m = Mcts::new(BiasedNim { favourite, bonus }, MctsConfig::default());
+        let mut m = Mcts::new(BiasedNim { favourite, bonus }, config.clone());
         m.search(&root, &nodes(2_000)).root_visits
     };
     let flat = visits(0.0);
@@ -1298,7 +1307,6 @@ fn the_evaluators_prior_bias_steers_the_visits() {
         2 * steered[last] > total,
         "a bias of 3 logits gives the favoured move most of the visits: {steered:?}"
     );
-    // A bias of 0 is the plain search, visit for visit.
     assert_eq!(flat, visits(0.0));
 }
 
@@ -1387,59 +1395,10 @@ fn lazy_valuing_spends_one_evaluator_call_a_simulation_and_keeps_the_limits() {
 
 #[test]
 fn lazy_valuing_finds_winning_moves_far_below_the_root() {
-    let mut mcts = Mcts::new(NimEval { known: 8 }, lazy(MctsConfig::default()));
-    let mut won = 0;
-    for text in [
-        "2 1 7,6,4 0,0",
-        "2 1 5,5,4 0,0",
-        "2 1 6,6,3 0,0",
-        "2 1 7,5,3 0,0",
-        "2 2 4,4,7 0,0",
-        "2 1 6,6,4 0,0",
-        "2 2 6,5,4 0,0",
-        "2 1 7,7,2 0,0",
-    ] {
-        let root: Nim = text.parse().unwrap();
-        let before = piles(&root);
-        let r = mcts.search(&root, &nodes(200_000));
-        let Some(best) = r.best else {
-            panic!("{text}: no move");
-        };
-        let mut after = root.clone();
-        after.apply(best);
-        let winning = grundy(&before) != 0;
-        if winning {
-            assert_eq!(
-                grundy(&piles(&after)),
-                0,
-                "{text}: {best} is not a winning move"
-            );
-            won += 1;
-        }
-    }
-    assert!(won >= 6, "only {won} winning positions");
+    finds_winning_moves(lazy(MctsConfig::default()));
 }
 
 #[test]
 fn a_lazy_search_takes_its_priors_from_the_bias_alone() {
-    // Nim valued flat: a lazy search's priors are the softmax of the bias, so a bias of 3
-    // logits on the last move sends most visits there, and without one the visits spread.
-    let root: Nim = "2 1 7,6,4 0,0".parse().unwrap();
-    let mut legal = Vec::new();
-    root.legal_actions(&mut legal);
-    let favourite = *legal.last().unwrap();
-    let last = legal.len() - 1;
-    let visits = |bonus: f32| {
-        let config = lazy(MctsConfig::default());
-        let mut m = Mcts::new(BiasedNim { favourite, bonus }, config);
-        m.search(&root, &nodes(2_000)).root_visits
-    };
-    let flat = visits(0.0);
-    let steered = visits(3.0);
-    let total: u32 = steered.iter().sum();
-    assert!(
-        flat[last] <= flat.iter().sum::<u32>() / legal.len() as u32 + 1,
-        "without a bias the last move gets no more than its share: {flat:?}"
-    );
-    assert!(2 * steered[last] > total, "{steered:?}");
+    bias_steers_the_visits(lazy(MctsConfig::default()));
 }

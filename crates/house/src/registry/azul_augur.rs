@@ -1241,19 +1241,17 @@ mod tests {
         assert!(differ > 0, "reuse=1 changed no move in four games");
     }
 
-    #[test]
-    fn the_policy_prior_changes_moves_keeps_the_budget_and_replays() {
-        // policy=1 reweighs the priors only: legal moves within the node budget, the same
-        // move from the same seed, and somewhere a different move from the plain priors'.
+    /// `spec` (a node budget of 5000) plays legal moves within its budget, replays them
+    /// from the seed, and somewhere plays another move than `plain`.
+    fn plays_its_own_moves_within_the_budget(spec: &str, plain: &str) {
         let (mut differ, mut searched) = (0, 0);
         for (i, s) in positions().iter().enumerate().step_by(6) {
-            let spec = "oracle:common=1:outcomes=8:endgame=0:policy=1:nodes=5000";
             let mut a = seat(spec);
             let x = a.choose(s, &mut seeded(i as u64));
             s.check_action(x).unwrap();
             // (No search, so no report, where the move is forced.)
             if let Some(info) = a.last_info() {
-                assert!(info.nodes <= 5000, "position {i}: {info:?}");
+                assert!(info.nodes <= 5000, "{spec}, position {i}: {info:?}");
                 searched += 1;
             }
             assert_eq!(
@@ -1261,42 +1259,29 @@ mod tests {
                 seat(spec).choose(s, &mut seeded(i as u64)),
                 "position {i}"
             );
-            let plain = seat("oracle:common=1:outcomes=8:endgame=0:nodes=5000")
-                .choose(s, &mut seeded(i as u64));
-            differ += usize::from(x != plain);
+            differ += usize::from(x != seat(plain).choose(s, &mut seeded(i as u64)));
         }
         assert!(
             searched > 0 && differ > 0,
-            "{searched} searched, {differ} moves changed"
+            "{spec}: {searched} searched, {differ} moves changed"
+        );
+    }
+
+    #[test]
+    fn the_policy_prior_changes_moves_keeps_the_budget_and_replays() {
+        // policy=1 reweighs the priors only.
+        plays_its_own_moves_within_the_budget(
+            "oracle:common=1:outcomes=8:endgame=0:policy=1:nodes=5000",
+            "oracle:common=1:outcomes=8:endgame=0:nodes=5000",
         );
     }
 
     #[test]
     fn a_lazy_oracle_plays_legal_reproducible_moves_within_its_node_budget() {
-        // lazy=1: one evaluator call a simulation; the moves are legal, within the node
-        // budget, replay from the seed, and are not everywhere the plain search's.
-        let (mut differ, mut searched) = (0, 0);
-        for (i, s) in positions().iter().enumerate().step_by(6) {
-            let spec = "oracle:common=1:outcomes=8:endgame=0:lazy=1:nodes=5000";
-            let mut a = seat(spec);
-            let x = a.choose(s, &mut seeded(i as u64));
-            s.check_action(x).unwrap();
-            if let Some(info) = a.last_info() {
-                assert!(info.nodes <= 5000, "position {i}: {info:?}");
-                searched += 1;
-            }
-            assert_eq!(
-                x,
-                seat(spec).choose(s, &mut seeded(i as u64)),
-                "position {i}"
-            );
-            let plain = seat("oracle:common=1:outcomes=8:endgame=0:nodes=5000")
-                .choose(s, &mut seeded(i as u64));
-            differ += usize::from(x != plain);
-        }
-        assert!(
-            searched > 0 && differ > 0,
-            "{searched} searched, {differ} moves changed"
+        // lazy=1: one evaluator call a simulation.
+        plays_its_own_moves_within_the_budget(
+            "oracle:common=1:outcomes=8:endgame=0:lazy=1:nodes=5000",
+            "oracle:common=1:outcomes=8:endgame=0:nodes=5000",
         );
         // With threads (each its own tree) and another first-play reduction: legal.
         let s = &positions()[0];
