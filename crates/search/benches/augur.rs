@@ -7,7 +7,8 @@
 //! tree search with v10 to 20,000 nodes (evaluator calls and leaf revisits) from the same
 //! three first turns, `mcts_v10_tt_n20k` the same with transpositions within the round
 //! (`transpose=1`), `mcts_v10_lazy_n20k` with lazy valuing (`lazy=1`, its nodes
-//! simulations of one evaluator call each). Throughput = nodes visited (search) or positions evaluated
+//! simulations of one evaluator call each), `augur_big/mcts_v10_lazy_n200k` the lazy search
+//! from the first of them to 200,000 simulations (a tree of about a second). Throughput = nodes visited (search) or positions evaluated
 //! (evaluators). `augur_children`: per child of the seeded game's player positions, its clone
 //! and move alone (`apply`), with the policy prior's features (`apply_features`), and with
 //! v10's values (`apply_v10_values`, what the tree search pays per child it values).
@@ -353,6 +354,35 @@ fn bench(c: &mut Criterion) {
                     child.apply(a);
                     black_box(augur_v10.values(&child));
                 }
+            }
+        })
+    });
+    g.finish();
+
+    // Large trees: the lazy search from the first of the three first turns to 200,000
+    // simulations, the size of its tree after about a second, where the descent's reads of
+    // the nodes leave the cache.
+    let mut g = c.benchmark_group("augur_big");
+    g.sample_size(10);
+    let budget = Budget {
+        nodes: Some(200_000),
+        ..Budget::default()
+    };
+    let first = &positions[..1];
+    let nodes: u64 = first
+        .iter()
+        .map(|p| {
+            Mcts::new(Lazy(v10()), lazy_config())
+                .search(p, &budget)
+                .nodes
+        })
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function("mcts_v10_lazy_n200k", |b| {
+        let mut m = Mcts::new(Lazy(v10()), lazy_config());
+        b.iter(|| {
+            for p in first {
+                black_box(m.search(black_box(p), &budget));
             }
         })
     });

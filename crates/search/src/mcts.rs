@@ -435,6 +435,9 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     merged: u64,
     /// The children of an expansion, valued before they go into the tree.
     kids: Vec<Kid<G::Action>>,
+    /// ([`MctsConfig::lazy`]) An expansion's children by prior, highest first: each one's
+    /// bias and place in [`Mcts::kids`] (see [`Mcts::select_lazy`]).
+    order: Vec<(f32, u32)>,
     /// True during a shared-tree search: a node to expand is reserved ([`Kind::Busy`]) and
     /// its children are valued by the thread outside the lock.
     defer: bool,
@@ -627,6 +630,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             table: HashMap::default(),
             merged: 0,
             kids: Vec::new(),
+            order: Vec::new(),
             defer: false,
             pending: 0,
             simulations: 0,
@@ -681,7 +685,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 }
             }
         }
-        self.finish(start)
+        self.finish(root, start)
     }
 
     /// Searches `root` within `limits` on one thread for each of `evals`, all of them in
@@ -727,7 +731,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             });
             self.defer = false;
         }
-        self.finish(start)
+        self.finish(root, start)
     }
 
     /// [`settled`] for the tree as it stands, `start` being the search's start: progress is
@@ -826,7 +830,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     }
 
     /// The result of the search begun at `start`, from the tree as it stands.
-    fn finish(&mut self, start: Instant) -> MctsResult<G::Action> {
+    fn finish(&mut self, root: &G, start: Instant) -> MctsResult<G::Action> {
         if self.full || self.max_depth.is_some() {
             // Some leaves are leaves only for this search's limits: never carried on.
             self.last_root = None;
@@ -834,6 +838,20 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let simulations = self.simulations;
         let root_node = self.tree[0];
         let kids = root_node.first as usize..(root_node.first + root_node.len) as usize;
+        // The root's children in legal order (a lazy search's are in order of prior): the
+        // results list them so, and ties between moves go as they would without the order.
+        let mut order: Vec<usize> = kids.clone().collect();
+        if self.config.lazy && !order.is_empty() {
+            let mut legal = std::mem::take(&mut self.actions);
+            root.legal_actions(&mut legal);
+            order.clear();
+            order.extend(
+                legal
+                    .iter()
+                    .filter_map(|&a| kids.clone().find(|&k| self.tree[k].action == Some(a))),
+            );
+            self.actions = legal;
+        }
         // A complete tree (nothing left to add, and nothing left out for the memory cap) is
         // solved exactly; otherwise the most visited move is played.
         let solved = self.open == 0 && !self.full && root_node.kind == Kind::Expanded;
@@ -841,7 +859,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             let m = usize::from(root_node.mover);
             let mut best: Option<(u32, f32)> = None;
             let mut memo = vec![None; self.tree.len()];
-            for k in kids.clone() {
+            for &k in &order {
                 let c = self.solve(k as u32, &mut memo)[m];
                 if best.is_none_or(|(_, b)| c > b) {
                     best = Some((k as u32, c));
@@ -849,7 +867,9 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             }
             best
         } else {
-            kids.clone()
+            order
+                .iter()
+                .copied()
                 .max_by(|&a, &b| {
                     let (a, b) = (self.shared(a as u32), self.shared(b as u32));
                     // (A lazy search's unvalued children have no visit: their mean is 0.)
@@ -871,8 +891,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             depth: self.deepest,
             outcomes: self.outcomes,
             chance_nodes: self.chance_nodes,
-            root_visits: kids.clone().map(|k| self.shared(k as u32).visits).collect(),
-            root_sums: kids.map(|k| self.shared(k as u32).sum).collect(),
+            root_visits: order
+                .iter()
+                .map(|&k| self.shared(k as u32).visits)
+                .collect(),
+            root_sums: order.iter().map(|&k| self.shared(k as u32).sum).collect(),
             tree: self.tree.len(),
             full: self.full,
             merged: self.merged,
@@ -1208,6 +1231,58 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// The child of the player node `idx` that PUCT prefers (each child's sum is already its
     /// chooser's, the node's mover's).
     fn select(&self, idx: u32) -> u32 {
+        if self.config.lazy {
+            let c = self.select_lazy(idx);
+            debug_assert_eq!(c, self.select_scan(idx), "the valued children are a prefix");
+            return c;
+        }
+        self.select_scan(idx)
+    }
+
+    /// [`Mcts::select`] for a lazy search, in one pass over the valued children and the
+    /// first unvalued one. Its expansion put the children in order of prior, highest first.
+    /// The unvalued children share one mean (their valued siblings' less `fpu`) and have no
+    /// visits, so of them PUCT prefers the one of highest prior, the first in that order.
+    /// So they are valued from the front, the valued children are always a prefix, and the
+    /// choice is [`Mcts::select_scan`]'s (checked in debug builds) at a cost that grows
+    /// with the children visited rather than with all of them.
+    fn select_lazy(&self, idx: u32) -> u32 {
+        let node = &self.tree[idx as usize];
+        let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        let (first, end) = (node.first, node.first + node.len);
+        let mut best = first;
+        let mut best_score = f32::NEG_INFINITY;
+        let (mut sum, mut visits) = (0.0f32, 0u32);
+        let mut k = first;
+        while k < end {
+            let c = &self.tree[k as usize];
+            if c.visits == 0 {
+                break;
+            }
+            sum += c.sum;
+            visits += c.visits;
+            let q = c.sum / c.visits as f32;
+            let score = q + self.config.cpuct * c.prior * sqrt_n / (1.0 + c.visits as f32);
+            if score > best_score {
+                best_score = score;
+                best = k;
+            }
+            k += 1;
+        }
+        if k < end {
+            let mean = if visits > 0 { sum / visits as f32 } else { 0.5 };
+            let q = mean - self.config.fpu;
+            let score = q + self.config.cpuct * self.tree[k as usize].prior * sqrt_n;
+            if score > best_score {
+                best = k;
+            }
+        }
+        best
+    }
+
+    /// [`Mcts::select`] by a scan of every child (the plain search's; for a lazy search,
+    /// the reference [`Mcts::select_lazy`] is checked against).
+    fn select_scan(&self, idx: u32) -> u32 {
         let node = self.tree[idx as usize];
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
         let kids = node.first..node.first + node.len;
@@ -1325,7 +1400,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             .map(|k| k.bias / t)
             .fold(f32::NEG_INFINITY, f32::max);
         let total: f32 = kids.iter().map(|k| (k.bias / t - top).exp()).sum();
-        for k in &kids {
+        // By prior, highest first, so the children are valued from the front
+        // ([`Mcts::select_lazy`]); equal priors in the moves' order, as PUCT's scan takes
+        // them, so a search chooses as it would without the order.
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(kids.iter().zip(0..).map(|(k, i)| (k.bias, i)));
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for k in order.iter().map(|&(_, i)| &kids[i as usize]) {
             self.tree.push(Node {
                 action: Some(k.action),
                 prior: (k.bias / t - top).exp() / total,
@@ -1338,6 +1420,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 mover: k.mover,
             });
         }
+        self.order = order;
         self.open += kids.len() as u64;
         let node = &mut self.tree[idx as usize];
         node.first = first;
