@@ -8,8 +8,8 @@
 //! three first turns, `mcts_v10_tt_n20k` the same with transpositions within the round
 //! (`transpose=1`), `mcts_v10_lazy_n20k` with lazy valuing (`lazy=1`, its nodes
 //! simulations of one evaluator call each), `augur_big/mcts_v10_lazy_n200k` the lazy search
-//! from the first of them to 200,000 simulations (a tree of about a second). Throughput = nodes visited (search) or positions evaluated
-//! (evaluators). `augur_children`: per child of the seeded game's player positions, its clone
+//! from the first of them to 200,000 simulations (a tree of about a second). Throughput =
+//! nodes visited (search) or positions evaluated (evaluators). `augur_children`: per child of the seeded game's player positions, its clone
 //! and move alone (`apply`), with the policy prior's features (`apply_features`), and with
 //! v10's values (`apply_v10_values`, what the tree search pays per child it values).
 //!
@@ -17,7 +17,8 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use tessera_azul::augur::AugurEval;
 use tessera_azul::eval::{StrongEval, state_key};
 use tessera_azul::policy::{POLICY_V1_ALONE, move_features};
@@ -63,6 +64,40 @@ impl Evaluator<AzulState> for Lazy {
             _ => 0.0,
         }
     }
+}
+
+/// The lazy search (`oracle:mcts:outcomes=0:lazy=1`): one evaluator call a simulation, the
+/// priors from the features' policy.
+fn lazy_search() -> Mcts<AzulState, Lazy> {
+    let v10 = Augur(AugurEval::version("v10").expect("shipped v10"));
+    let config = MctsConfig {
+        lazy: true,
+        ..MctsConfig::default()
+    };
+    Mcts::new(Lazy(v10), config)
+}
+
+/// Benches [`lazy_search`] from each of `positions` within `budget` as `name` in `g`, its
+/// throughput the nodes (simulations) of one pass.
+fn bench_lazy(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    positions: &[AzulState],
+    budget: &Budget,
+) {
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| lazy_search().search(p, budget).nodes)
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function(name, |b| {
+        let mut m = lazy_search();
+        b.iter(|| {
+            for p in positions {
+                black_box(m.search(black_box(p), budget));
+            }
+        })
+    });
 }
 
 fn first_turn(seed: u64) -> AzulState {
@@ -177,29 +212,8 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    // Lazy valuing (`oracle:mcts:outcomes=0:lazy=1`): one evaluator call a simulation, the
-    // priors from the features' policy; nodes are simulations here.
-    let lazy_config = || MctsConfig {
-        lazy: true,
-        ..MctsConfig::default()
-    };
-    let nodes: u64 = positions
-        .iter()
-        .map(|p| {
-            Mcts::new(Lazy(v10()), lazy_config())
-                .search(p, &budget)
-                .nodes
-        })
-        .sum();
-    g.throughput(Throughput::Elements(nodes));
-    g.bench_function("mcts_v10_lazy_n20k", |b| {
-        let mut m = Mcts::new(Lazy(v10()), lazy_config());
-        b.iter(|| {
-            for p in &positions {
-                black_box(m.search(black_box(p), &budget));
-            }
-        })
-    });
+    // Lazy valuing: nodes are simulations here.
+    bench_lazy(&mut g, "mcts_v10_lazy_n20k", &positions, &budget);
     // Two threads in one tree (`oracle:mcts:outcomes=0:threads=2:shared=1`) under the same
     // node limit: the wall time a node costs on two cores (the nodes of a run vary a little
     // with the threads' timing; the throughput is one run's).
@@ -360,32 +374,14 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // Large trees: the lazy search from the first of the three first turns to 200,000
-    // simulations, the size of its tree after about a second, where the descent's reads of
-    // the nodes leave the cache.
+    // simulations, the size of its tree after about a second.
     let mut g = c.benchmark_group("augur_big");
     g.sample_size(10);
     let budget = Budget {
         nodes: Some(200_000),
         ..Budget::default()
     };
-    let first = &positions[..1];
-    let nodes: u64 = first
-        .iter()
-        .map(|p| {
-            Mcts::new(Lazy(v10()), lazy_config())
-                .search(p, &budget)
-                .nodes
-        })
-        .sum();
-    g.throughput(Throughput::Elements(nodes));
-    g.bench_function("mcts_v10_lazy_n200k", |b| {
-        let mut m = Mcts::new(Lazy(v10()), lazy_config());
-        b.iter(|| {
-            for p in first {
-                black_box(m.search(black_box(p), &budget));
-            }
-        })
-    });
+    bench_lazy(&mut g, "mcts_v10_lazy_n200k", &positions[..1], &budget);
     g.finish();
 }
 
