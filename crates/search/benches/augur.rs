@@ -9,9 +9,10 @@
 //! (`transpose=1`), `mcts_v10_lazy_n20k` with lazy valuing (`lazy=1`, its nodes
 //! simulations of one evaluator call each), `augur_big/mcts_v10_lazy_n200k` the lazy search
 //! from the first of them to 200,000 simulations (a tree of about a second). Throughput =
-//! nodes visited (search) or positions evaluated (evaluators). `augur_children`: per child of the seeded game's player positions, its clone
-//! and move alone (`apply`), with the policy prior's features (`apply_features`), and with
-//! v10's values (`apply_v10_values`, what the tree search pays per child it values).
+//! nodes visited (search) or positions evaluated (evaluators). `augur_children`: per child
+//! of the seeded game's player positions, its clone and move alone (`apply`), with the
+//! policy prior's features (`apply_features`), and with v10's values (`apply_v10_values`,
+//! what the tree search pays per child it values).
 //!
 //! Run: `cargo bench -p tessera-search --bench augur`.
 
