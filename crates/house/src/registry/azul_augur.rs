@@ -4,8 +4,9 @@
 //! `oracle`, its successor, values positions with the board networks' weights
 //! ([`ORACLE_VERSION`]) by default, and searches by Monte Carlo tree search with refills
 //! past the round's end at every table size ([`tessera_search::mcts`];
-//! `oracle:mcts:outcomes=8`). The flags `mcts` and `alphabeta` name one search for every
-//! table size; every other parameter means the same for both players.
+//! `oracle:mcts:outcomes=8`), valuing every child at two seats and a child only when it is
+//! reached at three and four (`lazy`, `BySeats`). The flags `mcts` and `alphabeta` name
+//! one search for every table size; every other parameter means the same for both players.
 //! Self-contained glue: the evaluator lives in `tessera_azul::augur`, the search in
 //! `tessera_search::adversarial`.
 
@@ -14,7 +15,7 @@ use tessera_azul::board_net::BoardNet;
 use tessera_azul::eval::state_key;
 use tessera_azul::policy::{POLICY_V1, POLICY_V1_ALONE, PolicyPrior};
 use tessera_azul::{AzulAction, AzulState};
-use tessera_core::{Agent, Game, PerPlayer, PlayerId, Turn};
+use tessera_core::{Agent, Budget, Game, GameRng, PerPlayer, PlayerId, SearchInfo, Turn};
 use tessera_search::adversarial::{Algorithm, Evaluator, SearchAgent, SearchConfig, Value};
 use tessera_search::mcts::{MctsAgent, MctsConfig};
 
@@ -276,6 +277,14 @@ const ORACLE_PARAMS: [ParamDoc; 27] = {
         },
         doc: "shipped weights, as augur's (v10, the default: board networks at two and three players fitted by `tessera train` on self-play, v6's weights at four; v9 before 2026-11-28); or a weights file written by `tessera train` (a path ending in .json, read when the name is parsed; refused in requests to a server): linear weights, used at every table size, or a board network (`tessera train azul-board-net`), which replaces v10's network at its table size",
     };
+    assert!(matches!(p[25].name.as_bytes(), b"lazy"));
+    p[25] = ParamDoc {
+        name: "lazy",
+        kind: ParamKind::Value {
+            default: "0 at two players, 1 at three and four",
+        },
+        doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded. Unless given, 1 at three and four players (since 2026-12-07; 0 there too when policy, transpose, reuse or shared is given) and 0 at two; a value given applies at every table size",
+    };
     p
 };
 
@@ -499,6 +508,10 @@ struct Defaults {
     /// The tree search's `settle` under a game clock when `settle` is not given (`None`:
     /// `settle`'s default, 0, there too).
     clock_settle: Option<f32>,
+    /// The tree search values a child only when it is reached (`lazy=1`) at three and four
+    /// seats when `lazy` is not given (and none of the eager search's `policy`,
+    /// `transpose`, `reuse` or `shared` is); two seats keep the eager search.
+    lazy_beyond_two: bool,
 }
 
 /// `augur`: v5, alpha-beta unless `mcts` is given, no refills in the tree search.
@@ -508,6 +521,7 @@ const AUGUR: Defaults = Defaults {
     search: Search::AlphaBeta,
     endgame: 0.0,
     clock_settle: None,
+    lazy_beyond_two: false,
 };
 
 /// `oracle`'s refills at a round's end in the tree search unless `outcomes` says otherwise.
@@ -515,13 +529,16 @@ const ORACLE_OUTCOMES: u32 = 8;
 
 /// `oracle`: v10, the tree search with refills at every table size. Alpha-beta until the
 /// tree search with refills was measured the stronger, at two seats first and then at three
-/// and four (docs/players.md, "Monte Carlo tree search over the learned value").
+/// and four (docs/players.md, "Monte Carlo tree search over the learned value"); at three
+/// and four seats valuing a child only when it is reached since 2026-12-07 (shown the
+/// stronger there at 100 ms; at two seats not shown at 1 s, so the eager search stays).
 const ORACLE: Defaults = Defaults {
     weights: ORACLE_VERSION,
     outcomes: ORACLE_OUTCOMES,
     search: Search::Mcts,
     endgame: ORACLE_ENDGAME,
     clock_settle: Some(ORACLE_CLOCK_SETTLE),
+    lazy_beyond_two: true,
 };
 
 /// `oracle`'s `settle` under a game clock unless `settle` is given (since 2026-12-06:
@@ -713,20 +730,32 @@ fn plan(
             });
         }
     };
-    if lazy {
-        // Not measured with the others, and a shared tree values eagerly.
-        for (key, default) in [("policy", 0), ("transpose", 0), ("reuse", 0), ("shared", 0)] {
-            if spec.u64(key, default)? != default {
-                return Err(SpecError::BadValue {
-                    agent: spec.name.clone(),
-                    key: key.into(),
-                    value: spec.value(key)?.unwrap_or("").into(),
-                    expected: format!("{default} with lazy=1"),
-                });
-            }
+    // The eager search's own settings (a shared tree values eagerly; the others were not
+    // measured with lazy valuing).
+    let mut eager_only = None;
+    for (key, default) in [("policy", 0), ("transpose", 0), ("reuse", 0), ("shared", 0)] {
+        if eager_only.is_none() && spec.u64(key, default)? != default {
+            eager_only = Some((key, default));
         }
-        config.lazy = true;
-        config.fpu = {
+    }
+    if let (true, Some((key, default))) = (lazy, eager_only) {
+        return Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: spec.value(key)?.unwrap_or("").into(),
+            expected: format!("{default} with lazy=1"),
+        });
+    }
+    let fpu = match spec.value("fpu")? {
+        Some(_) if !lazy => {
+            return Err(SpecError::BadValue {
+                agent: spec.name.clone(),
+                key: "fpu".into(),
+                value: spec.value("fpu")?.unwrap_or("").into(),
+                expected: "no value without lazy=1".into(),
+            });
+        }
+        _ => {
             let x = spec.f64("fpu", f64::from(config.fpu))?;
             if !(0.0..=1.0).contains(&x) {
                 return Err(SpecError::BadValue {
@@ -737,16 +766,20 @@ fn plan(
                 });
             }
             x as f32
-        };
-        eval.policy = Some(POLICY_V1_ALONE);
-    } else if spec.value("fpu")?.is_some() {
-        return Err(SpecError::BadValue {
-            agent: spec.name.clone(),
-            key: "fpu".into(),
-            value: spec.value("fpu")?.unwrap_or("").into(),
-            expected: "no value without lazy=1".into(),
-        });
-    }
+        }
+    };
+    let lazy_config = MctsConfig {
+        lazy: true,
+        fpu,
+        ..config.clone()
+    };
+    let valuing = if lazy {
+        Valuing::Lazy
+    } else if defaults.lazy_beyond_two && spec.value("lazy")?.is_none() && eager_only.is_none() {
+        Valuing::BySeats
+    } else {
+        Valuing::Eager
+    };
     match spec.u64("policy", 0)? {
         0 => {}
         1 => {
@@ -765,17 +798,120 @@ fn plan(
             });
         }
     }
+    let lazy_eval = AugurEvaluator {
+        policy: Some(POLICY_V1_ALONE),
+        ..eval.clone()
+    };
+    let tree = TreeSeat {
+        name,
+        threads,
+        shared,
+        endgame,
+    };
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-        let agent = if shared {
-            MctsAgent::with_shared_tree(&name, eval.clone(), config.clone(), threads)
+        match valuing {
+            Valuing::Eager => tree.agent(&eval, &config),
+            Valuing::Lazy => tree.agent(&lazy_eval, &lazy_config),
+            Valuing::BySeats => Box::new(BySeats {
+                two: tree.agent(&eval, &config),
+                more: tree.agent(&lazy_eval, &lazy_config),
+                more_seats: false,
+            }),
+        }
+    }))
+}
+
+/// How the tree search values the children of a node it expands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Valuing {
+    /// Every child when its node is expanded (`lazy=0`).
+    Eager,
+    /// A child only when the search first reaches it (`lazy=1`).
+    Lazy,
+    /// Eagerly at two seats, lazily at three and four (`oracle` without `lazy`).
+    BySeats,
+}
+
+/// What every tree-search seat of one name shares: its name, threads and last-round solver.
+#[derive(Clone, Debug)]
+struct TreeSeat {
+    name: String,
+    threads: usize,
+    shared: bool,
+    endgame: Option<f64>,
+}
+
+impl TreeSeat {
+    /// The tree search with `eval` and `config`, behind the last-round solver if it has one.
+    fn agent(&self, eval: &AugurEvaluator, config: &MctsConfig) -> Box<dyn Agent<AzulState>> {
+        let agent = if self.shared {
+            MctsAgent::with_shared_tree(&self.name, eval.clone(), config.clone(), self.threads)
         } else {
-            MctsAgent::with_threads(&name, eval.clone(), config.clone(), threads)
+            MctsAgent::with_threads(&self.name, eval.clone(), config.clone(), self.threads)
         };
-        match endgame {
+        match self.endgame {
             Some(share) => Box::new(LastRound::new(agent, share)),
             None => Box::new(agent),
         }
-    }))
+    }
+}
+
+/// One player that searches with `two` at two-seat tables and with `more` at three and four
+/// (each keeps its own memory between moves; a game is played at one table size).
+struct BySeats {
+    two: Box<dyn Agent<AzulState>>,
+    more: Box<dyn Agent<AzulState>>,
+    /// Whether the last decision (or clock seen) was at a table of more than two seats.
+    more_seats: bool,
+}
+
+impl BySeats {
+    fn current(&self) -> &dyn Agent<AzulState> {
+        if self.more_seats {
+            self.more.as_ref()
+        } else {
+            self.two.as_ref()
+        }
+    }
+
+    fn current_mut(&mut self) -> &mut dyn Agent<AzulState> {
+        if self.more_seats {
+            self.more.as_mut()
+        } else {
+            self.two.as_mut()
+        }
+    }
+}
+
+impl Agent<AzulState> for BySeats {
+    fn name(&self) -> String {
+        self.two.name()
+    }
+
+    fn choose(&mut self, s: &AzulState, budget: &Budget, rng: &mut GameRng) -> AzulAction {
+        self.more_seats = s.num_players() > 2;
+        self.current_mut().choose(s, budget, rng)
+    }
+
+    fn reset(&mut self) {
+        self.two.reset();
+        self.more.reset();
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.current().last_info()
+    }
+
+    fn take_faults(&mut self) -> Vec<tessera_core::fault::Fault> {
+        let mut faults = self.two.take_faults();
+        faults.extend(self.more.take_faults());
+        faults
+    }
+
+    fn observe_clock(&mut self, clock: &tessera_core::clock::ClockView) -> bool {
+        self.more_seats = clock.left.len() > 2;
+        self.current_mut().observe_clock(clock)
+    }
 }
 
 /// The exact last-round solver's share of a move's budget (`endgame`, 0 to 1; `None` when
@@ -845,7 +981,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         },
         AgentEntry {
             name: "oracle",
-            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end (oracle:mcts:outcomes=8; augur's alpha-beta with oracle:alphabeta), the last round solved exactly at two players (endgame=0.5)",
+            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end (oracle:mcts:outcomes=8; at three and four seats valuing a child only when it is reached, lazy=1; augur's alpha-beta with oracle:alphabeta), the last round solved exactly at two players (endgame=0.5)",
             player_summary: "searches ahead, past the round's end, and judges the whole table by what it learned from many games against itself",
             params: &ORACLE_PARAMS,
             plan: |spec, trust| plan(spec, trust, ORACLE),
@@ -1692,8 +1828,12 @@ mod tests {
                 let y =
                     seat(&format!("oracle:mcts:nodes={nodes}")).choose(s, &mut seeded(i as u64));
                 assert_eq!(x, y, "{n} seats, {i}: oracle:mcts has 8 refills");
-                let z = seat(&format!("augur:mcts:outcomes=8:weights=v10:nodes={nodes}"))
-                    .choose(s, &mut seeded(i as u64));
+                // oracle values lazily at three and four seats (the next test).
+                let lazy = if n == 2 { "" } else { ":lazy=1" };
+                let z = seat(&format!(
+                    "augur:mcts:outcomes=8:weights=v10:nodes={nodes}{lazy}"
+                ))
+                .choose(s, &mut seeded(i as u64));
                 assert_eq!(x, z, "{n} seats, {i}: augur:mcts given oracle's settings");
                 differ += usize::from(
                     x != seat(&format!("oracle:alphabeta:nodes={nodes}")).choose(s, &mut seeded(1)),
@@ -1706,6 +1846,76 @@ mod tests {
             // The statistics compared were a search's (a forced move reports none).
             assert!(searched > 0, "no search reported at {n} seats");
         }
+    }
+
+    #[test]
+    fn oracle_values_lazily_at_three_and_four_seats_unless_told() {
+        // Unless `lazy` is given, oracle is `lazy=0` at two seats and `lazy=1` at three and
+        // four, move for move and node for node; the two searches differ somewhere at every
+        // table size, so the comparison can fail.
+        for (n, step, nodes) in [(2, 6, 3000), (3, 9, 2000), (4, 11, 2000)] {
+            let mut differ = 0;
+            for (i, s) in positions_of(n).iter().enumerate().step_by(step) {
+                let mut o = seat(&format!("oracle:nodes={nodes}"));
+                let x = o.choose(s, &mut seeded(i as u64));
+                let mut eager = seat(&format!("oracle:nodes={nodes}:lazy=0"));
+                let e = eager.choose(s, &mut seeded(i as u64));
+                let mut lazy = seat(&format!("oracle:nodes={nodes}:lazy=1"));
+                let l = lazy.choose(s, &mut seeded(i as u64));
+                let (same, same_info) = if n == 2 {
+                    (e, eager.last_info())
+                } else {
+                    (l, lazy.last_info())
+                };
+                assert_eq!(x, same, "{n} seats, position {i}");
+                let stats =
+                    |info: Option<tessera_core::SearchInfo>| info.map(|i| (i.nodes, i.depth));
+                assert_eq!(stats(o.last_info()), stats(same_info), "{n} seats, {i}");
+                differ += usize::from(e != l);
+            }
+            assert!(differ > 0, "lazy and eager chose alike at {n} seats");
+        }
+        // The eager search's own settings keep it at three seats too; a value given binds
+        // at every table size.
+        for (i, s) in positions_of(3).iter().enumerate().step_by(9) {
+            for (spec, same) in [
+                (
+                    "oracle:nodes=2000:policy=1",
+                    "oracle:nodes=2000:policy=1:lazy=0",
+                ),
+                (
+                    "oracle:nodes=2000:transpose=1",
+                    "oracle:nodes=2000:transpose=1:lazy=0",
+                ),
+                (
+                    "oracle:nodes=2000:reuse=1",
+                    "oracle:nodes=2000:reuse=1:lazy=0",
+                ),
+                ("augur:mcts:nodes=2000", "augur:mcts:nodes=2000:lazy=0"),
+            ] {
+                let x = seat(spec).choose(s, &mut seeded(i as u64));
+                assert_eq!(
+                    x,
+                    seat(same).choose(s, &mut seeded(i as u64)),
+                    "{spec}, {i}"
+                );
+            }
+        }
+        // One seat plays a three-seat game after a two-seat one (reset between games, as a
+        // table does): each table size gets its own search.
+        let mut o = seat("oracle:nodes=2000");
+        let (two, three) = (positions_of(2), positions_of(3));
+        let x2 = o.choose(&two[6], &mut seeded(6));
+        o.agent.reset();
+        let x3 = o.choose(&three[9], &mut seeded(9));
+        assert_eq!(
+            x2,
+            seat("oracle:nodes=2000:lazy=0").choose(&two[6], &mut seeded(6))
+        );
+        assert_eq!(
+            x3,
+            seat("oracle:nodes=2000:lazy=1").choose(&three[9], &mut seeded(9))
+        );
     }
 
     #[test]
@@ -1739,12 +1949,13 @@ mod tests {
         for (i, s) in positions_of(3).iter().enumerate().step_by(4) {
             // At three players oracle keeps its own network when the file is a two-player
             // one; a three-player file replaces it there: with v8's (net2-3p) it plays as v8
-            // (in oracle's tree search).
+            // (in oracle's tree search, lazy at three seats).
             let own = seat("oracle:nodes=2000").choose(s, &mut seeded(5));
             let y = seat(&format!("oracle:nodes=2000:weights={net1}")).choose(s, &mut seeded(5));
             assert_eq!(y, own, "position {i}");
             let z = seat(&format!("oracle:nodes=2000:weights={net2}")).choose(s, &mut seeded(5));
-            let v8 = seat("augur:mcts:outcomes=8:nodes=2000:weights=v8").choose(s, &mut seeded(5));
+            let v8 = seat("augur:mcts:outcomes=8:lazy=1:nodes=2000:weights=v8")
+                .choose(s, &mut seeded(5));
             assert_eq!(z, v8, "position {i}");
             changed += usize::from(z != own);
         }
