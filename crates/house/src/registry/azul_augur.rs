@@ -283,7 +283,7 @@ const ORACLE_PARAMS: [ParamDoc; 27] = {
         kind: ParamKind::Value {
             default: "0 at two players, 1 at three and four",
         },
-        doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded. Unless given, 1 at three and four players (since 2026-12-07; 0 there too when policy, transpose, reuse or shared is given) and 0 at two; a value given applies at every table size",
+        doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded. Unless given, 1 at three and four players (since 2026-12-06 (late night); 0 there too when policy, transpose, reuse or shared is given) and 0 at two; a value given applies at every table size",
     };
     p
 };
@@ -529,9 +529,10 @@ const ORACLE_OUTCOMES: u32 = 8;
 
 /// `oracle`: v10, the tree search with refills at every table size. Alpha-beta until the
 /// tree search with refills was measured the stronger, at two seats first and then at three
-/// and four (docs/players.md, "Monte Carlo tree search over the learned value"); at three
-/// and four seats valuing a child only when it is reached since 2026-12-07 (shown the
-/// stronger there at 100 ms; at two seats not shown at 1 s, so the eager search stays).
+/// and four (docs/players.md, "Monte Carlo tree search over the learned value"). Since the
+/// late night of 2026-12-06 it values a child only when it is reached at three and four
+/// seats (shown the stronger there at 100 ms; at two seats not shown at 1 s, so the eager
+/// search stays).
 const ORACLE: Defaults = Defaults {
     weights: ORACLE_VERSION,
     outcomes: ORACLE_OUTCOMES,
