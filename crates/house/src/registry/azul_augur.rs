@@ -283,7 +283,7 @@ const ORACLE_PARAMS: [ParamDoc; 27] = {
         kind: ParamKind::Value {
             default: "0 at two players, 1 at three and four",
         },
-        doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded. Unless given, 1 at three and four players (since 2026-12-06 (late night); 0 there too when policy, transpose, reuse or shared is given) and 0 at two; a value given applies at every table size",
+        doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded. Unless given, 1 at three and four players (since the late night of 2026-12-06; 0 there too when policy, transpose, reuse or shared is given) and 0 at two; a value given applies at every table size",
     };
     p
 };
