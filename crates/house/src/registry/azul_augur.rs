@@ -748,11 +748,11 @@ fn plan(
         });
     }
     let fpu = match spec.value("fpu")? {
-        Some(_) if !lazy => {
+        Some(v) if !lazy => {
             return Err(SpecError::BadValue {
                 agent: spec.name.clone(),
                 key: "fpu".into(),
-                value: spec.value("fpu")?.unwrap_or("").into(),
+                value: v.into(),
                 expected: "no value without lazy=1".into(),
             });
         }

@@ -612,7 +612,7 @@ const SEER_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
-        doc: "the play-outs of this many worlds for every candidate (reproducible), 1-100000",
+        doc: "the play-outs of this many worlds for every candidate (reproducible), up to 100000 (0 counts as 1, as for every node budget)",
     },
 ];
 
@@ -689,7 +689,7 @@ const SAGE_PARAMS: &[ParamDoc] = &[
     ParamDoc {
         name: "nodes",
         kind: ParamKind::Value { default: "none" },
-        doc: "the play-outs of this many worlds for every candidate, and endnodes (1024) endgame search nodes a world (reproducible), 1-100000",
+        doc: "the play-outs of this many worlds for every candidate, and endnodes (1024) endgame search nodes a world (reproducible), up to 100000 (0 counts as 1, as for every node budget)",
     },
 ];
 
