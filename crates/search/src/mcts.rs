@@ -189,6 +189,14 @@ pub struct MctsConfig {
     /// child's chance is taken to be (first-play urgency), 0-1.
     #[serde(default = "default_fpu")]
     pub fpu: f32,
+    /// Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014), 0-1: every
+    /// node also keeps the minimax chances of the tree below it (max^n over the children's
+    /// at a player node, their mean at a chance node, the static chances at a leaf), kept up
+    /// to date along each simulation's path, and PUCT reads a child's value as `(1 - w)`
+    /// times its mean backed-up chance plus `w` times its minimax chance for the mover.
+    /// 0, the default: the mean alone.
+    #[serde(default)]
+    pub minimax: f32,
 }
 
 fn default_fpu() -> f32 {
@@ -210,6 +218,7 @@ impl Default for MctsConfig {
             clock_settle: None,
             lazy: false,
             fpu: default_fpu(),
+            minimax: 0.0,
         }
     }
 }
@@ -322,6 +331,10 @@ struct Node<A> {
     sum: f32,
     /// The static chances of every player (from one evaluator call).
     chances: [f32; MAX_PLAYERS],
+    /// ([`MctsConfig::minimax`]) The minimax chances of every player over the tree below
+    /// (max^n at player nodes, the outcomes' mean at chance nodes, the static chances at
+    /// leaves and at nodes not yet expanded).
+    mm: [f32; MAX_PLAYERS],
     first: u32,
     len: u32,
     kind: Kind,
@@ -811,6 +824,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 visits: 1,
                 sum: 0.0,
                 chances: [0.0; MAX_PLAYERS],
+                mm: [0.0; MAX_PLAYERS],
                 first: 0,
                 len: 0,
                 kind: Kind::New,
@@ -1113,6 +1127,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     let leaf = self.is_leaf(state, depth);
                     let n = &mut self.tree[idx as usize];
                     n.chances = chances;
+                    n.mm = chances;
                     if leaf {
                         n.kind = Kind::Leaf;
                         self.open -= 1;
@@ -1231,7 +1246,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// The child of the player node `idx` that PUCT prefers (each child's sum is already its
     /// chooser's, the node's mover's).
     fn select(&self, idx: u32) -> u32 {
-        if self.config.lazy {
+        if self.config.lazy && self.config.minimax == 0.0 {
             let c = self.select_lazy(idx);
             debug_assert_eq!(c, self.select_scan(idx), "the valued children are a prefix");
             return c;
@@ -1300,12 +1315,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         };
         let mut best = node.first;
         let mut best_score = f32::NEG_INFINITY;
+        let w = self.config.minimax;
+        let m = usize::from(node.mover) % MAX_PLAYERS;
         for k in kids {
             let prior = self.tree[k as usize].prior;
             let c = self.shared(k);
             // Every child has a visit from its expansion, but for a lazy search's unvalued.
             let q = if c.visits == 0 {
                 fpu
+            } else if w > 0.0 {
+                (1.0 - w) * (c.sum / c.visits as f32) + w * c.mm[m]
             } else {
                 c.sum / c.visits as f32
             };
@@ -1414,6 +1433,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 visits: 0,
                 sum: 0.0,
                 chances: [0.0; MAX_PLAYERS],
+                mm: [0.0; MAX_PLAYERS],
                 first: 0,
                 len: 0,
                 kind: Kind::Unvalued,
@@ -1493,6 +1513,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 visits: 1,
                 sum: c,
                 chances: k.chances,
+                mm: k.chances,
                 first: 0,
                 len: 0,
                 kind,
@@ -1589,6 +1610,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.child = Some(child);
         let slot = &mut self.tree[(node.first + j) as usize];
         slot.chances = chances;
+        slot.mm = chances;
         slot.kind = if leaf { Kind::Leaf } else { Kind::New };
         slot.mover = mover;
         if !leaf {
@@ -1615,6 +1637,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 visits: 0,
                 sum: 0.0,
                 chances: [0.0; MAX_PLAYERS],
+                mm: [0.0; MAX_PLAYERS],
                 first: 0,
                 len: 0,
                 kind: Kind::New,
@@ -1682,6 +1705,48 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 n.sum += chances[p.index()];
             }
             parent_mover = mover;
+        }
+        if self.config.minimax > 0.0 {
+            self.update_minimax();
+        }
+    }
+
+    /// ([`MctsConfig::minimax`]) Brings the minimax chances of the nodes on the path up to
+    /// date, from the deepest up, stopping at the first node above the deepest whose
+    /// chances did not change (nor then will its ancestors').
+    fn update_minimax(&mut self) {
+        for i in (0..self.path.len()).rev() {
+            let idx = self.path[i].0;
+            let n = self.tree[idx as usize];
+            if n.kind != Kind::Expanded || n.len == 0 {
+                // A leaf, or a node not yet expanded: its static chances.
+                continue;
+            }
+            let kids = n.first..n.first + n.len;
+            let mm = if n.mover == CHANCE {
+                let mut mean = [0.0; MAX_PLAYERS];
+                for k in kids {
+                    for (s, c) in mean.iter_mut().zip(self.tree[k as usize].mm) {
+                        *s += c;
+                    }
+                }
+                mean.map(|s| s / n.len as f32)
+            } else {
+                let m = usize::from(n.mover) % MAX_PLAYERS;
+                let mut best: Option<[f32; MAX_PLAYERS]> = None;
+                for k in kids {
+                    let c = self.shared(k);
+                    // A lazy search's child not yet valued has no chances yet.
+                    if c.visits > 0 && best.is_none_or(|b| c.mm[m] > b[m]) {
+                        best = Some(c.mm);
+                    }
+                }
+                best.unwrap_or(n.chances)
+            };
+            if mm == n.mm && i + 1 < self.path.len() {
+                break;
+            }
+            self.tree[idx as usize].mm = mm;
         }
     }
 }

@@ -101,7 +101,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 27] = [
+const PARAMS: [ParamDoc; 28] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -225,6 +225,11 @@ const PARAMS: [ParamDoc; 27] = [
         kind: ParamKind::Value { default: "0.1" },
         doc: "with lazy: how much lower than its valued siblings' mean chance a child not yet valued is taken to be (0-1)",
     },
+    ParamDoc {
+        name: "mix",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts: W from 0 to 1, implicit minimax backups: the search reads a child's value as (1 - W) times its mean backed-up chance plus W times the minimax chance of the tree below it (the children's best for the mover, the refills' mean at a round's end, the static value at a leaf); 0, the default: the mean alone",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -234,7 +239,7 @@ const PARAMS: [ParamDoc; 27] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 27] = {
+const ORACLE_PARAMS: [ParamDoc; 28] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -479,8 +484,9 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 12] = [
+const MCTS_ONLY: [&str; 13] = [
     "cpuct",
+    "mix",
     "policy",
     "lazy",
     "fpu",
@@ -625,6 +631,7 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
         cpuct: ranged("cpuct", 1.5, 0.0, 100.0)?,
         temperature: ranged("temp", 1.0, 0.01, 100.0)?,
         settle: ranged("settle", 0.0, 0.0, 1.0)?,
+        minimax: ranged("mix", 0.0, 0.0, 1.0)?,
         // A `settle` given binds under a clock too; otherwise the player's clock default.
         clock_settle: match spec.value("settle")? {
             Some(_) => None,
