@@ -7,8 +7,12 @@
 //! tree search with v10 to 20,000 nodes (evaluator calls and leaf revisits) from the same
 //! three first turns, `mcts_v10_tt_n20k` the same with transpositions within the round
 //! (`transpose=1`), `mcts_v10_lazy_n20k` with lazy valuing (`lazy=1`, its nodes
-//! simulations of one evaluator call each), `augur_big/mcts_v10_lazy_n200k` the lazy search
-//! from the first of them to 200,000 simulations (a tree of about a second). Throughput =
+//! simulations of one evaluator call each), `mcts_v10_mix_n20k` with implicit minimax
+//! backups (`mix=0.3`), `augur_big/mcts_v10_lazy_n200k` the lazy search from the first of
+//! them to 200,000 simulations (a tree of about a second), and `augur_big/mcts_v10_o32_n200k`
+//! and `mcts_v10_o32_mix_n200k` the eager search with 32 common refills a round's end
+//! (`common=1:outcomes=32`, the scaling runs' setting), without and with `mix=0.3`, from the
+//! first of them to 200,000 nodes. Throughput =
 //! nodes visited (search) or positions evaluated (evaluators). `augur_children`: per child
 //! of the seeded game's player positions, its clone and move alone (`apply`), with the
 //! policy prior's features (`apply_features`), and with v10's values (`apply_v10_values`,
@@ -256,6 +260,15 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // Implicit minimax backups (`oracle:mcts:outcomes=0:mix=0.3`): nodes count as for the
+    // plain search, so a node costs what keeping the minimax chances adds.
+    mcts_bench(
+        &mut g,
+        "mcts_v10_mix_n20k",
+        &positions,
+        &budget,
+        mixing(0, 0.3),
+    );
     let nodes: u64 = positions
         .iter()
         .map(|p| {
@@ -383,7 +396,60 @@ fn bench(c: &mut Criterion) {
         ..Budget::default()
     };
     bench_lazy(&mut g, "mcts_v10_lazy_n200k", &positions[..1], &budget);
+    // The eager search with the scaling runs' refills (`common=1:outcomes=32`), without and
+    // with implicit minimax backups (`mix=0.3`), to 200,000 nodes.
+    let first = &positions[..1];
+    mcts_bench(
+        &mut g,
+        "mcts_v10_o32_n200k",
+        first,
+        &budget,
+        mixing(32, 0.0),
+    );
+    mcts_bench(
+        &mut g,
+        "mcts_v10_o32_mix_n200k",
+        first,
+        &budget,
+        mixing(32, 0.3),
+    );
     g.finish();
+}
+
+/// The eager search's settings with `outcomes` common refills a round's end (0: none) and
+/// implicit minimax backups of weight `mix`.
+fn mixing(outcomes: u32, mix: f32) -> MctsConfig {
+    MctsConfig {
+        chance_samples: outcomes,
+        common_outcomes: outcomes > 0,
+        minimax: mix,
+        ..MctsConfig::default()
+    }
+}
+
+/// Benches the eager search of `config` with v10's values over `positions` within
+/// `budget`, its throughput in nodes.
+fn mcts_bench(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    positions: &[AzulState],
+    budget: &Budget,
+    config: MctsConfig,
+) {
+    let v10 = || Augur(AugurEval::version("v10").expect("shipped v10"));
+    let nodes: u64 = positions
+        .iter()
+        .map(|p| Mcts::new(v10(), config.clone()).search(p, budget).nodes)
+        .sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function(name, |b| {
+        let mut m = Mcts::new(v10(), config.clone());
+        b.iter(|| {
+            for p in positions {
+                black_box(m.search(black_box(p), budget));
+            }
+        })
+    });
 }
 
 criterion_group!(benches, bench);

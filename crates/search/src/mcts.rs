@@ -1713,41 +1713,73 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
     /// ([`MctsConfig::minimax`]) Brings the minimax chances of the nodes on the path up to
     /// date, from the deepest up, stopping at the first node above the deepest whose
-    /// chances did not change (nor then will its ancestors').
+    /// chances did not change (nor then will its ancestors'). The deepest node and its
+    /// parent (which may have gained an outcome or a valued child) are recomputed from all
+    /// their children; above them a player node is rescanned only when the child on the
+    /// path was its best and fell, or ties its best.
     fn update_minimax(&mut self) {
-        for i in (0..self.path.len()).rev() {
+        let last = self.path.len();
+        // The child on the path below: its chances before and after this update.
+        let mut below: Option<([f32; MAX_PLAYERS], [f32; MAX_PLAYERS])> = None;
+        for i in (0..last).rev() {
             let idx = self.path[i].0;
             let n = self.tree[idx as usize];
             if n.kind != Kind::Expanded || n.len == 0 {
                 // A leaf, or a node not yet expanded: its static chances.
+                below = None;
                 continue;
             }
-            let kids = n.first..n.first + n.len;
-            let mm = if n.mover == CHANCE {
-                let mut mean = [0.0; MAX_PLAYERS];
-                for k in kids {
-                    for (s, c) in mean.iter_mut().zip(self.tree[k as usize].mm) {
-                        *s += c;
+            let mm = match below {
+                Some((old, new)) if i + 2 < last && n.mover != CHANCE => {
+                    let m = usize::from(n.mover) % MAX_PLAYERS;
+                    if new[m] > n.mm[m] {
+                        new
+                    } else if new[m] < n.mm[m] && old != n.mm {
+                        // Neither its best before nor now: the best is unchanged.
+                        n.mm
+                    } else {
+                        self.minimax_of(n)
                     }
                 }
-                mean.map(|s| s / n.len as f32)
-            } else {
-                let m = usize::from(n.mover) % MAX_PLAYERS;
-                let mut best: Option<[f32; MAX_PLAYERS]> = None;
-                for k in kids {
-                    let c = self.shared(k);
-                    // A lazy search's child not yet valued has no chances yet.
-                    if c.visits > 0 && best.is_none_or(|b| c.mm[m] > b[m]) {
-                        best = Some(c.mm);
-                    }
-                }
-                best.unwrap_or(n.chances)
+                _ => self.minimax_of(n),
             };
-            if mm == n.mm && i + 1 < self.path.len() {
+            // (With transpositions a shared node's other parents are brought up to date only
+            // when a path passes them.)
+            debug_assert!(
+                self.config.transpositions || mm == self.minimax_of(n),
+                "node {idx}"
+            );
+            if mm == n.mm && i + 1 < last {
                 break;
             }
             self.tree[idx as usize].mm = mm;
+            below = Some((n.mm, mm));
         }
+    }
+
+    /// The minimax chances of the expanded node `n` from all its children's: their mean
+    /// at a chance node, the best for the mover at a player node (the first of equals; a
+    /// lazy search's children not yet valued left out).
+    fn minimax_of(&self, n: Node<G::Action>) -> [f32; MAX_PLAYERS] {
+        let kids = n.first..n.first + n.len;
+        if n.mover == CHANCE {
+            let mut mean = [0.0; MAX_PLAYERS];
+            for k in kids {
+                for (s, c) in mean.iter_mut().zip(self.tree[k as usize].mm) {
+                    *s += c;
+                }
+            }
+            return mean.map(|s| s / n.len as f32);
+        }
+        let m = usize::from(n.mover) % MAX_PLAYERS;
+        let mut best: Option<[f32; MAX_PLAYERS]> = None;
+        for k in kids {
+            let c = self.shared(k);
+            if c.visits > 0 && best.is_none_or(|b| c.mm[m] > b[m]) {
+                best = Some(c.mm);
+            }
+        }
+        best.unwrap_or(n.chances)
     }
 }
 
@@ -2069,5 +2101,116 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
             value: r.value.map(f64::from),
             elapsed: r.elapsed,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tessera_azul::AzulState;
+    use tessera_core::PerPlayer;
+    use tessera_core::testgame::Nim;
+
+    /// Every node's minimax chances ([`MctsConfig::minimax`]) equal the max^n value of the
+    /// tree below it as [`Mcts::solve`] computes it from scratch (the outcomes' mean at a
+    /// chance node, the static chances at a leaf or a node not yet expanded).
+    fn minimax_is_the_trees<G: Game, E: Evaluator<G>>(mcts: &Mcts<G, E>) -> usize {
+        let mut memo = vec![None; mcts.tree.len()];
+        let mut expanded = 0;
+        // The nodes reachable from the root (a full chance node's outcomes move to a larger
+        // block, leaving stale copies behind).
+        let mut stack = vec![0u32];
+        while let Some(i) = stack.pop() {
+            let n = mcts.tree[i as usize];
+            if n.kind == Kind::Alias {
+                continue;
+            }
+            let exact = mcts.solve(i, &mut memo);
+            for (p, (a, b)) in n.mm.iter().zip(exact).enumerate().take(mcts.players) {
+                assert!(
+                    (a - b).abs() < 1e-5,
+                    "node {i}, player {p}: {a} against {b}"
+                );
+            }
+            if n.kind == Kind::Expanded {
+                expanded += 1;
+                stack.extend(n.first..n.first + n.len);
+            }
+        }
+        expanded
+    }
+
+    /// The decision `plies` moves into a seeded random two-player game of Azul.
+    fn azul_root(seed: u64, plies: usize) -> AzulState {
+        let mut rng = tessera_core::rng::seeded(seed);
+        let mut s = AzulState::new(2, PlayerId(0));
+        let mut played = 0;
+        while played < plies || s.turn() != Turn::Player(PlayerId(played as u8 % 2)) {
+            match s.turn() {
+                Turn::Chance => {
+                    let d = s.sample_chance(&mut rng);
+                    s.apply_chance(&d).unwrap();
+                }
+                Turn::Player(_) if played < plies => {
+                    let a = s.random_action(&mut rng).unwrap();
+                    s.apply(a);
+                    played += 1;
+                }
+                _ => break,
+            }
+        }
+        s
+    }
+
+    struct Strong(tessera_azul::eval::StrongEval);
+    impl Evaluator<AzulState> for Strong {
+        fn evaluate(&mut self, s: &AzulState) -> PerPlayer<crate::adversarial::Value> {
+            self.0.values(s)
+        }
+    }
+
+    #[test]
+    fn minimax_chances_are_the_max_n_of_the_tree_below() {
+        for (seed, common) in [(1, true), (2, false), (3, true)] {
+            let config = MctsConfig {
+                minimax: 0.5,
+                chance_samples: 8,
+                common_outcomes: common,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(Strong(Default::default()), config);
+            mcts.seed(seed);
+            let root = azul_root(seed, 6);
+            let budget = Budget {
+                nodes: Some(30_000),
+                ..Budget::default()
+            };
+            let r = mcts.search(&root, &budget);
+            assert!(r.best.is_some());
+            assert!(mcts.chance_nodes > 0, "the tree passed a round's end");
+            let expanded = minimax_is_the_trees(&mcts);
+            assert!(expanded > 100, "{expanded} expanded nodes");
+        }
+        // Three players of Nim (max^n), the values from the game's end alone.
+        let nim = crate::adversarial::FnEvaluator(|s: &Nim| match s.outcome() {
+            Some(o) => PerPlayer::from_fn(s.num_players(), |p| {
+                if o.winners.contains(&p) { 3000 } else { -3000 }
+            }),
+            None => PerPlayer::filled(s.num_players(), 0),
+        });
+        let config = MctsConfig {
+            minimax: 1.0,
+            ..MctsConfig::default()
+        };
+        let mut mcts = Mcts::new(nim, config);
+        let root: Nim = "3 1 3,2,4,5 0,0,0".parse().unwrap();
+        mcts.search(
+            &root,
+            &Budget {
+                nodes: Some(3_000),
+                ..Budget::default()
+            },
+        );
+        assert!(minimax_is_the_trees(&mcts) > 20);
     }
 }

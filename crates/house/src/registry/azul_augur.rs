@@ -1421,6 +1421,22 @@ mod tests {
     }
 
     #[test]
+    fn minimax_backups_change_moves_keep_the_budget_and_replay() {
+        plays_its_own_moves_within_the_budget(
+            "oracle:common=1:outcomes=8:endgame=0:mix=0.5:nodes=5000",
+            "oracle:common=1:outcomes=8:endgame=0:nodes=5000",
+        );
+        // mix=0 is the default's search, move for move.
+        for (i, s) in positions().iter().enumerate().step_by(6) {
+            assert_eq!(
+                seat("oracle:mix=0:nodes=3000").choose(s, &mut seeded(i as u64)),
+                seat("oracle:nodes=3000").choose(s, &mut seeded(i as u64)),
+                "position {i}"
+            );
+        }
+    }
+
+    #[test]
     fn a_lazy_oracle_plays_legal_reproducible_moves_within_its_node_budget() {
         // lazy=1: one evaluator call a simulation.
         plays_its_own_moves_within_the_budget(
@@ -1676,6 +1692,10 @@ mod tests {
             ("oracle:fpu=0.2", "without lazy=1"),
             ("oracle:lazy=1:fpu=2", "from 0 to 1"),
             ("oracle:lazy=1:fpu=-0.1", "from 0 to 1"),
+            ("oracle:mix=1.5", "from 0 to 1"),
+            ("oracle:mix=-0.1", "from 0 to 1"),
+            ("oracle:alphabeta:mix=0.3", "mix"),
+            ("augur:mix=0.3", "augur:mcts"),
             ("oracle:alphabeta:lazy=1", "lazy"),
             ("oracle:mcts:cpuct=-1", "cpuct"),
             ("oracle:mcts:cpuct=inf", "cpuct"),
