@@ -41,6 +41,14 @@
 //! first reaches it, as a network-guided search does. An unvalued child's mean for PUCT is
 //! its valued siblings' mean (0.5 if none) less [`MctsConfig::fpu`].
 //!
+//! # Implicit minimax backups
+//! With [`MctsConfig::minimax`] `w` > 0 every node also keeps the minimax chances of the tree
+//! below it (max^n over its children's where a player moves, their mean at a chance node,
+//! the static chances at a leaf or a node not yet expanded), brought up to date along each
+//! simulation's path, and PUCT reads a child's mean as `(1 - w)` times its backed-up mean
+//! plus `w` times its minimax chance for the mover (Lanctot, Winands, Pepels and
+//! Sturtevant, 2014).
+//!
 //! # Transpositions
 //! With [`MctsConfig::transpositions`] (and an evaluator with a [`Evaluator::key`]) the tree
 //! becomes a graph within the part before the first chance node (for Azul, the round being
