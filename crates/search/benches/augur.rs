@@ -199,26 +199,16 @@ fn bench(c: &mut Criterion) {
         nodes: Some(20_000),
         ..Budget::default()
     };
-    let v10 = || Augur(AugurEval::version("v10").expect("shipped v10"));
-    let nodes: u64 = positions
-        .iter()
-        .map(|p| {
-            Mcts::new(v10(), MctsConfig::default())
-                .search(p, &budget)
-                .nodes
-        })
-        .sum();
-    g.throughput(Throughput::Elements(nodes));
-    g.bench_function("mcts_v10_n20k", |b| {
-        let mut m = Mcts::new(v10(), MctsConfig::default());
-        b.iter(|| {
-            for p in &positions {
-                black_box(m.search(black_box(p), &budget));
-            }
-        })
-    });
+    mcts_bench(
+        &mut g,
+        "mcts_v10_n20k",
+        &positions,
+        &budget,
+        MctsConfig::default(),
+    );
     // Lazy valuing: nodes are simulations here.
     bench_lazy(&mut g, "mcts_v10_lazy_n20k", &positions, &budget);
+    let v10 = || Augur(AugurEval::version("v10").expect("shipped v10"));
     // Two threads in one tree (`oracle:mcts:outcomes=0:threads=2:shared=1`) under the same
     // node limit: the wall time a node costs on two cores (the nodes of a run vary a little
     // with the threads' timing; the throughput is one run's).
@@ -243,23 +233,11 @@ fn bench(c: &mut Criterion) {
     // The same with transpositions within the round (`oracle:mcts:outcomes=0:transpose=1`):
     // nodes still count evaluator calls and leaf revisits, so a node costs what the key and
     // the table lookup add at each expansion.
-    let tt = || MctsConfig {
+    let tt = MctsConfig {
         transpositions: true,
         ..MctsConfig::default()
     };
-    let nodes: u64 = positions
-        .iter()
-        .map(|p| Mcts::new(v10(), tt()).search(p, &budget).nodes)
-        .sum();
-    g.throughput(Throughput::Elements(nodes));
-    g.bench_function("mcts_v10_tt_n20k", |b| {
-        let mut m = Mcts::new(v10(), tt());
-        b.iter(|| {
-            for p in &positions {
-                black_box(m.search(black_box(p), &budget));
-            }
-        })
-    });
+    mcts_bench(&mut g, "mcts_v10_tt_n20k", &positions, &budget, tt);
     // Implicit minimax backups (`oracle:mcts:outcomes=0:mix=0.3`): nodes count as for the
     // plain search, so a node costs what keeping the minimax chances adds.
     mcts_bench(
