@@ -296,8 +296,8 @@ pub fn settled(kids: &[(u32, f32)], progress: f64, settle: f64, simulations: u64
             .all(|&(v, q)| u64::from(v) * 4 < u64::from(bv) || q <= bq)
 }
 
-/// The default [`MctsConfig::tree_cap`]: 32 million nodes, about 1.4 GB for Azul's nodes
-/// of 44 bytes (the tree grows as it needs: a search of 1 s holds about 2 million, one of
+/// The default [`MctsConfig::tree_cap`]: 32 million nodes, about 1.9 GB for Azul's nodes
+/// of 60 bytes (44 before the minimax chances of [`MctsConfig::minimax`]; the tree grows as it needs: a search of 1 s holds about 2 million, one of
 /// 10 s 14-16 million, `cargo run --release -p tessera-house --example mcts_tree`). It was
 /// 4 million until 2026-11-28, which an Azul search of `oracle`'s evaluator fills in about
 /// 2 s, so a search of 5 s a move stopped growing before half its time.
