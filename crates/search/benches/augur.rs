@@ -72,31 +72,33 @@ impl Evaluator<AzulState> for Lazy {
 }
 
 /// The lazy search (`oracle:mcts:outcomes=0:lazy=1`): one evaluator call a simulation, the
-/// priors from the features' policy.
-fn lazy_search() -> Mcts<AzulState, Lazy> {
+/// priors from the features' policy; with implicit minimax backups of weight `mix`.
+fn lazy_search(mix: f32) -> Mcts<AzulState, Lazy> {
     let v10 = Augur(AugurEval::version("v10").expect("shipped v10"));
     let config = MctsConfig {
         lazy: true,
+        minimax: mix,
         ..MctsConfig::default()
     };
     Mcts::new(Lazy(v10), config)
 }
 
-/// Benches [`lazy_search`] from each of `positions` within `budget` as `name` in `g`, its
-/// throughput the nodes (simulations) of one pass.
+/// Benches [`lazy_search`] with `mix` from each of `positions` within `budget` as `name` in
+/// `g`, its throughput the nodes (simulations) of one pass.
 fn bench_lazy(
     g: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
     positions: &[AzulState],
     budget: &Budget,
+    mix: f32,
 ) {
     let nodes: u64 = positions
         .iter()
-        .map(|p| lazy_search().search(p, budget).nodes)
+        .map(|p| lazy_search(mix).search(p, budget).nodes)
         .sum();
     g.throughput(Throughput::Elements(nodes));
     g.bench_function(name, |b| {
-        let mut m = lazy_search();
+        let mut m = lazy_search(mix);
         b.iter(|| {
             for p in positions {
                 black_box(m.search(black_box(p), budget));
@@ -207,7 +209,9 @@ fn bench(c: &mut Criterion) {
         MctsConfig::default(),
     );
     // Lazy valuing: nodes are simulations here.
-    bench_lazy(&mut g, "mcts_v10_lazy_n20k", &positions, &budget);
+    bench_lazy(&mut g, "mcts_v10_lazy_n20k", &positions, &budget, 0.0);
+    // With implicit minimax backups (`oracle:lazy=1:mix=0.3`).
+    bench_lazy(&mut g, "mcts_v10_lazy_mix_n20k", &positions, &budget, 0.3);
     let v10 = || Augur(AugurEval::version("v10").expect("shipped v10"));
     // Two threads in one tree (`oracle:mcts:outcomes=0:threads=2:shared=1`) under the same
     // node limit: the wall time a node costs on two cores (the nodes of a run vary a little
@@ -373,7 +377,7 @@ fn bench(c: &mut Criterion) {
         nodes: Some(200_000),
         ..Budget::default()
     };
-    bench_lazy(&mut g, "mcts_v10_lazy_n200k", &positions[..1], &budget);
+    bench_lazy(&mut g, "mcts_v10_lazy_n200k", &positions[..1], &budget, 0.0);
     // The eager search with the scaling runs' refills (`common=1:outcomes=32`), without and
     // with implicit minimax backups (`mix=0.3`), to 200,000 nodes.
     let first = &positions[..1];

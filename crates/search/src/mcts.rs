@@ -1254,7 +1254,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// The child of the player node `idx` that PUCT prefers (each child's sum is already its
     /// chooser's, the node's mover's).
     fn select(&self, idx: u32) -> u32 {
-        if self.config.lazy && self.config.minimax == 0.0 {
+        if self.config.lazy {
             let c = self.select_lazy(idx);
             debug_assert_eq!(c, self.select_scan(idx), "the valued children are a prefix");
             return c;
@@ -1268,10 +1268,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// visits, so of them PUCT prefers the one of highest prior, the first in that order.
     /// So they are valued from the front, the valued children are always a prefix, and the
     /// choice is [`Mcts::select_scan`]'s (checked in debug builds) at a cost that grows
-    /// with the children visited rather than with all of them.
+    /// with the children visited rather than with all of them. The minimax blend
+    /// ([`MctsConfig::minimax`]) changes only the valued children's means, so the prefix
+    /// holds with it too.
     fn select_lazy(&self, idx: u32) -> u32 {
         let node = &self.tree[idx as usize];
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        let w = self.config.minimax;
+        let m = usize::from(node.mover) % MAX_PLAYERS;
         let (first, end) = (node.first, node.first + node.len);
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
@@ -1284,7 +1288,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             }
             sum += c.sum;
             visits += c.visits;
-            let q = c.sum / c.visits as f32;
+            let q = if w > 0.0 {
+                (1.0 - w) * (c.sum / c.visits as f32) + w * c.mm[m]
+            } else {
+                c.sum / c.visits as f32
+            };
             let score = q + self.config.cpuct * c.prior * sqrt_n / (1.0 + c.visits as f32);
             if score > best_score {
                 best_score = score;
@@ -2220,5 +2228,53 @@ mod tests {
             },
         );
         assert!(minimax_is_the_trees(&mcts) > 20);
+    }
+
+    /// A lazy search with the minimax blend selects in one pass over its valued children
+    /// ([`Mcts::select_lazy`]) what a scan of every child selects, at every player node
+    /// reachable from the root, and the blend changes the choice at some of them.
+    #[test]
+    fn a_lazy_search_with_the_blend_selects_as_a_scan_of_every_child() {
+        for (seed, common) in [(4, true), (5, false)] {
+            let config = MctsConfig {
+                minimax: 0.5,
+                lazy: true,
+                chance_samples: 8,
+                common_outcomes: common,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(Strong(Default::default()), config);
+            mcts.seed(seed);
+            mcts.search(
+                &azul_root(seed, 6),
+                &Budget {
+                    nodes: Some(30_000),
+                    ..Budget::default()
+                },
+            );
+            let mut players = Vec::new();
+            let mut stack = vec![0u32];
+            while let Some(i) = stack.pop() {
+                let n = mcts.tree[i as usize];
+                if n.kind == Kind::Expanded {
+                    if n.mover != CHANCE {
+                        players.push(i);
+                    }
+                    stack.extend(n.first..n.first + n.len);
+                }
+            }
+            assert!(players.len() > 100, "{} player nodes", players.len());
+            let blended: Vec<u32> = players.iter().map(|&i| mcts.select_lazy(i)).collect();
+            for (&i, &c) in players.iter().zip(&blended) {
+                assert_eq!(c, mcts.select_scan(i), "node {i}");
+            }
+            mcts.config.minimax = 0.0;
+            let changed = players
+                .iter()
+                .zip(&blended)
+                .filter(|&(&i, &c)| mcts.select_lazy(i) != c)
+                .count();
+            assert!(changed > 0, "the blend changed no choice");
+        }
     }
 }
