@@ -290,6 +290,14 @@ const ORACLE_PARAMS: [ParamDoc; 28] = {
         },
         doc: "with mcts: 1 values a child only when the search first reaches it (one evaluator call a simulation, as a network-guided search does), its priors from a policy of the move's features alone (docs/players.md, \"Valuing a child only when it is reached\"); not with policy, transpose, reuse or shared; 0, every child valued when its node is expanded. Unless given, 1 at three and four players (since the late night of 2026-12-06; 0 there too when policy, transpose, reuse or shared is given) and 0 at two; a value given applies at every table size",
     };
+    assert!(matches!(p[27].name.as_bytes(), b"mix"));
+    p[27] = ParamDoc {
+        name: "mix",
+        kind: ParamKind::Value {
+            default: "0.3 at two players, 0 at three and four",
+        },
+        doc: "with mcts: W from 0 to 1, implicit minimax backups: the search reads a child's value as (1 - W) times its mean backed-up chance plus W times the minimax chance of the tree below it (the children's best for the mover, the refills' mean at a round's end, the static value at a leaf); 0: the mean alone. Unless given, 0.3 at two players (since 2026-12-07, docs/players.md, \"Implicit minimax backups\") and 0 at three and four; a value given applies at every table size",
+    };
     p
 };
 
@@ -518,6 +526,10 @@ struct Defaults {
     /// seats when `lazy` is not given (and none of the eager search's `policy`,
     /// `transpose`, `reuse` or `shared` is); two seats keep the eager search.
     lazy_beyond_two: bool,
+    /// The tree search's minimax blend (`mix`) when not given, at two seats.
+    mix_two: f32,
+    /// The same at three and four seats.
+    mix_more: f32,
 }
 
 /// `augur`: v5, alpha-beta unless `mcts` is given, no refills in the tree search.
@@ -528,6 +540,8 @@ const AUGUR: Defaults = Defaults {
     endgame: 0.0,
     clock_settle: None,
     lazy_beyond_two: false,
+    mix_two: 0.0,
+    mix_more: 0.0,
 };
 
 /// `oracle`'s refills at a round's end in the tree search unless `outcomes` says otherwise.
@@ -546,7 +560,14 @@ const ORACLE: Defaults = Defaults {
     endgame: ORACLE_ENDGAME,
     clock_settle: Some(ORACLE_CLOCK_SETTLE),
     lazy_beyond_two: true,
+    mix_two: ORACLE_MIX_TWO,
+    mix_more: 0.0,
 };
+
+/// `oracle`'s minimax blend at two seats unless `mix` is given (since 2026-12-07:
+/// docs/players.md, "Implicit minimax backups"; stronger at 100 ms, at 200,000 nodes and at
+/// 1 s a move).
+const ORACLE_MIX_TWO: f32 = 0.3;
 
 /// `oracle`'s `settle` under a game clock unless `settle` is given (since 2026-12-06:
 /// docs/players.md, "`settle` as the default under a clock"); a fixed limit keeps 0.
@@ -816,15 +837,38 @@ fn plan(
         shared,
         endgame,
     };
+    // The minimax blend: `mix` given binds at every table size; otherwise the player's own
+    // at two seats and at three and four.
+    let (mix_two, mix_more) = match spec.value("mix")? {
+        Some(_) => (config.minimax, config.minimax),
+        None => (defaults.mix_two, defaults.mix_more),
+    };
+    let lazy_two = valuing == Valuing::Lazy;
+    let lazy_more = valuing != Valuing::Eager;
+    let search_at = |lazy: bool, mix: f32| {
+        let (e, c) = if lazy {
+            (&lazy_eval, &lazy_config)
+        } else {
+            (&eval, &config)
+        };
+        let config = MctsConfig {
+            minimax: mix,
+            ..c.clone()
+        };
+        (e.clone(), config)
+    };
+    let by_seats = (lazy_two, mix_two) != (lazy_more, mix_more);
+    let two = search_at(lazy_two, mix_two);
+    let more = search_at(lazy_more, mix_more);
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-        match valuing {
-            Valuing::Eager => tree.agent(&eval, &config),
-            Valuing::Lazy => tree.agent(&lazy_eval, &lazy_config),
-            Valuing::BySeats => Box::new(BySeats {
-                two: tree.agent(&eval, &config),
-                more: tree.agent(&lazy_eval, &lazy_config),
+        if by_seats {
+            Box::new(BySeats {
+                two: tree.agent(&two.0, &two.1),
+                more: tree.agent(&more.0, &more.1),
                 more_seats: false,
-            }),
+            })
+        } else {
+            tree.agent(&two.0, &two.1)
         }
     }))
 }
@@ -989,7 +1033,7 @@ pub fn entries() -> Vec<AgentEntry<AzulState>> {
         },
         AgentEntry {
             name: "oracle",
-            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end (oracle:mcts:outcomes=8; at three and four seats valuing a child only when it is reached, lazy=1; augur's alpha-beta with oracle:alphabeta), the last round solved exactly at two players (endgame=0.5)",
+            summary: "augur's successor: small neural networks (fitted on self-play) judging the whole table at two and three players (augur's weights v10), searched by Monte Carlo tree search past the round's end (oracle:mcts:outcomes=8; with implicit minimax backups at two players, mix=0.3; at three and four seats valuing a child only when it is reached, lazy=1; augur's alpha-beta with oracle:alphabeta), the last round solved exactly at two players (endgame=0.5)",
             player_summary: "searches ahead, past the round's end, and judges the whole table by what it learned from many games against itself",
             params: &ORACLE_PARAMS,
             plan: |spec, trust| plan(spec, trust, ORACLE),
@@ -1424,16 +1468,34 @@ mod tests {
     fn minimax_backups_change_moves_keep_the_budget_and_replay() {
         plays_its_own_moves_within_the_budget(
             "oracle:common=1:outcomes=8:endgame=0:mix=0.5:nodes=5000",
-            "oracle:common=1:outcomes=8:endgame=0:nodes=5000",
+            "oracle:common=1:outcomes=8:endgame=0:mix=0:nodes=5000",
         );
-        // mix=0 is the default's search, move for move.
-        for (i, s) in positions().iter().enumerate().step_by(6) {
+        // Unless given, the blend is 0.3 at two seats and 0 at three and four, move for
+        // move, eager or lazy; a value given binds at every size (at three seats 0.3
+        // changes a move somewhere).
+        for spec in ["oracle:nodes=3000", "oracle:lazy=1:nodes=3000"] {
+            let given = spec.replace("oracle:", "oracle:mix=0.3:");
+            for (i, s) in positions().iter().enumerate().step_by(6) {
+                assert_eq!(
+                    seat(&given).choose(s, &mut seeded(i as u64)),
+                    seat(spec).choose(s, &mut seeded(i as u64)),
+                    "{spec}, position {i}"
+                );
+            }
+        }
+        let mut differ = 0;
+        for (i, s) in positions_of(3).iter().enumerate().step_by(9) {
+            let x = seat("oracle:nodes=3000").choose(s, &mut seeded(i as u64));
             assert_eq!(
+                x,
                 seat("oracle:mix=0:nodes=3000").choose(s, &mut seeded(i as u64)),
-                seat("oracle:nodes=3000").choose(s, &mut seeded(i as u64)),
-                "position {i}"
+                "three seats, position {i}"
+            );
+            differ += usize::from(
+                x != seat("oracle:mix=0.3:nodes=3000").choose(s, &mut seeded(i as u64)),
             );
         }
+        assert!(differ > 0, "mix=0.3 changed no move at three seats");
     }
 
     #[test]
@@ -1856,10 +1918,11 @@ mod tests {
                 let y =
                     seat(&format!("oracle:mcts:nodes={nodes}")).choose(s, &mut seeded(i as u64));
                 assert_eq!(x, y, "{n} seats, {i}: oracle:mcts has 8 refills");
-                // oracle values lazily at three and four seats (the next test).
-                let lazy = if n == 2 { "" } else { ":lazy=1" };
+                // oracle blends in the minimax chances at two seats and values lazily at
+                // three and four (the next tests).
+                let own = if n == 2 { ":mix=0.3" } else { ":lazy=1" };
                 let z = seat(&format!(
-                    "augur:mcts:outcomes=8:weights=v10:nodes={nodes}{lazy}"
+                    "augur:mcts:outcomes=8:weights=v10:nodes={nodes}{own}"
                 ))
                 .choose(s, &mut seeded(i as u64));
                 assert_eq!(x, z, "{n} seats, {i}: augur:mcts given oracle's settings");
