@@ -296,7 +296,7 @@ const ORACLE_PARAMS: [ParamDoc; 28] = {
         kind: ParamKind::Value {
             default: "0.3 at two players, 0 at three and four",
         },
-        doc: "with mcts: W from 0 to 1, implicit minimax backups: the search reads a child's value as (1 - W) times its mean backed-up chance plus W times the minimax chance of the tree below it (the children's best for the mover, the refills' mean at a round's end, the static value at a leaf); 0: the mean alone. Unless given, 0.3 at two players (since 2026-12-07, docs/players.md, \"Implicit minimax backups\") and 0 at three and four; a value given applies at every table size",
+        doc: "with mcts: W from 0 to 1, implicit minimax backups: the search reads a child's value as (1 - W) times its mean backed-up chance plus W times the minimax chance of the tree below it (the children's best for the mover, the refills' mean at a round's end, the static value at a leaf); 0: the mean alone. Unless given, 0.3 at two players (since 2026-12-07, docs/players.md, \"Implicit minimax backups\") and 0 at three and four (there 0.3 was shown weaker at 100 ms a move); a value given applies at every table size",
     };
     p
 };
@@ -566,7 +566,7 @@ const ORACLE: Defaults = Defaults {
 
 /// `oracle`'s minimax blend at two seats unless `mix` is given (since 2026-12-07:
 /// docs/players.md, "Implicit minimax backups"; stronger at 100 ms, at 200,000 nodes and at
-/// 1 s a move).
+/// 1 s a move). Three and four seats keep 0: there 0.3 was shown weaker at 100 ms a move.
 const ORACLE_MIX_TWO: f32 = 0.3;
 
 /// `oracle`'s `settle` under a game clock unless `settle` is given (since 2026-12-06:
@@ -1471,17 +1471,22 @@ mod tests {
             "oracle:common=1:outcomes=8:endgame=0:mix=0:nodes=5000",
         );
         // Unless given, the blend is 0.3 at two seats and 0 at three and four, move for
-        // move, eager or lazy; a value given binds at every size (at three seats 0.3
-        // changes a move somewhere).
+        // move, eager or lazy; a value given binds at every size (at two seats 0 and at
+        // three seats 0.3 each change a move somewhere).
         for spec in ["oracle:nodes=3000", "oracle:lazy=1:nodes=3000"] {
             let given = spec.replace("oracle:", "oracle:mix=0.3:");
+            let off = spec.replace("oracle:", "oracle:mix=0:");
+            let mut differ = 0;
             for (i, s) in positions().iter().enumerate().step_by(6) {
+                let x = seat(spec).choose(s, &mut seeded(i as u64));
                 assert_eq!(
                     seat(&given).choose(s, &mut seeded(i as u64)),
-                    seat(spec).choose(s, &mut seeded(i as u64)),
+                    x,
                     "{spec}, position {i}"
                 );
+                differ += usize::from(x != seat(&off).choose(s, &mut seeded(i as u64)));
             }
+            assert!(differ > 0, "{spec} played as mix=0 at two seats everywhere");
         }
         let mut differ = 0;
         for (i, s) in positions_of(3).iter().enumerate().step_by(9) {
