@@ -857,18 +857,18 @@ fn plan(
         };
         (e.clone(), config)
     };
-    let by_seats = (lazy_two, mix_two) != (lazy_more, mix_more);
+    // A second search only when three and four seats search differently from two.
     let two = search_at(lazy_two, mix_two);
-    let more = search_at(lazy_more, mix_more);
+    let more =
+        ((lazy_two, mix_two) != (lazy_more, mix_more)).then(|| search_at(lazy_more, mix_more));
     Ok(Recipe::new(move || -> Box<dyn Agent<AzulState>> {
-        if by_seats {
-            Box::new(BySeats {
+        match &more {
+            Some(more) => Box::new(BySeats {
                 two: tree.agent(&two.0, &two.1),
                 more: tree.agent(&more.0, &more.1),
                 more_seats: false,
-            })
-        } else {
-            tree.agent(&two.0, &two.1)
+            }),
+            None => tree.agent(&two.0, &two.1),
         }
     }))
 }
