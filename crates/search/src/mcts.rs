@@ -47,7 +47,9 @@
 //! the static chances at a leaf or a node not yet expanded), brought up to date along each
 //! simulation's path, and PUCT reads a child's mean as `(1 - w)` times its backed-up mean
 //! plus `w` times its minimax chance for the mover (Lanctot, Winands, Pepels and
-//! Sturtevant, 2014).
+//! Sturtevant, 2014). With [`MctsConfig::paranoid`] the minimax line is instead the one
+//! where every other player plays against the root's mover, and only the root's mover
+//! blends it in.
 //!
 //! # Transpositions
 //! With [`MctsConfig::transpositions`] (and an evaluator with a [`Evaluator::key`]) the tree
@@ -205,6 +207,15 @@ pub struct MctsConfig {
     /// 0, the default: the mean alone.
     #[serde(default)]
     pub minimax: f32,
+    /// With [`MctsConfig::minimax`]: paranoid minimax chances instead of max^n. The
+    /// minimax line is the one where every other player plays against the root's mover
+    /// (the child worst for the root's mover at another player's node, the best at its
+    /// own, the outcomes' mean at a chance node), as a paranoid alpha-beta assumes; and
+    /// only the root's mover blends it into its selection, the others selecting by their
+    /// means alone. At two players the line is max^n's when the chances of the two add
+    /// up to 1, and the difference is then that the opponent selects by its means alone.
+    #[serde(default)]
+    pub paranoid: bool,
 }
 
 fn default_fpu() -> f32 {
@@ -227,6 +238,7 @@ impl Default for MctsConfig {
             lazy: false,
             fpu: default_fpu(),
             minimax: 0.0,
+            paranoid: false,
         }
     }
 }
@@ -487,6 +499,8 @@ pub struct Mcts<G: Game, E: Evaluator<G>> {
     settled: bool,
     /// The root moves' visits and means, for [`settled`].
     settle_kids: Vec<(u32, f32)>,
+    /// The mover at the root of the tree ([`MctsConfig::paranoid`] values every line for it).
+    root_mover: u8,
 }
 
 /// A child valued for an expansion: its move, static chances, whether it is a leaf, and
@@ -664,6 +678,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             time_limit: None,
             settled: false,
             settle_kids: Vec::new(),
+            root_mover: 0,
         }
     }
 
@@ -814,9 +829,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.table.clear();
         self.reused = 0;
         self.reused_visits = 0;
+        // A carried tree's paranoid minimax chances were valued for its own root's mover.
+        let mover = mover_of(root);
+        let same_mover = !self.config.paranoid || mover == self.root_mover;
+        self.root_mover = mover;
         let carried = self.config.reuse
             && !self.config.transpositions
             && limits.depth.is_none()
+            && same_mover
             && self.reroot(root);
         if carried {
             // The carried tree's outcomes were drawn with its first search's seed.
@@ -1274,7 +1294,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     fn select_lazy(&self, idx: u32) -> u32 {
         let node = &self.tree[idx as usize];
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
-        let w = self.config.minimax;
+        let w = self.blend_at(node.mover);
         let m = usize::from(node.mover) % MAX_PLAYERS;
         let (first, end) = (node.first, node.first + node.len);
         let mut best = first;
@@ -1311,6 +1331,29 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         best
     }
 
+    /// The minimax blend's weight in the selection at a node where `mover` moves:
+    /// [`MctsConfig::minimax`], but 0 at the other players' nodes of a paranoid search.
+    #[inline]
+    fn blend_at(&self, mover: u8) -> f32 {
+        if self.config.paranoid && mover != self.root_mover {
+            0.0
+        } else {
+            self.config.minimax
+        }
+    }
+
+    /// How much the minimax chances `c` are worth to the player `m` moving at a node, for
+    /// the choice of the minimax line there: its own chance, or with
+    /// [`MctsConfig::paranoid`] the root's mover's chance, negated at another player's node.
+    #[inline]
+    fn line_key(&self, m: usize, c: &[f32; MAX_PLAYERS]) -> f32 {
+        if !self.config.paranoid {
+            return c[m];
+        }
+        let r = usize::from(self.root_mover) % MAX_PLAYERS;
+        if m == r { c[r] } else { -c[r] }
+    }
+
     /// [`Mcts::select`] by a scan of every child (the plain search's; for a lazy search,
     /// the reference [`Mcts::select_lazy`] is checked against).
     fn select_scan(&self, idx: u32) -> u32 {
@@ -1331,7 +1374,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         };
         let mut best = node.first;
         let mut best_score = f32::NEG_INFINITY;
-        let w = self.config.minimax;
+        let w = self.blend_at(node.mover);
         let m = usize::from(node.mover) % MAX_PLAYERS;
         for k in kids {
             let prior = self.tree[k as usize].prior;
@@ -1748,9 +1791,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             let mm = match below {
                 Some((old, new)) if i + 2 < last && n.mover != CHANCE => {
                     let m = usize::from(n.mover) % MAX_PLAYERS;
-                    if new[m] > n.mm[m] {
+                    let (key_new, key_best) = (self.line_key(m, &new), self.line_key(m, &n.mm));
+                    if key_new > key_best {
                         new
-                    } else if new[m] < n.mm[m] && old != n.mm {
+                    } else if key_new < key_best && old != n.mm {
                         // Neither its best before nor now: the best is unchanged.
                         n.mm
                     } else {
@@ -1775,7 +1819,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
     /// The minimax chances of the expanded node `n` from all its children's: their mean
     /// at a chance node, the best for the mover at a player node (the first of equals; a
-    /// lazy search's children not yet valued left out).
+    /// lazy search's children not yet valued left out; with [`MctsConfig::paranoid`] the
+    /// best by [`Mcts::line_key`]).
     fn minimax_of(&self, n: Node<G::Action>) -> [f32; MAX_PLAYERS] {
         let kids = n.first..n.first + n.len;
         if n.mover == CHANCE {
@@ -1791,7 +1836,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let mut best: Option<[f32; MAX_PLAYERS]> = None;
         for k in kids {
             let c = self.shared(k);
-            if c.visits > 0 && best.is_none_or(|b| c.mm[m] > b[m]) {
+            if c.visits > 0 && best.is_none_or(|b| self.line_key(m, &c.mm) > self.line_key(m, &b)) {
                 best = Some(c.mm);
             }
         }
@@ -2158,10 +2203,15 @@ mod tests {
 
     /// The decision `plies` moves into a seeded random two-player game of Azul.
     fn azul_root(seed: u64, plies: usize) -> AzulState {
+        azul_root_of(2, seed, plies)
+    }
+
+    /// The decision `plies` moves into a seeded random game of Azul of `players`.
+    fn azul_root_of(players: usize, seed: u64, plies: usize) -> AzulState {
         let mut rng = tessera_core::rng::seeded(seed);
-        let mut s = AzulState::new(2, PlayerId(0));
+        let mut s = AzulState::new(players, PlayerId(0));
         let mut played = 0;
-        while played < plies || s.turn() != Turn::Player(PlayerId(played as u8 % 2)) {
+        while played < plies || s.turn() != Turn::Player(PlayerId((played % players) as u8)) {
             match s.turn() {
                 Turn::Chance => {
                     let d = s.sample_chance(&mut rng);
@@ -2228,6 +2278,164 @@ mod tests {
             },
         );
         assert!(minimax_is_the_trees(&mcts) > 20);
+    }
+
+    /// The paranoid minimax chances of the tree below `i`, from scratch: the static chances
+    /// at a leaf or a node not yet expanded, the outcomes' mean at a chance node, and where
+    /// a player moves, of its children with a visit, the one with the highest chance for
+    /// the root's mover `r` if `r` moves there and the lowest otherwise (the first of
+    /// equals).
+    fn paranoid_value<G: Game, E: Evaluator<G>>(
+        mcts: &Mcts<G, E>,
+        i: u32,
+        r: usize,
+    ) -> [f32; MAX_PLAYERS] {
+        let n = mcts.tree[i as usize];
+        if n.kind == Kind::Alias {
+            return paranoid_value(mcts, n.first, r);
+        }
+        if n.kind != Kind::Expanded || n.len == 0 {
+            return n.chances;
+        }
+        let kids = n.first..n.first + n.len;
+        if n.mover == CHANCE {
+            let values: Vec<_> = kids.map(|k| paranoid_value(mcts, k, r)).collect();
+            return std::array::from_fn(|p| {
+                values.iter().map(|v| v[p]).sum::<f32>() / values.len() as f32
+            });
+        }
+        let mut best: Option<[f32; MAX_PLAYERS]> = None;
+        for k in kids {
+            if mcts.shared(k).visits == 0 {
+                continue;
+            }
+            let v = paranoid_value(mcts, k, r);
+            let better = match best {
+                None => true,
+                Some(b) if usize::from(n.mover) == r => v[r] > b[r],
+                Some(b) => v[r] < b[r],
+            };
+            if better {
+                best = Some(v);
+            }
+        }
+        best.unwrap_or(n.chances)
+    }
+
+    /// With [`MctsConfig::paranoid`] every reachable node's minimax chances are the
+    /// paranoid line's for the root's mover, computed from scratch. Returns the expanded
+    /// nodes checked and the nodes whose paranoid chances differ from max^n's.
+    fn paranoid_is_the_trees<G: Game, E: Evaluator<G>>(mcts: &Mcts<G, E>) -> (usize, usize) {
+        let r = usize::from(mcts.root_mover);
+        let mut memo = vec![None; mcts.tree.len()];
+        let (mut expanded, mut differ) = (0, 0);
+        let mut stack = vec![0u32];
+        while let Some(i) = stack.pop() {
+            let n = mcts.tree[i as usize];
+            if n.kind == Kind::Alias {
+                continue;
+            }
+            let want = paranoid_value(mcts, i, r);
+            for (p, (a, b)) in n.mm.iter().zip(want).enumerate().take(mcts.players) {
+                assert!(
+                    (a - b).abs() < 1e-5,
+                    "node {i}, player {p}: {a} against {b}"
+                );
+            }
+            let maxn = mcts.solve(i, &mut memo);
+            differ += usize::from((0..mcts.players).any(|p| (maxn[p] - want[p]).abs() > 1e-5));
+            if n.kind == Kind::Expanded {
+                expanded += 1;
+                stack.extend(n.first..n.first + n.len);
+            }
+        }
+        (expanded, differ)
+    }
+
+    /// A paranoid search (three players of Azul, eager and lazy, and of Nim) keeps the
+    /// paranoid line's chances at every node (for Azul, unlike max^n's somewhere), and
+    /// selects by the means alone at the other players' nodes while the blend changes the
+    /// root's mover's choice somewhere.
+    #[test]
+    fn paranoid_minimax_chances_are_the_root_movers_line() {
+        for (seed, lazy) in [(6, false), (7, true)] {
+            let config = MctsConfig {
+                minimax: 0.5,
+                paranoid: true,
+                lazy,
+                chance_samples: 8,
+                common_outcomes: true,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(Strong(Default::default()), config);
+            mcts.seed(seed);
+            let root = azul_root_of(3, seed, 7);
+            let Turn::Player(r) = root.turn() else {
+                panic!("the root is a decision")
+            };
+            mcts.search(
+                &root,
+                &Budget {
+                    nodes: Some(30_000),
+                    ..Budget::default()
+                },
+            );
+            assert_eq!(mcts.root_mover, r.0);
+            assert!(mcts.chance_nodes > 0, "the tree passed a round's end");
+            let (expanded, differ) = paranoid_is_the_trees(&mcts);
+            assert!(expanded > 100, "{expanded} expanded nodes");
+            assert!(differ > 0, "the paranoid line is max^n's at every node");
+            // The selection: the means alone at the others' nodes; the blend at the root's
+            // mover's changes a choice somewhere.
+            let mut nodes = Vec::new();
+            let mut stack = vec![0u32];
+            while let Some(i) = stack.pop() {
+                let n = mcts.tree[i as usize];
+                if n.kind == Kind::Expanded {
+                    if n.mover != CHANCE {
+                        nodes.push((i, n.mover == r.0));
+                    }
+                    stack.extend(n.first..n.first + n.len);
+                }
+            }
+            let chosen: Vec<u32> = nodes.iter().map(|&(i, _)| mcts.select(i)).collect();
+            mcts.config.minimax = 0.0;
+            let mut changed = 0;
+            for (&(i, own), &c) in nodes.iter().zip(&chosen) {
+                if own {
+                    changed += usize::from(mcts.select(i) != c);
+                } else {
+                    assert_eq!(mcts.select(i), c, "node {i} of another player");
+                }
+            }
+            assert!(
+                changed > 0,
+                "the blend changed no choice of the root's mover"
+            );
+        }
+        // Three players of Nim, the values from the game's end alone.
+        let nim = crate::adversarial::FnEvaluator(|s: &Nim| match s.outcome() {
+            Some(o) => PerPlayer::from_fn(s.num_players(), |p| {
+                if o.winners.contains(&p) { 3000 } else { -3000 }
+            }),
+            None => PerPlayer::filled(s.num_players(), 0),
+        });
+        let config = MctsConfig {
+            minimax: 1.0,
+            paranoid: true,
+            ..MctsConfig::default()
+        };
+        let mut mcts = Mcts::new(nim, config);
+        let root: Nim = "3 1 3,2,4,5 0,0,0".parse().unwrap();
+        mcts.search(
+            &root,
+            &Budget {
+                nodes: Some(3_000),
+                ..Budget::default()
+            },
+        );
+        // (Won and lost games alone: here the paranoid line may be max^n's everywhere.)
+        assert!(paranoid_is_the_trees(&mcts).0 > 20);
     }
 
     /// A lazy search with the minimax blend selects in one pass over its valued children

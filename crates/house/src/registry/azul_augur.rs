@@ -101,7 +101,7 @@ impl Evaluator<AzulState> for AugurEvaluator {
     }
 }
 
-const PARAMS: [ParamDoc; 28] = [
+const PARAMS: [ParamDoc; 29] = [
     super::azul_search::LIMIT_PARAMS[0],
     super::azul_search::LIMIT_PARAMS[1],
     super::azul_search::LIMIT_PARAMS[2],
@@ -230,6 +230,11 @@ const PARAMS: [ParamDoc; 28] = [
         kind: ParamKind::Value { default: "0" },
         doc: "with mcts: W from 0 to 1, implicit minimax backups: the search reads a child's value as (1 - W) times its mean backed-up chance plus W times the minimax chance of the tree below it (the children's best for the mover, the refills' mean at a round's end, the static value at a leaf); 0, the default: the mean alone",
     },
+    ParamDoc {
+        name: "paranoid",
+        kind: ParamKind::Value { default: "0" },
+        doc: "with mcts and mix: 1 makes the minimax line paranoid, the one where every other player plays against the searching player (the child worst for it where another player moves), and only the searching player blends it into its choices, the others choosing by their means alone; 0, the default: each player's best (max^n), blended by every player",
+    },
 ];
 
 /// The weights `oracle` uses unless `weights=` says otherwise: v10, the two- and
@@ -239,7 +244,7 @@ const PARAMS: [ParamDoc; 28] = [
 pub const ORACLE_VERSION: &str = "v10";
 
 /// `oracle`'s parameters: `augur`'s, with its own default weights, search and refills.
-const ORACLE_PARAMS: [ParamDoc; 28] = {
+const ORACLE_PARAMS: [ParamDoc; 29] = {
     let mut p = PARAMS;
     // The entries replaced must be these (checked when compiling).
     assert!(matches!(p[11].name.as_bytes(), b"weights"));
@@ -492,9 +497,10 @@ const ALPHA_BETA_ONLY: [&str; 8] = [
     "history",
 ];
 /// The parameters that only `mcts` reads.
-const MCTS_ONLY: [&str; 13] = [
+const MCTS_ONLY: [&str; 14] = [
     "cpuct",
     "mix",
+    "paranoid",
     "policy",
     "lazy",
     "fpu",
@@ -660,30 +666,9 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
         },
         value_scale: 1000.0,
         chance_samples: refills(spec, "outcomes", defaults.outcomes)?,
-        common_outcomes: match spec.u64("common", 0)? {
-            0 => false,
-            1 => true,
-            k => {
-                return Err(SpecError::BadValue {
-                    agent: spec.name.clone(),
-                    key: "common".into(),
-                    value: k.to_string(),
-                    expected: "0 or 1".into(),
-                });
-            }
-        },
-        transpositions: match spec.u64("transpose", 0)? {
-            0 => false,
-            1 => true,
-            k => {
-                return Err(SpecError::BadValue {
-                    agent: spec.name.clone(),
-                    key: "transpose".into(),
-                    value: k.to_string(),
-                    expected: "0 or 1".into(),
-                });
-            }
-        },
+        common_outcomes: switch(spec, "common")?,
+        transpositions: switch(spec, "transpose")?,
+        paranoid: switch(spec, "paranoid")?,
         reuse: match spec.u64("reuse", 0)? {
             0 => false,
             1 if spec.u64("transpose", 0)? == 1 => {
@@ -707,6 +692,20 @@ fn mcts_config(spec: &AgentSpec, defaults: Defaults) -> Result<MctsConfig, SpecE
         },
         ..MctsConfig::default()
     })
+}
+
+/// A setting that is 0 (off, when not given) or 1 (on).
+fn switch(spec: &AgentSpec, key: &str) -> Result<bool, SpecError> {
+    match spec.u64(key, 0)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        k => Err(SpecError::BadValue {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: k.to_string(),
+            expected: "0 or 1".into(),
+        }),
+    }
 }
 
 /// The plan of `augur` or `oracle` (they differ only in what they do by default).
@@ -840,6 +839,14 @@ fn plan(
     // The minimax blend: `mix` given binds at every table size; otherwise the player's own
     // at two seats and at three and four.
     let (mix_two, mix_more) = match spec.value("mix")? {
+        Some(_) if config.paranoid && config.minimax == 0.0 => {
+            return Err(SpecError::BadValue {
+                agent: spec.name.clone(),
+                key: "paranoid".into(),
+                value: "1".into(),
+                expected: "0 with mix=0: the paranoid line is a way of blending the minimax chances, and mix=0 blends none".into(),
+            });
+        }
         Some(_) => (config.minimax, config.minimax),
         None => (defaults.mix_two, defaults.mix_more),
     };
@@ -1501,6 +1508,24 @@ mod tests {
             );
         }
         assert!(differ > 0, "mix=0.3 changed no move at three seats");
+        // The paranoid line reaches the search: at three seats it changes a move of the
+        // blend somewhere, and its moves replay within the budget.
+        plays_its_own_moves_within_the_budget(
+            "oracle:common=1:outcomes=8:endgame=0:mix=0.5:paranoid=1:nodes=5000",
+            "oracle:common=1:outcomes=8:endgame=0:mix=0.5:nodes=5000",
+        );
+        let mut differ = 0;
+        for (i, s) in positions_of(3).iter().enumerate().step_by(9) {
+            let x = seat("oracle:mix=0.3:paranoid=1:nodes=3000").choose(s, &mut seeded(i as u64));
+            s.check_action(x).unwrap();
+            differ += usize::from(
+                x != seat("oracle:mix=0.3:nodes=3000").choose(s, &mut seeded(i as u64)),
+            );
+        }
+        assert!(
+            differ > 0,
+            "paranoid=1 changed no move of mix=0.3 at three seats"
+        );
     }
 
     #[test]
@@ -1762,6 +1787,10 @@ mod tests {
             ("oracle:mix=1.5", "from 0 to 1"),
             ("oracle:mix=-0.1", "from 0 to 1"),
             ("oracle:alphabeta:mix=0.3", "mix"),
+            ("oracle:paranoid=2", "0 or 1"),
+            ("oracle:mix=0:paranoid=1", "0 with mix=0"),
+            ("oracle:alphabeta:paranoid=1", "paranoid"),
+            ("augur:paranoid=1", "augur:mcts"),
             ("augur:mix=0.3", "augur:mcts"),
             ("oracle:alphabeta:lazy=1", "lazy"),
             ("oracle:mcts:cpuct=-1", "cpuct"),
