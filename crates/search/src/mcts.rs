@@ -2258,6 +2258,12 @@ mod tests {
             assert!(expanded > 100, "{expanded} expanded nodes");
         }
         // Three players of Nim (max^n), the values from the game's end alone.
+        assert!(minimax_is_the_trees(&nim_searched(false)) > 20);
+    }
+
+    /// A search of 3,000 nodes with the blend at its full weight (paranoid or max^n) of a
+    /// three-player game of Nim valued by its end alone.
+    fn nim_searched(paranoid: bool) -> Mcts<Nim, impl Evaluator<Nim>> {
         let nim = crate::adversarial::FnEvaluator(|s: &Nim| match s.outcome() {
             Some(o) => PerPlayer::from_fn(s.num_players(), |p| {
                 if o.winners.contains(&p) { 3000 } else { -3000 }
@@ -2266,6 +2272,7 @@ mod tests {
         });
         let config = MctsConfig {
             minimax: 1.0,
+            paranoid,
             ..MctsConfig::default()
         };
         let mut mcts = Mcts::new(nim, config);
@@ -2277,7 +2284,7 @@ mod tests {
                 ..Budget::default()
             },
         );
-        assert!(minimax_is_the_trees(&mcts) > 20);
+        mcts
     }
 
     /// The paranoid minimax chances of the tree below `i`, from scratch: the static chances
@@ -2413,29 +2420,9 @@ mod tests {
                 "the blend changed no choice of the root's mover"
             );
         }
-        // Three players of Nim, the values from the game's end alone.
-        let nim = crate::adversarial::FnEvaluator(|s: &Nim| match s.outcome() {
-            Some(o) => PerPlayer::from_fn(s.num_players(), |p| {
-                if o.winners.contains(&p) { 3000 } else { -3000 }
-            }),
-            None => PerPlayer::filled(s.num_players(), 0),
-        });
-        let config = MctsConfig {
-            minimax: 1.0,
-            paranoid: true,
-            ..MctsConfig::default()
-        };
-        let mut mcts = Mcts::new(nim, config);
-        let root: Nim = "3 1 3,2,4,5 0,0,0".parse().unwrap();
-        mcts.search(
-            &root,
-            &Budget {
-                nodes: Some(3_000),
-                ..Budget::default()
-            },
-        );
-        // (Won and lost games alone: here the paranoid line may be max^n's everywhere.)
-        assert!(paranoid_is_the_trees(&mcts).0 > 20);
+        // Three players of Nim, the values from the game's end alone (won and lost games
+        // alone: here the paranoid line may be max^n's everywhere).
+        assert!(paranoid_is_the_trees(&nim_searched(true)).0 > 20);
     }
 
     /// A lazy search with the minimax blend selects in one pass over its valued children
