@@ -233,7 +233,7 @@ const PARAMS: [ParamDoc; 29] = [
     ParamDoc {
         name: "paranoid",
         kind: ParamKind::Value { default: "0" },
-        doc: "with mcts and mix: 1 makes the minimax line paranoid, the one where every other player plays against the searching player (the child worst for it where another player moves), and only the searching player blends it into its choices, the others choosing by their means alone; 0, the default: each player's best (max^n), blended by every player",
+        doc: "with mcts and mix: 1 makes the minimax line paranoid, the one where every other player plays against the searching player (the child worst for it where another player moves), and only the searching player blends it into its choices, the others choosing by their means alone; 0, the default: each player's best (max^n), blended by every player. At three and four seats only beside a `mix` given (their default blend is 0)",
     },
 ];
 
@@ -746,18 +746,7 @@ fn plan(
     let threads = threads(spec, trust)?;
     let shared = shared_tree(spec, threads)?;
     let mut eval = AugurEvaluator::for_tree_search(eval, narrow);
-    let lazy = match spec.u64("lazy", 0)? {
-        0 => false,
-        1 => true,
-        k => {
-            return Err(SpecError::BadValue {
-                agent: spec.name.clone(),
-                key: "lazy".into(),
-                value: k.to_string(),
-                expected: "0 or 1".into(),
-            });
-        }
-    };
+    let lazy = switch(spec, "lazy")?;
     // The eager search's own settings (a shared tree values eagerly; the others were not
     // measured with lazy valuing).
     let mut eager_only = None;
@@ -808,23 +797,12 @@ fn plan(
     } else {
         Valuing::Eager
     };
-    match spec.u64("policy", 0)? {
-        0 => {}
-        1 => {
-            let p = POLICY_V1;
-            // The fitted weight of the static log-odds is one over a temperature; `temp`
-            // given scales it.
-            config.temperature /= p.scale;
-            eval.policy = Some(p);
-        }
-        k => {
-            return Err(SpecError::BadValue {
-                agent: spec.name.clone(),
-                key: "policy".into(),
-                value: k.to_string(),
-                expected: "0 or 1".into(),
-            });
-        }
+    if switch(spec, "policy")? {
+        let p = POLICY_V1;
+        // The fitted weight of the static log-odds is one over a temperature; `temp` given
+        // scales it.
+        config.temperature /= p.scale;
+        eval.policy = Some(p);
     }
     let lazy_eval = AugurEvaluator {
         policy: Some(POLICY_V1_ALONE),
@@ -1508,8 +1486,8 @@ mod tests {
             );
         }
         assert!(differ > 0, "mix=0.3 changed no move at three seats");
-        // The paranoid line reaches the search: at three seats it changes a move of the
-        // blend somewhere, and its moves replay within the budget.
+        // The paranoid line reaches the search: its moves replay within the budget and
+        // change a move of the blend somewhere, at two seats and at three.
         plays_its_own_moves_within_the_budget(
             "oracle:common=1:outcomes=8:endgame=0:mix=0.5:paranoid=1:nodes=5000",
             "oracle:common=1:outcomes=8:endgame=0:mix=0.5:nodes=5000",
